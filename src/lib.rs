@@ -1,0 +1,52 @@
+//! urlgrep finds URLs in large text archives — mbox and Maildir spools,
+//! Usenet news, mailing-list digests, RFC texts — at the speed of memory.
+//!
+//! It scans bytes, not strings (any input is scanned, never refused), finds
+//! RFC 1738 `<URL:…>` wrappers broken across lines, angle-bracketed and
+//! quoted URLs (RFC 3986 Appendix C) and bare URLs ended where a reader
+//! would end them, and validates every candidate before it is a match.
+//!
+//! # Overview
+//!
+//! - [`Finder`] (built by [`FinderBuilder`]) is reusable and cheap to clone.
+//! - [`Finder::find_iter`] lazily yields the [`Match`]es of a slice;
+//!   [`Finder::candidates`] yields every [`Candidate`], rejected ones with
+//!   their [`Reject`] reason.
+//! - [`Finder::find_reader`] searches any `Read` with bounded memory and
+//!   pushes each match, with its absolute [`Position`], into a [`Sink`].
+//!
+//! # Example
+//!
+//! ```
+//! let text = b"Note the warning in <URL:http://ds.internic.\n   net/instructions/overview.html#WARNING>.";
+//! let finder = urlgrep::Finder::new();
+//! let m = finder.find_iter(text).next().unwrap();
+//! assert_eq!(m.url(), b"http://ds.internic.net/instructions/overview.html#WARNING");
+//! assert_eq!(m.kind(), urlgrep::Kind::Wrapped);
+//! assert!(m.flags().contains(urlgrep::Flags::JOINED));
+//! ```
+//!
+//! # Conformance
+//!
+//! - RFC 1738 appendix "Recommendations for URLs in Context" and RFC 3986
+//!   Appendix C: wrappers, whitespace removal, the hyphen at a line break
+//!   (kept and flagged: [`Flags::HYPHEN_BREAK`]).
+//! - Deviation: in double quotes only whitespace holding a line break is
+//!   removed, since `"http://a.b is nice"` is prose.
+//! - Bare URLs need a registered scheme followed by `//`, or one of the
+//!   opaque `mailto:`, `news:`, `urn:`; delimited ones any registered
+//!   scheme; `<URL:…>` any syntactically valid scheme.
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod parse;
+pub mod scan;
+mod search;
+
+pub use parse::{Reject, Scheme};
+pub use scan::{Flags, Kind, Span, Triggers};
+pub use search::{
+    Candidate, CandidateIter, FindIter, Finder, FinderBuilder, Match,
+    OwnedMatch, Position, ReaderIter, Sink,
+};

@@ -1,0 +1,319 @@
+//! URI schemes: the ten of RFC 1738 §3 plus https, and the compiled-in list
+//! of registered schemes (IANA "Uniform Resource Identifier (URI) Schemes",
+//! permanent and the widely seen provisional ones).
+
+/// A URL scheme, case-folded.
+///
+/// The ten schemes of RFC 1738 §3 and `https` have their own variants because
+/// the parser knows their grammar; every other registered scheme is
+/// [`Scheme::Other`] and gets RFC 3986 generic syntax.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Scheme {
+    /// RFC 1738 §3.2, File Transfer Protocol.
+    Ftp,
+    /// RFC 1738 §3.3, Hypertext Transfer Protocol.
+    Http,
+    /// RFC 9110 §4.2.2, HTTP over TLS.
+    Https,
+    /// RFC 1738 §3.4 and RFC 4266, Gopher.
+    Gopher,
+    /// RFC 1738 §3.5 and RFC 6068, electronic mail address.
+    Mailto,
+    /// RFC 1738 §3.6 and RFC 5538, Usenet news.
+    News,
+    /// RFC 1738 §3.7 and RFC 5538, news via NNTP.
+    Nntp,
+    /// RFC 1738 §3.8 and RFC 4248, interactive sessions.
+    Telnet,
+    /// RFC 1738 §3.9, Wide Area Information Servers.
+    Wais,
+    /// RFC 1738 §3.10 and RFC 8089, host-specific file names.
+    File,
+    /// RFC 1738 §3.11, Prospero Directory Service.
+    Prospero,
+    /// Any other scheme: generic syntax (RFC 3986 §3).
+    Other,
+}
+
+impl Scheme {
+    /// Classifies a scheme name, ignoring ASCII case.
+    ///
+    /// ```
+    /// use urlgrep::Scheme;
+    /// assert_eq!(Scheme::from_name(b"HTTP"), Scheme::Http);
+    /// assert_eq!(Scheme::from_name(b"sip"), Scheme::Other);
+    /// ```
+    pub fn from_name(name: &[u8]) -> Scheme {
+        let mut lower = [0u8; 8];
+        if name.len() > lower.len() {
+            return Scheme::Other;
+        }
+        for (dst, src) in lower.iter_mut().zip(name) {
+            *dst = src.to_ascii_lowercase();
+        }
+        match &lower[..name.len()] {
+            b"ftp" => Scheme::Ftp,
+            b"http" => Scheme::Http,
+            b"https" => Scheme::Https,
+            b"gopher" => Scheme::Gopher,
+            b"mailto" => Scheme::Mailto,
+            b"news" => Scheme::News,
+            b"nntp" => Scheme::Nntp,
+            b"telnet" => Scheme::Telnet,
+            b"wais" => Scheme::Wais,
+            b"file" => Scheme::File,
+            b"prospero" => Scheme::Prospero,
+            _ => Scheme::Other,
+        }
+    }
+
+    /// The lower-case name of a scheme with its own grammar, or `None` for
+    /// [`Scheme::Other`] (whose name is in the URL itself).
+    pub fn name(self) -> Option<&'static str> {
+        Some(match self {
+            Scheme::Ftp => "ftp",
+            Scheme::Http => "http",
+            Scheme::Https => "https",
+            Scheme::Gopher => "gopher",
+            Scheme::Mailto => "mailto",
+            Scheme::News => "news",
+            Scheme::Nntp => "nntp",
+            Scheme::Telnet => "telnet",
+            Scheme::Wais => "wais",
+            Scheme::File => "file",
+            Scheme::Prospero => "prospero",
+            Scheme::Other => return None,
+        })
+    }
+
+    /// The default port of the scheme (RFC 1738 §3, RFC 9110 §4.2.2), if it
+    /// has one.
+    pub fn default_port(self) -> Option<u16> {
+        match self {
+            Scheme::Ftp => Some(21),
+            Scheme::Http => Some(80),
+            Scheme::Https => Some(443),
+            Scheme::Gopher => Some(70),
+            Scheme::Nntp => Some(119),
+            Scheme::Telnet => Some(23),
+            Scheme::Wais => Some(210),
+            Scheme::Prospero => Some(1525),
+            _ => None,
+        }
+    }
+}
+
+/// The registered schemes urlgrep recognises outside a `<URL:…>` wrapper,
+/// lower case, sorted. A subset of the IANA registry: the permanent schemes
+/// plus provisional ones that are common in mail, news and source text.
+pub(crate) const REGISTERED: &[&str] = &[
+    "aaa",
+    "aaas",
+    "about",
+    "acap",
+    "acct",
+    "afp",
+    "afs",
+    "bitcoin",
+    "cap",
+    "chrome",
+    "cid",
+    "coap",
+    "coaps",
+    "crid",
+    "cvs",
+    "dad",
+    "data",
+    "dav",
+    "dict",
+    "dns",
+    "doi",
+    "ed2k",
+    "feed",
+    "file",
+    "finger",
+    "fish",
+    "ftp",
+    "ftps",
+    "geo",
+    "git",
+    "go",
+    "gopher",
+    "h323",
+    "http",
+    "https",
+    "iax",
+    "icap",
+    "im",
+    "imap",
+    "imaps",
+    "info",
+    "ipp",
+    "ipps",
+    "irc",
+    "irc6",
+    "ircs",
+    "iris",
+    "jabber",
+    "ldap",
+    "ldaps",
+    "magnet",
+    "mailserver",
+    "mailto",
+    "matrix",
+    "mid",
+    "mms",
+    "msrp",
+    "msrps",
+    "mtqp",
+    "mupdate",
+    "news",
+    "nfs",
+    "ni",
+    "nih",
+    "nntp",
+    "opaquelocktoken",
+    "pop",
+    "pop3",
+    "pres",
+    "prospero",
+    "reload",
+    "rsync",
+    "rtmp",
+    "rtsp",
+    "rtsps",
+    "rtspu",
+    "s3",
+    "service",
+    "session",
+    "sftp",
+    "shttp",
+    "sieve",
+    "sip",
+    "sips",
+    "skype",
+    "smb",
+    "sms",
+    "snews",
+    "snmp",
+    "spotify",
+    "ssh",
+    "steam",
+    "stun",
+    "stuns",
+    "svn",
+    "tag",
+    "tel",
+    "telnet",
+    "tftp",
+    "thismessage",
+    "tip",
+    "tn3270",
+    "turn",
+    "turns",
+    "tv",
+    "urn",
+    "vemmi",
+    "videotex",
+    "vnc",
+    "wais",
+    "webcal",
+    "ws",
+    "wss",
+    "xmpp",
+    "z39.50r",
+    "z39.50s",
+];
+
+/// Schemes recognised as bare URLs without `//` after the colon: the opaque
+/// ones that matter in mail and news.
+pub(crate) const BARE_OPAQUE: &[&str] = &["mailto", "news", "urn"];
+
+/// Longest scheme name urlgrep walks back over from a colon.
+pub(crate) const MAX_SCHEME_LEN: usize = 32;
+
+/// Lower-cases `name` into `out` and returns it, or `None` when it is longer
+/// than [`MAX_SCHEME_LEN`].
+fn lower(name: &[u8], out: &mut [u8; MAX_SCHEME_LEN]) -> Option<usize> {
+    if name.len() > MAX_SCHEME_LEN {
+        return None;
+    }
+    for (dst, src) in out.iter_mut().zip(name) {
+        *dst = src.to_ascii_lowercase();
+    }
+    Some(name.len())
+}
+
+/// Is `name` (any case) a registered scheme urlgrep knows?
+pub fn is_registered(name: &[u8]) -> bool {
+    let mut buf = [0u8; MAX_SCHEME_LEN];
+    match lower(name, &mut buf) {
+        Some(n) => REGISTERED.binary_search(&lossless(&buf[..n])).is_ok(),
+        None => false,
+    }
+}
+
+/// Is `name` (any case) one of [`BARE_OPAQUE`]?
+pub(crate) fn is_bare_opaque(name: &[u8]) -> bool {
+    BARE_OPAQUE.iter().any(|s| s.as_bytes().eq_ignore_ascii_case(name))
+}
+
+/// The scheme bytes as `&str`; scheme bytes are ASCII by construction, and
+/// anything else simply fails the look-up.
+fn lossless(bytes: &[u8]) -> &str {
+    std::str::from_utf8(bytes).unwrap_or("")
+}
+
+/// RFC 3986 §3.1: `scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`.
+pub fn is_scheme_syntax(name: &[u8]) -> bool {
+    match name.split_first() {
+        Some((first, rest)) => {
+            first.is_ascii_alphabetic()
+                && rest.iter().all(|&b| is_scheme_byte(b))
+        }
+        None => false,
+    }
+}
+
+/// A byte that may appear after the first of a scheme name.
+#[inline]
+pub(crate) fn is_scheme_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'+' || b == b'-' || b == b'.'
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registered_list_is_sorted_lowercase_and_unique() {
+        for pair in REGISTERED.windows(2) {
+            assert!(pair[0] < pair[1], "{} !< {}", pair[0], pair[1]);
+        }
+        for s in REGISTERED {
+            assert!(is_scheme_syntax(s.as_bytes()), "{s}");
+            assert_eq!(s.to_ascii_lowercase(), *s);
+        }
+    }
+
+    #[test]
+    fn lookups_ignore_case() {
+        assert!(is_registered(b"HTTP"));
+        assert!(is_registered(b"z39.50r"));
+        assert!(!is_registered(b"re"));
+        assert!(!is_registered(b"c"));
+        assert!(is_bare_opaque(b"MailTo"));
+        assert!(!is_bare_opaque(b"http"));
+        assert_eq!(Scheme::from_name(b"Prospero"), Scheme::Prospero);
+        assert_eq!(Scheme::from_name(b"prosperos"), Scheme::Other);
+    }
+
+    #[test]
+    fn scheme_syntax() {
+        assert!(is_scheme_syntax(b"a+b-c.d1"));
+        assert!(!is_scheme_syntax(b"1a"));
+        assert!(!is_scheme_syntax(b""));
+        assert!(!is_scheme_syntax(b"a_b"));
+    }
+}

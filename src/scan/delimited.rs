@@ -1,0 +1,296 @@
+//! Delimited URLs: `<URL:…>`, `<scheme:…>` and `"scheme:…"`.
+//!
+//! RFC 1738, Appendix "Recommendations for URLs in Context":
+//!
+//! > For this purpose, is recommended that angle brackets ("<" and ">"),
+//! > along with the prefix "URL:", be used to delimit the boundaries of the
+//! > URL. […] In some cases, extra whitespace (spaces, linebreaks, tabs,
+//! > etc.) may need to be added to break long URLs across lines.  The
+//! > whitespace should be ignored when extracting the URL.
+//! >
+//! > No whitespace should be introduced after a hyphen ("-") character.
+//! > Because some typesetters and printers may (erroneously) introduce a
+//! > hyphen at the end of line when breaking a line, the interpreter of a
+//! > URL containing a line break immediately after a hyphen should ignore
+//! > all unencoded whitespace around the line break, and should be aware
+//! > that the hyphen may or may not actually be part of the URL.
+//!
+//! RFC 3986, Appendix C "Delimiting a URI in Context":
+//!
+//! > In practice, URIs are delimited in a variety of ways, but usually
+//! > within double-quotes `"http://example.com/"`, angle brackets
+//! > `<http://example.com/>`, or just by using whitespace […]
+//! > The prefix "URL:" (with or without a trailing space) was formerly
+//! > recommended as a way to help distinguish a URI from other bracketed
+//! > designators […] For robustness, software that accepts user-typed URI
+//! > should attempt to recognize and strip both delimiters and embedded
+//! > whitespace.
+//!
+//! What this module implements from those sentences:
+//!
+//! - whitespace inside the delimiters (space, tab, CR, LF, FF, VT) is
+//!   removed and the match is flagged [`Flags::JOINED`];
+//! - a line break right after `-` keeps the hyphen (we cannot know it was a
+//!   typesetter's) and sets [`Flags::HYPHEN_BREAK`], so a user can decide;
+//! - a continuation line that repeats the quote prefix of a mail reply
+//!   (`> `, `>> `) has the prefix removed too, up to as many `>` as the
+//!   opening line carried ([`Flags::QUOTE_PREFIX`]);
+//! - a wrapper that does not close within the cap, or meets a blank line,
+//!   a `<`, a control byte or the end of input first, is not a wrapper: the
+//!   caller falls back to a bare reading of its start;
+//! - in double quotes only whitespace that contains a line break is joined:
+//!   `"http://a.b is nice"` is prose, not a URL with spaces in it.
+//!
+//! The reader restarts from the opening delimiter when it runs out of
+//! buffered input ([`Incomplete`]); the stream layer keeps the opening in
+//! its buffer, so no state needs to survive a refill.
+
+use super::{Flags, Hay, Incomplete};
+
+/// A delimited URL that closed.
+#[derive(Debug)]
+pub(crate) struct Closed {
+    /// Index just past the closing delimiter.
+    pub end: usize,
+    /// The URL with whitespace and quote prefixes removed, or `None` when
+    /// nothing was removed and the URL is `hay[url_start..url_end]`.
+    pub joined: Option<Vec<u8>>,
+    /// Start of the URL text inside the delimiters.
+    pub url_start: usize,
+    /// End of the URL text inside the delimiters (trailing whitespace out).
+    pub url_end: usize,
+    /// `JOINED`, `HYPHEN_BREAK`, `QUOTE_PREFIX`.
+    pub flags: Flags,
+}
+
+/// Reads a delimited URL whose text starts at `from` and ends at `closer`.
+///
+/// `open` is the index of the opening delimiter (the cap counts from
+/// there); `quote_depth` is how many `>` a continuation line may start
+/// with; `lines_only` joins only whitespace that contains a line break.
+/// Returns `Ok(None)` when the delimiters do not close.
+pub(crate) fn read(
+    hay: &Hay<'_>,
+    open: usize,
+    from: usize,
+    closer: u8,
+    quote_depth: usize,
+    lines_only: bool,
+    cap: usize,
+) -> Result<Option<Closed>, Incomplete> {
+    let limit = open.saturating_add(cap);
+    let mut flags = Flags::default();
+    let mut joined: Option<Vec<u8>> = None;
+    // Leading whitespace (after `URL:`) is a delimiter, not a join.
+    let mut i = skip_blanks(hay, from, limit)?;
+    let url_start = i;
+    let mut seg = i; // start of the current run of URL bytes
+    loop {
+        if i >= limit {
+            return Ok(None);
+        }
+        let Some(b) = hay.get(i)? else { return Ok(None) };
+        if b == closer {
+            let url_end = i;
+            let joined = joined.map(|mut v| {
+                v.extend_from_slice(&hay.bytes[seg..i]);
+                v
+            });
+            return Ok(Some(Closed {
+                end: i + 1,
+                joined,
+                url_start,
+                url_end,
+                flags,
+            }));
+        }
+        if is_space(b) {
+            let gap = gap(hay, i, quote_depth, limit)?;
+            let Some(gap) = gap else { return Ok(None) };
+            if gap.next < limit && hay.get(gap.next)? == Some(closer) {
+                // Trailing whitespace before the closer: not a join.
+                let url_end = i;
+                let joined = joined.map(|mut v| {
+                    v.extend_from_slice(&hay.bytes[seg..i]);
+                    v
+                });
+                let end = gap.next + 1;
+                return Ok(Some(Closed {
+                    end,
+                    joined,
+                    url_start,
+                    url_end,
+                    flags,
+                }));
+            }
+            if lines_only && !gap.line_break {
+                return Ok(None);
+            }
+            let v = joined.get_or_insert_with(Vec::new);
+            v.extend_from_slice(&hay.bytes[seg..i]);
+            flags.insert(Flags::JOINED);
+            if gap.line_break && i > url_start && hay.bytes[i - 1] == b'-' {
+                flags.insert(Flags::HYPHEN_BREAK);
+            }
+            if gap.quote_prefix {
+                flags.insert(Flags::QUOTE_PREFIX);
+            }
+            i = gap.next;
+            seg = i;
+            continue;
+        }
+        if b == b'<' || b < b' ' || b == 0x7F {
+            return Ok(None);
+        }
+        i += 1;
+    }
+}
+
+/// A run of whitespace inside delimiters.
+struct Gap {
+    /// First byte after the run (and after any quote prefix).
+    next: usize,
+    /// The run contains a line break.
+    line_break: bool,
+    /// A quote prefix was removed after the line break.
+    quote_prefix: bool,
+}
+
+/// Reads the whitespace run at `i`; `None` when it holds a blank line.
+fn gap(
+    hay: &Hay<'_>,
+    mut i: usize,
+    quote_depth: usize,
+    limit: usize,
+) -> Result<Option<Gap>, Incomplete> {
+    let mut breaks = 0;
+    let mut quote_prefix = false;
+    loop {
+        if i >= limit {
+            return Ok(None);
+        }
+        match hay.get(i)? {
+            Some(b'\n') => breaks += 1,
+            Some(b'\r') => {
+                // CR LF is one break; a lone CR is one too.
+                if hay.get(i + 1)? != Some(b'\n') {
+                    breaks += 1;
+                }
+            }
+            Some(b) if is_space(b) => {}
+            Some(b'>') if breaks > 0 && quote_depth > 0 && !quote_prefix => {
+                let mut j = i;
+                let mut depth = 0;
+                while depth < quote_depth {
+                    match hay.get(j)? {
+                        Some(b'>') => depth += 1,
+                        Some(b' ' | b'\t') => {}
+                        _ => break,
+                    }
+                    j += 1;
+                }
+                quote_prefix = true;
+                i = j;
+                continue;
+            }
+            _ => break,
+        }
+        if breaks > 1 {
+            return Ok(None);
+        }
+        i += 1;
+    }
+    Ok(Some(Gap { next: i, line_break: breaks > 0, quote_prefix }))
+}
+
+/// Skips spaces and tabs and at most one line break.
+fn skip_blanks(
+    hay: &Hay<'_>,
+    mut i: usize,
+    limit: usize,
+) -> Result<usize, Incomplete> {
+    let mut breaks = 0;
+    while i < limit {
+        match hay.get(i)? {
+            Some(b' ' | b'\t' | b'\r') => {}
+            Some(b'\n') if breaks == 0 => breaks += 1,
+            _ => break,
+        }
+        i += 1;
+    }
+    Ok(i)
+}
+
+/// The whitespace RFC 1738 means: space, tab, CR, LF, VT, FF.
+#[inline]
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0x0B | 0x0C)
+}
+
+/// How many `>` the line holding `open` starts with, if only quote marks
+/// and blanks stand between the line start and `open` (at most 16 bytes
+/// back, so the stream's look-behind always holds them).
+pub(crate) fn quote_depth(hay: &[u8], open: usize, floor: usize) -> usize {
+    let mut depth = 0;
+    let mut i = open;
+    while i > floor && open - i < 16 {
+        match hay[i - 1] {
+            b'>' => depth += 1,
+            b' ' | b'\t' => {}
+            b'\n' | b'\r' => return depth,
+            _ => return 0,
+        }
+        i -= 1;
+    }
+    if i == 0 {
+        depth
+    } else {
+        0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn url(text: &str, lines_only: bool) -> Option<(String, Flags)> {
+        let hay = Hay { bytes: text.as_bytes(), eof: true };
+        let open = 0;
+        let depth = 0;
+        let c = read(&hay, open, 1, b'>', depth, lines_only, 2048).unwrap()?;
+        let bytes = match c.joined {
+            Some(v) => v,
+            None => text.as_bytes()[c.url_start..c.url_end].to_vec(),
+        };
+        Some((String::from_utf8(bytes).unwrap(), c.flags))
+    }
+
+    #[test]
+    fn joins_and_flags() {
+        let (u, f) = url("<http://a.b/\n   c>", false).unwrap();
+        assert_eq!(u, "http://a.b/c");
+        assert!(f.contains(Flags::JOINED));
+        let (u, f) = url("<http://a-\n  b/>", false).unwrap();
+        assert_eq!(u, "http://a-b/");
+        assert!(f.contains(Flags::HYPHEN_BREAK));
+        let (u, f) = url("< http://a.b/ >", false).unwrap();
+        assert_eq!(u, "http://a.b/");
+        assert!(!f.contains(Flags::JOINED));
+    }
+
+    #[test]
+    fn does_not_close() {
+        assert!(url("<http://a.b/\n\nc>", false).is_none());
+        assert!(url("<http://a.b/ <c>", false).is_none());
+        assert!(url("<http://a.b/ c", false).is_none());
+        assert!(url("<http://a.b/ c>", true).is_none());
+    }
+
+    #[test]
+    fn quote_prefix() {
+        let text = b"> <URL:x\n> >";
+        assert_eq!(quote_depth(text, 2, 0), 1);
+        assert_eq!(quote_depth(b"ab <", 3, 0), 0);
+        assert_eq!(quote_depth(b"x\n>> <", 5, 0), 2);
+    }
+}

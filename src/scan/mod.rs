@@ -1,0 +1,491 @@
+//! The scanner: from bytes to URL candidates.
+//!
+//! The hot loop is a SIMD search for the trigger byte (see [`Triggers`]).
+//! At each trigger the scanner walks back over the scheme name and looks
+//! at what stands before it, then forward for the end:
+//!
+//! ```text
+//! at colon c:
+//!   s = start of the scheme-character run ending at c (bounded look-behind)
+//!   if hay[s..c] == "URL" (any case) and hay[s-1] == '<':
+//!       read the wrapper to '>'             -> Wrapped, or fall back
+//!   else if hay[s..c] is a registered scheme:
+//!       if hay[s-1] == '<': read to '>'     -> Angle, or fall back
+//!       if hay[s-1] == '"': read to '"'     -> Quoted, or fall back
+//!       bare reading, if the scheme is followed by "//" or is opaque
+//! ```
+//!
+//! Every candidate is validated (see [`crate::parse`]) before the scanner
+//! decides where to go on: after an accepted URL, at its end; after a
+//! rejected bare run, at the run's end (so no byte is read twice and time
+//! stays linear); after a rejected delimited URL, just past the trigger.
+//!
+//! The scanner sees a window of the input and whether the input ends with
+//! it. Whenever it would need a byte past the window it says
+//! "incomplete" and the caller refills and restarts at the trigger, so
+//! the stream and slice APIs find exactly the same candidates.
+
+mod bare;
+mod delimited;
+mod triggers;
+
+pub use triggers::Triggers;
+
+use crate::parse::{self, Reject, Scheme};
+use std::fmt;
+
+/// A half-open byte range `[start, end)`.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord,
+)]
+pub struct Span {
+    /// First byte.
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+}
+
+impl Span {
+    /// Number of bytes covered.
+    pub fn len(&self) -> usize {
+        self.end - self.start
+    }
+
+    /// Whether the span is empty.
+    pub fn is_empty(&self) -> bool {
+        self.start == self.end
+    }
+}
+
+/// How a URL was delimited in the text.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kind {
+    /// `<URL:scheme:…>` (RFC 1738 appendix).
+    Wrapped,
+    /// `<scheme:…>` (RFC 3986 Appendix C).
+    Angle,
+    /// `"scheme:…"` (RFC 3986 Appendix C).
+    Quoted,
+    /// Running text, ended where a reader would end it.
+    Bare,
+}
+
+impl Kind {
+    /// Lower-case name: `wrapped`, `angle`, `quoted`, `bare`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Wrapped => "wrapped",
+            Kind::Angle => "angle",
+            Kind::Quoted => "quoted",
+            Kind::Bare => "bare",
+        }
+    }
+
+    /// Parses a name as printed by [`Kind::name`].
+    pub fn from_name(name: &str) -> Option<Kind> {
+        Some(match name {
+            "wrapped" => Kind::Wrapped,
+            "angle" => Kind::Angle,
+            "quoted" => Kind::Quoted,
+            "bare" => Kind::Bare,
+            _ => return None,
+        })
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What the scanner did to get a URL out of its text.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Flags(u8);
+
+impl Flags {
+    /// Whitespace inside the delimiters was removed.
+    pub const JOINED: Flags = Flags(1);
+    /// A line break came right after a `-`; the hyphen was kept, but it
+    /// may have been a typesetter's (RFC 1738 appendix).
+    pub const HYPHEN_BREAK: Flags = Flags(2);
+    /// Trailing punctuation was left out of a bare URL.
+    pub const TRIMMED: Flags = Flags(4);
+    /// A mail quote prefix (`> `) was removed from a continuation line.
+    pub const QUOTE_PREFIX: Flags = Flags(8);
+
+    /// All flags with their names, in display order.
+    pub const ALL: [(Flags, &'static str); 4] = [
+        (Flags::JOINED, "joined"),
+        (Flags::HYPHEN_BREAK, "hyphen-break"),
+        (Flags::TRIMMED, "trimmed"),
+        (Flags::QUOTE_PREFIX, "quote-prefix"),
+    ];
+
+    /// Whether every flag of `other` is set.
+    pub fn contains(self, other: Flags) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// Sets the flags of `other`.
+    pub fn insert(&mut self, other: Flags) {
+        self.0 |= other.0;
+    }
+
+    /// Whether no flag is set.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The names of the set flags.
+    pub fn names(self) -> impl Iterator<Item = &'static str> {
+        Flags::ALL
+            .into_iter()
+            .filter(move |(f, _)| self.contains(*f))
+            .map(|(_, n)| n)
+    }
+}
+
+impl fmt::Debug for Flags {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.names()).finish()
+    }
+}
+
+/// Scanner settings; built by [`crate::FinderBuilder`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Config {
+    pub wrapped: bool,
+    pub angle: bool,
+    pub quoted: bool,
+    pub bare: bool,
+    pub max_wrapper: usize,
+    pub max_url: usize,
+    pub strict: bool,
+    pub triggers: Triggers,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            wrapped: true,
+            angle: true,
+            quoted: true,
+            bare: true,
+            max_wrapper: 2048,
+            max_url: 8192,
+            strict: false,
+            triggers: Triggers::Simd,
+        }
+    }
+}
+
+/// Bytes before the trigger the scanner may look at: the scheme (at most
+/// [`parse::MAX_SCHEME_LEN`]), `<` and a quote prefix of 16 bytes.
+pub(crate) const LOOK_BEHIND: usize = 64;
+
+/// The scanner needs bytes past the end of a window that is not the end of
+/// input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Incomplete;
+
+/// A window of the input.
+#[derive(Clone, Copy)]
+pub(crate) struct Hay<'h> {
+    pub bytes: &'h [u8],
+    /// The input ends with this window.
+    pub eof: bool,
+}
+
+impl Hay<'_> {
+    /// The byte at `i`; `Ok(None)` past the end of input; `Incomplete`
+    /// past the end of a window that is not the end of input.
+    #[inline]
+    pub fn get(&self, i: usize) -> Result<Option<u8>, Incomplete> {
+        match self.bytes.get(i) {
+            Some(&b) => Ok(Some(b)),
+            None if self.eof => Ok(None),
+            None => Err(Incomplete),
+        }
+    }
+}
+
+/// The URL text of a candidate, without a borrow.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Text {
+    /// The URL is these bytes of the window.
+    In(Span),
+    /// The URL had whitespace removed.
+    Joined(Vec<u8>),
+}
+
+/// A candidate with positions relative to the window it was found in.
+#[derive(Clone, Debug)]
+pub(crate) struct Raw {
+    pub span: Span,
+    pub text: Text,
+    pub kind: Kind,
+    pub flags: Flags,
+    pub verdict: Result<Scheme, Reject>,
+}
+
+/// What a step of the scanner found.
+#[derive(Debug)]
+pub(crate) enum Step {
+    /// A candidate; scanning goes on at `resume` (which is also the new
+    /// floor for look-behind).
+    Found(Raw, usize),
+    /// No trigger at or after `pos`: the whole window was scanned.
+    Done,
+    /// The trigger at this index needs bytes past the window; refill and
+    /// call again with `pos` set to it.
+    NeedMore(usize),
+}
+
+impl Config {
+    /// Finds the next candidate at or after `pos`. Look-behind never goes
+    /// before `floor` (the end of the previous candidate).
+    pub(crate) fn step(&self, hay: Hay<'_>, pos: usize, floor: usize) -> Step {
+        let mut pos = pos;
+        while let Some(c) = self.triggers.find(hay.bytes, pos) {
+            match self.at_trigger(&hay, c, floor) {
+                Ok(Some((raw, resume))) => return Step::Found(raw, resume),
+                Ok(None) => pos = c + 1,
+                Err(Incomplete) => return Step::NeedMore(c),
+            }
+        }
+        Step::Done
+    }
+
+    /// Looks at the trigger at `c`.
+    fn at_trigger(
+        &self,
+        hay: &Hay<'_>,
+        c: usize,
+        floor: usize,
+    ) -> Result<Option<(Raw, usize)>, Incomplete> {
+        let bytes = hay.bytes;
+        let lowest = floor.max(c.saturating_sub(parse::MAX_SCHEME_LEN + 1));
+        let mut s = c;
+        while s > lowest && parse::is_scheme_byte(bytes[s - 1]) {
+            s -= 1;
+        }
+        if s == lowest && s > floor && parse::is_scheme_byte(bytes[s - 1]) {
+            return Ok(None); // a run too long to be a scheme
+        }
+        while s < c && !bytes[s].is_ascii_alphabetic() {
+            s += 1;
+        }
+        if s == c {
+            return Ok(None);
+        }
+        let name = &bytes[s..c];
+        let before = if s > floor { Some(bytes[s - 1]) } else { None };
+        if name.eq_ignore_ascii_case(b"URL") {
+            if before == Some(b'<') && self.wrapped {
+                return self.wrapped(hay, s - 1, c, floor);
+            }
+            return Ok(None);
+        }
+        if !parse::is_registered(name) {
+            return Ok(None);
+        }
+        let delimited = match before {
+            Some(b'<') if self.angle => Some((b'<', Kind::Angle)),
+            Some(b'"') if self.quoted => Some((b'"', Kind::Quoted)),
+            _ => None,
+        };
+        if let Some((open, kind)) = delimited {
+            let closer = if open == b'<' { b'>' } else { b'"' };
+            let depth = delimited::quote_depth(bytes, s - 1, floor);
+            let lines_only = kind == Kind::Quoted;
+            let read = delimited::read(
+                hay,
+                s - 1,
+                s,
+                closer,
+                depth,
+                lines_only,
+                self.max_wrapper,
+            )?;
+            if let Some(closed) = read {
+                return Ok(Some(self.closed(hay, s - 1, c, closed, kind)));
+            }
+        }
+        if self.bare {
+            return self.bare(hay, s, c);
+        }
+        Ok(None)
+    }
+
+    /// `<URL:` at `open`, its colon at `c`.
+    fn wrapped(
+        &self,
+        hay: &Hay<'_>,
+        open: usize,
+        c: usize,
+        floor: usize,
+    ) -> Result<Option<(Raw, usize)>, Incomplete> {
+        let depth = delimited::quote_depth(hay.bytes, open, floor);
+        let read = delimited::read(
+            hay,
+            open,
+            c + 1,
+            b'>',
+            depth,
+            false,
+            self.max_wrapper,
+        )?;
+        // Not closed: the scan goes on after `URL:` and finds the URL
+        // inside as a bare one (the fallback of the RFC 1738 appendix).
+        Ok(read.map(|closed| self.closed(hay, open, c, closed, Kind::Wrapped)))
+    }
+
+    /// Builds and validates a delimited candidate.
+    fn closed(
+        &self,
+        hay: &Hay<'_>,
+        open: usize,
+        c: usize,
+        closed: delimited::Closed,
+        kind: Kind,
+    ) -> (Raw, usize) {
+        let span = Span { start: open, end: closed.end };
+        let text = match closed.joined {
+            Some(v) => Text::Joined(v),
+            None => {
+                Text::In(Span { start: closed.url_start, end: closed.url_end })
+            }
+        };
+        let bytes = match &text {
+            Text::In(s) => &hay.bytes[s.start..s.end],
+            Text::Joined(v) => &v[..],
+        };
+        let verdict = if bytes.is_empty() {
+            Err(Reject::Empty)
+        } else {
+            parse::validate(bytes, self.strict)
+        };
+        let resume = if verdict.is_ok() { closed.end } else { c + 1 };
+        let raw = Raw { span, text, kind, flags: closed.flags, verdict };
+        (raw, resume)
+    }
+
+    /// A bare URL from scheme start `s`, colon `c`.
+    fn bare(
+        &self,
+        hay: &Hay<'_>,
+        s: usize,
+        c: usize,
+    ) -> Result<Option<(Raw, usize)>, Incomplete> {
+        let name = &hay.bytes[s..c];
+        if !parse::is_bare_opaque(name) {
+            let slashes = (hay.get(c + 1)?, hay.get(c + 2)?);
+            if slashes != (Some(b'/'), Some(b'/')) {
+                return Ok(None);
+            }
+        }
+        let end = bare::bare_end(hay, s, c + 1, self.max_url)?;
+        if end.end == c + 1 {
+            return Ok(None);
+        }
+        let span = Span { start: s, end: end.end };
+        let mut flags = Flags::default();
+        if end.trimmed {
+            flags.insert(Flags::TRIMMED);
+        }
+        let verdict = if end.too_long {
+            Err(Reject::TooLong)
+        } else {
+            parse::validate(&hay.bytes[s..end.end], self.strict)
+        };
+        let resume = if verdict.is_ok() { end.end } else { end.hard_end };
+        let raw = Raw {
+            span,
+            text: Text::In(span),
+            kind: Kind::Bare,
+            flags,
+            verdict,
+        };
+        Ok(Some((raw, resume)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs the scanner over `text` and marks each accepted URL `|…|` in
+    /// the spirit of linkify's tests, joined text after `=`.
+    fn marked(text: &str) -> String {
+        let cfg = Config::default();
+        let hay = Hay { bytes: text.as_bytes(), eof: true };
+        let (mut pos, mut floor, mut out, mut last) = (0, 0, String::new(), 0);
+        while let Step::Found(raw, resume) = cfg.step(hay, pos, floor) {
+            if raw.verdict.is_ok() {
+                out.push_str(&text[last..raw.span.start]);
+                out.push('|');
+                out.push_str(&text[raw.span.start..raw.span.end]);
+                out.push('|');
+                if let Text::Joined(v) = &raw.text {
+                    out.push('=');
+                    out.push_str(std::str::from_utf8(v).unwrap());
+                }
+                last = raw.span.end;
+            }
+            pos = resume;
+            floor = resume;
+        }
+        out.push_str(&text[last..]);
+        out
+    }
+
+    #[test]
+    fn wrapped() {
+        assert_eq!(
+            marked("see <URL:http://a.b/c>."),
+            "see |<URL:http://a.b/c>|."
+        );
+        assert_eq!(
+            marked("<URL:ftp://ds.in\n      ternic.net/rfc>"),
+            "|<URL:ftp://ds.in\n      ternic.net/rfc>|=ftp://ds.internic.net/rfc"
+        );
+        assert_eq!(marked("<url: http://a.b/>"), "|<url: http://a.b/>|");
+        // never closes: bare reading of its start
+        assert_eq!(
+            marked("<URL:http://a.b/c\n\nx>"),
+            "<URL:|http://a.b/c|\n\nx>"
+        );
+    }
+
+    #[test]
+    fn angle_and_quoted() {
+        assert_eq!(marked("<mailto:a@b.c>"), "|<mailto:a@b.c>|");
+        assert_eq!(marked("x=\"http://a.b/\">"), "x=|\"http://a.b/\"|>");
+        assert_eq!(marked("\"http://a.b/ is\""), "\"|http://a.b/| is\"");
+        assert_eq!(marked("<sip:a@b.c>"), "|<sip:a@b.c>|");
+    }
+
+    #[test]
+    fn bare() {
+        assert_eq!(marked("(see http://a.b/c)."), "(see |http://a.b/c|).");
+        assert_eq!(marked("HTTP://A.B/"), "|HTTP://A.B/|");
+        assert_eq!(marked("news:comp.x, ok"), "|news:comp.x|, ok");
+        assert_eq!(marked("URL:http://a.b/"), "URL:|http://a.b/|");
+    }
+
+    #[test]
+    fn not_urls() {
+        for text in [
+            "Subject: Re: http: nothing",
+            "at 12:34:56",
+            "C::foo and C:\\TEMP",
+            "http:// alone",
+            "sip:a@b.c bare opaque needs a wrapper",
+            "x-http://a.b",
+        ] {
+            assert_eq!(marked(text), text);
+        }
+    }
+}

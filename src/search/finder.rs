@@ -1,0 +1,363 @@
+//! [`Finder`], its builder, and the matches of a slice search.
+
+use crate::parse::{Reject, Scheme};
+use crate::scan::{Config, Flags, Hay, Kind, Raw, Span, Step, Text, Triggers};
+use std::borrow::Cow;
+use std::sync::Arc;
+
+/// Builds a [`Finder`].
+///
+/// ```
+/// let finder = urlgrep::Finder::builder().quoted(false).build();
+/// let urls: Vec<_> = finder.find_iter(b"\"http://a.example/\"").collect();
+/// assert_eq!(urls[0].kind(), urlgrep::Kind::Bare);
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct FinderBuilder {
+    cfg: Config,
+    capacity: Option<usize>,
+    lines: Option<bool>,
+}
+
+impl FinderBuilder {
+    /// A builder with the defaults.
+    pub fn new() -> FinderBuilder {
+        FinderBuilder::default()
+    }
+
+    /// Recognise RFC 1738 `<URL:…>` wrappers. By default, wrappers are
+    /// recognised.
+    pub fn wrapped(&mut self, yes: bool) -> &mut FinderBuilder {
+        self.cfg.wrapped = yes;
+        self
+    }
+
+    /// Recognise `<scheme:…>` (RFC 3986 Appendix C). By default, angle
+    /// brackets are recognised.
+    pub fn angle(&mut self, yes: bool) -> &mut FinderBuilder {
+        self.cfg.angle = yes;
+        self
+    }
+
+    /// Recognise `"scheme:…"` (RFC 3986 Appendix C). By default, double
+    /// quotes are recognised.
+    pub fn quoted(&mut self, yes: bool) -> &mut FinderBuilder {
+        self.cfg.quoted = yes;
+        self
+    }
+
+    /// Recognise bare URLs in running text. By default, bare URLs are
+    /// recognised.
+    pub fn bare(&mut self, yes: bool) -> &mut FinderBuilder {
+        self.cfg.bare = yes;
+        self
+    }
+
+    /// The longest a delimited URL may be, delimiters and whitespace
+    /// included; a longer one is not a wrapper and its start is read as a
+    /// bare URL. By default, 2048 bytes.
+    pub fn max_wrapper_len(&mut self, len: usize) -> &mut FinderBuilder {
+        self.cfg.max_wrapper = len.max(8);
+        self
+    }
+
+    /// The longest a bare URL may be; a longer run is rejected as
+    /// [`Reject::TooLong`] and scanning goes on after the cap. By default,
+    /// 8192 bytes.
+    pub fn max_url_len(&mut self, len: usize) -> &mut FinderBuilder {
+        self.cfg.max_url = len.max(8);
+        self
+    }
+
+    /// Accept only RFC 1738 URLs (ASCII, unsafe characters escaped). By
+    /// default, RFC 3986 and RFC 3987 are the measure.
+    pub fn strict(&mut self, yes: bool) -> &mut FinderBuilder {
+        self.cfg.strict = yes;
+        self
+    }
+
+    /// How triggers are searched; [`Triggers::Naive`] is the test oracle.
+    /// By default, [`Triggers::Simd`].
+    pub fn triggers(&mut self, triggers: Triggers) -> &mut FinderBuilder {
+        self.cfg.triggers = triggers;
+        self
+    }
+
+    /// How many bytes the reader search asks for in one read (at least 1;
+    /// the buffer grows past this only while one candidate needs it, up to
+    /// the length caps). By default, 256 KiB.
+    pub fn buffer_capacity(&mut self, bytes: usize) -> &mut FinderBuilder {
+        self.capacity = Some(bytes.max(1));
+        self
+    }
+
+    /// Count lines in the reader search, for [`crate::Position::line`].
+    /// By default, lines are counted.
+    pub fn line_numbers(&mut self, yes: bool) -> &mut FinderBuilder {
+        self.lines = Some(yes);
+        self
+    }
+
+    /// Builds the finder.
+    pub fn build(&self) -> Finder {
+        Finder {
+            inner: Arc::new(Inner {
+                cfg: self.cfg.clone(),
+                capacity: self.capacity.unwrap_or(256 * 1024),
+                lines: self.lines.unwrap_or(true),
+            }),
+        }
+    }
+}
+
+/// A reusable, cheap-to-clone URL finder.
+///
+/// ```
+/// let finder = urlgrep::Finder::new();
+/// let text = b"Yes, Jim, I found it under <URL:ftp://info.cern.ch/pub/www/doc;\n   type=d> and (see http://example.com/a_(b)).";
+/// let urls: Vec<String> = finder
+///     .find_iter(text)
+///     .map(|m| String::from_utf8_lossy(m.url()).into_owned())
+///     .collect();
+/// assert_eq!(urls, ["ftp://info.cern.ch/pub/www/doc;type=d", "http://example.com/a_(b)"]);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Finder {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+pub(crate) struct Inner {
+    pub cfg: Config,
+    pub capacity: usize,
+    pub lines: bool,
+}
+
+impl Default for Finder {
+    fn default() -> Finder {
+        Finder::new()
+    }
+}
+
+impl Finder {
+    /// A finder with the default settings.
+    pub fn new() -> Finder {
+        FinderBuilder::new().build()
+    }
+
+    /// A builder to configure a finder.
+    pub fn builder() -> FinderBuilder {
+        FinderBuilder::new()
+    }
+
+    pub(crate) fn inner(&self) -> &Inner {
+        &self.inner
+    }
+
+    /// The URLs in `hay`, in order, lazily.
+    pub fn find_iter<'f, 'h>(&'f self, hay: &'h [u8]) -> FindIter<'f, 'h> {
+        FindIter { it: self.candidates(hay) }
+    }
+
+    /// Every candidate in `hay`, accepted or rejected, in order; a rejected
+    /// candidate says why ([`Candidate::reject`]).
+    pub fn candidates<'f, 'h>(
+        &'f self,
+        hay: &'h [u8],
+    ) -> CandidateIter<'f, 'h> {
+        CandidateIter { cfg: &self.inner.cfg, hay, pos: 0, floor: 0 }
+    }
+}
+
+/// A URL found in the text.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Match<'h> {
+    pub(crate) span: Span,
+    pub(crate) url: Cow<'h, [u8]>,
+    pub(crate) kind: Kind,
+    pub(crate) scheme: Scheme,
+    pub(crate) flags: Flags,
+}
+
+impl<'h> Match<'h> {
+    /// The raw text of the match, delimiters included. In a reader search
+    /// it is relative to the internal buffer: use [`crate::Position`].
+    pub fn span(&self) -> Span {
+        self.span
+    }
+
+    /// The URL, with wrapper whitespace removed.
+    pub fn url(&self) -> &[u8] {
+        &self.url
+    }
+
+    /// The URL as borrowed bytes when nothing was removed, else owned.
+    pub fn url_cow(&self) -> &Cow<'h, [u8]> {
+        &self.url
+    }
+
+    /// How the URL was delimited.
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+
+    /// The scheme.
+    pub fn scheme(&self) -> Scheme {
+        self.scheme
+    }
+
+    /// What was done to get the URL out of its text.
+    pub fn flags(&self) -> Flags {
+        self.flags
+    }
+
+    /// The scheme name as written, e.g. `HTTP`.
+    pub fn scheme_name(&self) -> &[u8] {
+        match memchr::memchr(b':', &self.url) {
+            Some(i) => &self.url[..i],
+            None => &self.url,
+        }
+    }
+
+    /// An owned copy.
+    pub fn into_owned(self) -> Match<'static> {
+        Match {
+            span: self.span,
+            url: Cow::Owned(self.url.into_owned()),
+            kind: self.kind,
+            scheme: self.scheme,
+            flags: self.flags,
+        }
+    }
+}
+
+/// A candidate URL: a [`Match`] if the validator accepted it, else the
+/// reason it did not.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Candidate<'h> {
+    pub(crate) body: Match<'h>,
+    pub(crate) reject: Option<Reject>,
+}
+
+impl<'h> Candidate<'h> {
+    /// The candidate's text and position (its scheme is a best guess when
+    /// it was rejected).
+    pub fn as_match(&self) -> &Match<'h> {
+        &self.body
+    }
+
+    /// Why the validator rejected it, or `None` when it is a match.
+    pub fn reject(&self) -> Option<Reject> {
+        self.reject
+    }
+
+    /// The match, or the candidate and its reject reason.
+    pub fn into_result(self) -> Result<Match<'h>, (Match<'h>, Reject)> {
+        match self.reject {
+            None => Ok(self.body),
+            Some(r) => Err((self.body, r)),
+        }
+    }
+
+    /// Builds a candidate from the scanner's window-relative form.
+    pub(crate) fn from_raw(raw: Raw, window: &'h [u8]) -> Candidate<'h> {
+        let url: Cow<'h, [u8]> = match raw.text {
+            Text::In(s) => Cow::Borrowed(&window[s.start..s.end]),
+            Text::Joined(v) => Cow::Owned(v),
+        };
+        let (scheme, reject) = match raw.verdict {
+            Ok(scheme) => (scheme, None),
+            Err(r) => {
+                let name = url.split(|&b| b == b':').next().unwrap_or(&[]);
+                (Scheme::from_name(name), Some(r))
+            }
+        };
+        Candidate {
+            body: Match {
+                span: raw.span,
+                url,
+                kind: raw.kind,
+                scheme,
+                flags: raw.flags,
+            },
+            reject,
+        }
+    }
+}
+
+/// Iterator over the candidates of a slice; see [`Finder::candidates`].
+#[derive(Debug)]
+pub struct CandidateIter<'f, 'h> {
+    cfg: &'f Config,
+    hay: &'h [u8],
+    pos: usize,
+    floor: usize,
+}
+
+impl<'h> Iterator for CandidateIter<'_, 'h> {
+    type Item = Candidate<'h>;
+
+    fn next(&mut self) -> Option<Candidate<'h>> {
+        let hay = Hay { bytes: self.hay, eof: true };
+        match self.cfg.step(hay, self.pos, self.floor) {
+            Step::Found(raw, resume) => {
+                self.pos = resume;
+                self.floor = resume;
+                Some(Candidate::from_raw(raw, self.hay))
+            }
+            // With the whole input in hand the scanner never needs more.
+            Step::Done | Step::NeedMore(_) => {
+                self.pos = self.hay.len();
+                None
+            }
+        }
+    }
+}
+
+/// Iterator over the URLs of a slice; see [`Finder::find_iter`].
+#[derive(Debug)]
+pub struct FindIter<'f, 'h> {
+    it: CandidateIter<'f, 'h>,
+}
+
+impl<'h> Iterator for FindIter<'_, 'h> {
+    type Item = Match<'h>;
+
+    fn next(&mut self) -> Option<Match<'h>> {
+        self.it.by_ref().find(|c| c.reject.is_none()).map(|c| c.body)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn public_types_are_send_sync() {
+        fn check<T: Send + Sync>() {}
+        check::<Finder>();
+        check::<Match<'static>>();
+        check::<Candidate<'static>>();
+        check::<crate::Position>();
+        check::<Reject>();
+    }
+
+    #[test]
+    fn borrowed_unless_joined() {
+        let f = Finder::new();
+        let text = b"<http://a.b/\n c> http://d.e/";
+        let ms: Vec<_> = f.find_iter(text).collect();
+        assert!(matches!(ms[0].url_cow(), Cow::Owned(_)));
+        assert!(matches!(ms[1].url_cow(), Cow::Borrowed(_)));
+        assert_eq!(ms[0].span(), Span { start: 0, end: 16 });
+    }
+
+    #[test]
+    fn rejects_are_reported() {
+        let f = Finder::new();
+        let c: Vec<_> = f.candidates(b"http://a.b:99999/ x").collect();
+        assert_eq!(c.len(), 1);
+        assert_eq!(c[0].reject(), Some(Reject::BadPort));
+        assert_eq!(f.find_iter(b"http://a.b:99999/").count(), 0);
+    }
+}

@@ -1,0 +1,9 @@
+//! The finder: configuration, matches, and the slice and reader searches.
+
+mod finder;
+mod stream;
+
+pub use finder::{
+    Candidate, CandidateIter, FindIter, Finder, FinderBuilder, Match,
+};
+pub use stream::{OwnedMatch, Position, ReaderIter, Sink};

@@ -1,0 +1,342 @@
+//! The reader search: bounded memory, absolute offsets, line numbers.
+//!
+//! Why a push sink ([`Sink`]) and not an iterator of borrowed matches: a
+//! match borrows the internal buffer, which the next read overwrites, so it
+//! cannot escape a plain `Iterator::next`. [`ReaderIter`] is the owned
+//! convenience on top (one allocation per match).
+
+use super::finder::{Candidate, Finder, Inner, Match};
+use crate::scan::{Hay, Raw, Step, LOOK_BEHIND};
+use std::io::{self, Read};
+
+/// Where a match or candidate stands in the input.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Position {
+    /// Absolute byte offset of the first byte (delimiters included).
+    pub start: u64,
+    /// Absolute byte offset one past the last byte.
+    pub end: u64,
+    /// 1-based line number of `start` (0 when line counting is off).
+    pub line: u64,
+    /// 1-based byte column of `start` (0 when line counting is off).
+    pub column: u64,
+}
+
+/// Receives the results of [`Finder::find_reader`].
+pub trait Sink {
+    /// The error the sink may fail with; read errors convert into it.
+    type Error: From<io::Error>;
+
+    /// A URL. Return `Ok(false)` to stop the search.
+    fn matched(
+        &mut self,
+        at: &Position,
+        m: &Match<'_>,
+    ) -> Result<bool, Self::Error>;
+
+    /// A candidate the validator rejected. Return `Ok(false)` to stop. By
+    /// default, ignored.
+    fn rejected(
+        &mut self,
+        at: &Position,
+        c: &Candidate<'_>,
+    ) -> Result<bool, Self::Error> {
+        let _ = (at, c);
+        Ok(true)
+    }
+}
+
+/// A match with its position, owning its URL.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OwnedMatch {
+    /// Where it was.
+    pub position: Position,
+    /// The match (its span is relative to an internal buffer).
+    pub m: Match<'static>,
+}
+
+impl Finder {
+    /// Searches a reader, pushing each match and rejected candidate into
+    /// `sink` with its absolute position. Memory stays bounded: one buffer
+    /// of [`crate::FinderBuilder::buffer_capacity`] plus at most one
+    /// candidate's length cap.
+    pub fn find_reader<R: Read, S: Sink>(
+        &self,
+        rdr: R,
+        sink: &mut S,
+    ) -> Result<(), S::Error> {
+        let mut stream = Stream::new(self.inner(), rdr);
+        while let Some((at, raw)) = stream.next()? {
+            let c = Candidate::from_raw(raw, stream.window());
+            let go_on = match c.reject {
+                None => sink.matched(&at, &c.body)?,
+                Some(_) => sink.rejected(&at, &c)?,
+            };
+            if !go_on {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// The matches of a reader as owned values; see
+    /// [`Finder::find_reader`].
+    pub fn reader_iter<R: Read>(&self, rdr: R) -> ReaderIter<'_, R> {
+        ReaderIter { stream: Stream::new(self.inner(), rdr), done: false }
+    }
+}
+
+/// Iterator over the matches of a reader; see [`Finder::reader_iter`].
+#[derive(Debug)]
+pub struct ReaderIter<'f, R> {
+    stream: Stream<'f, R>,
+    done: bool,
+}
+
+impl<R: Read> Iterator for ReaderIter<'_, R> {
+    type Item = io::Result<OwnedMatch>;
+
+    fn next(&mut self) -> Option<io::Result<OwnedMatch>> {
+        while !self.done {
+            match self.stream.next() {
+                Ok(Some((position, raw))) => {
+                    let c = Candidate::from_raw(raw, self.stream.window());
+                    if c.reject.is_none() {
+                        let m = c.body.into_owned();
+                        return Some(Ok(OwnedMatch { position, m }));
+                    }
+                }
+                Ok(None) => self.done = true,
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(e));
+                }
+            }
+        }
+        None
+    }
+}
+
+/// Alignment of the window start: reads into page-aligned memory keep the
+/// SIMD scan at its floor (DESIGN.md, "Rules that keep it fast").
+const ALIGN: usize = 4096;
+
+/// The buffered window over a reader.
+///
+/// Invariants:
+/// - `buf[base..base + len]` holds input bytes `[abs, abs + len)`;
+///   `base` makes the window start page-aligned.
+/// - every trigger before `pos` has been handled; `floor <= pos <= len`.
+/// - when bytes are dropped from the front, at least [`LOOK_BEHIND`] bytes
+///   before `pos` stay, so the scanner's look-behind sees what it would see
+///   in a slice search (or the window starts at input offset 0).
+/// - newlines in `[0, lines_at)` are counted in `line`, and `line_start`
+///   is the absolute offset where line `line` starts.
+#[derive(Debug)]
+struct Stream<'f, R> {
+    inner: &'f Inner,
+    rdr: R,
+    buf: Vec<u8>,
+    base: usize,
+    len: usize,
+    abs: u64,
+    pos: usize,
+    floor: usize,
+    eof: bool,
+    line: u64,
+    line_start: u64,
+    lines_at: usize,
+}
+
+impl<'f, R: Read> Stream<'f, R> {
+    fn new(inner: &'f Inner, rdr: R) -> Stream<'f, R> {
+        Stream {
+            inner,
+            rdr,
+            buf: Vec::new(),
+            base: 0,
+            len: 0,
+            abs: 0,
+            pos: 0,
+            floor: 0,
+            eof: false,
+            line: 1,
+            line_start: 0,
+            lines_at: 0,
+        }
+    }
+
+    /// The current window.
+    fn window(&self) -> &[u8] {
+        &self.buf[self.base..self.base + self.len]
+    }
+
+    /// The next candidate, window-relative, with its absolute position.
+    fn next(&mut self) -> io::Result<Option<(Position, Raw)>> {
+        loop {
+            let hay = Hay { bytes: self.window(), eof: self.eof };
+            match self.inner.cfg.step(hay, self.pos, self.floor) {
+                Step::Found(raw, resume) => {
+                    self.pos = resume;
+                    self.floor = resume;
+                    let at = self.position(raw.span.start, raw.span.end);
+                    return Ok(Some((at, raw)));
+                }
+                Step::Done if self.eof => {
+                    self.pos = self.len;
+                    return Ok(None);
+                }
+                Step::Done => {
+                    self.pos = self.len;
+                    self.refill()?;
+                }
+                Step::NeedMore(at) => {
+                    self.pos = at;
+                    self.refill()?;
+                }
+            }
+        }
+    }
+
+    /// The absolute position of window range `[start, end)`.
+    fn position(&mut self, start: usize, end: usize) -> Position {
+        let (mut line, mut column) = (0, 0);
+        if self.inner.lines {
+            self.count_lines(start);
+            line = self.line;
+            column = self.abs + start as u64 - self.line_start + 1;
+        }
+        Position {
+            start: self.abs + start as u64,
+            end: self.abs + end as u64,
+            line,
+            column,
+        }
+    }
+
+    /// Counts the newlines of `[lines_at, upto)`.
+    fn count_lines(&mut self, upto: usize) {
+        if upto <= self.lines_at {
+            return;
+        }
+        let from = self.lines_at;
+        let bytes = &self.buf[self.base + from..self.base + upto];
+        let mut last = None;
+        let mut n = 0u64;
+        for i in memchr::memchr_iter(b'\n', bytes) {
+            n += 1;
+            last = Some(i);
+        }
+        if let Some(i) = last {
+            self.line += n;
+            self.line_start = self.abs + (from + i + 1) as u64;
+        }
+        self.lines_at = upto;
+    }
+
+    /// Drops what is no longer needed and reads more input.
+    fn refill(&mut self) -> io::Result<()> {
+        let keep = self.pos.saturating_sub(LOOK_BEHIND);
+        if keep > 0 {
+            if self.inner.lines {
+                self.count_lines(keep);
+            }
+            self.buf.copy_within(
+                self.base + keep..self.base + self.len,
+                self.base,
+            );
+            self.len -= keep;
+            self.abs += keep as u64;
+            self.pos -= keep;
+            self.floor = self.floor.saturating_sub(keep);
+            self.lines_at = self.lines_at.saturating_sub(keep);
+        }
+        let want = self.inner.capacity;
+        self.reserve(want);
+        let start = self.base + self.len;
+        loop {
+            match self.rdr.read(&mut self.buf[start..start + want]) {
+                Ok(0) => {
+                    self.eof = true;
+                    return Ok(());
+                }
+                Ok(n) => {
+                    self.len += n;
+                    return Ok(());
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Makes room for `want` more bytes after the window, keeping the
+    /// window start page-aligned.
+    fn reserve(&mut self, want: usize) {
+        if self.base + self.len + want <= self.buf.len() {
+            return;
+        }
+        let size = (self.len + want).next_multiple_of(ALIGN) + ALIGN;
+        let mut buf = vec![0u8; size];
+        let base = buf.as_ptr().align_offset(ALIGN).min(ALIGN);
+        buf[base..base + self.len]
+            .copy_from_slice(&self.buf[self.base..self.base + self.len]);
+        self.buf = buf;
+        self.base = base;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Collect(Vec<(Position, Vec<u8>)>);
+
+    impl Sink for Collect {
+        type Error = io::Error;
+        fn matched(
+            &mut self,
+            at: &Position,
+            m: &Match<'_>,
+        ) -> io::Result<bool> {
+            self.0.push((*at, m.url().to_vec()));
+            Ok(true)
+        }
+    }
+
+    #[test]
+    fn positions_and_lines() {
+        let text = b"one\ntwo http://a.b/\n<URL:http://c.\n d/>\n";
+        for cap in [1, 2, 3, 7, 64, 4096] {
+            let f = Finder::builder().buffer_capacity(cap).build();
+            let mut sink = Collect(vec![]);
+            f.find_reader(&text[..], &mut sink).unwrap();
+            let got: Vec<_> = sink
+                .0
+                .iter()
+                .map(|(p, u)| (p.start, p.line, p.column, u.clone()))
+                .collect();
+            assert_eq!(
+                got,
+                vec![
+                    (8, 2, 5, b"http://a.b/".to_vec()),
+                    (20, 3, 1, b"http://c.d/".to_vec()),
+                ],
+                "capacity {cap}"
+            );
+        }
+    }
+
+    #[test]
+    fn window_stays_bounded_without_newlines() {
+        let f = Finder::builder().buffer_capacity(1024).build();
+        let big = vec![b'x'; 4 << 20];
+        let mut stream = Stream::new(f.inner(), &big[..]);
+        while stream.next().unwrap().is_some() {}
+        assert!(
+            stream.buf.len() < 4 * 4096,
+            "buffer grew to {}",
+            stream.buf.len()
+        );
+    }
+}
