@@ -230,10 +230,14 @@ fn is_space(b: u8) -> bool {
 /// How many `>` the line holding `open` starts with, if only quote marks
 /// and blanks stand between the line start and `open` (at most 16 bytes
 /// back, so the stream's look-behind always holds them).
-pub(crate) fn quote_depth(hay: &[u8], open: usize, floor: usize) -> usize {
+///
+/// The look-back ignores the scanner's floor on purpose: it reads only
+/// bytes of the same line, so a parallel slice that starts at that line
+/// sees what a whole-input scan sees.
+pub(crate) fn quote_depth(hay: &[u8], open: usize) -> usize {
     let mut depth = 0;
     let mut i = open;
-    while i > floor && open - i < 16 {
+    while i > 0 && open - i < 16 {
         match hay[i - 1] {
             b'>' => depth += 1,
             b' ' | b'\t' => {}
@@ -289,8 +293,8 @@ mod tests {
     #[test]
     fn quote_prefix() {
         let text = b"> <URL:x\n> >";
-        assert_eq!(quote_depth(text, 2, 0), 1);
-        assert_eq!(quote_depth(b"ab <", 3, 0), 0);
-        assert_eq!(quote_depth(b"x\n>> <", 5, 0), 2);
+        assert_eq!(quote_depth(text, 2), 1);
+        assert_eq!(quote_depth(b"ab <", 3), 0);
+        assert_eq!(quote_depth(b"x\n>> <", 5), 2);
     }
 }

@@ -247,8 +247,24 @@ impl Config {
     /// Finds the next candidate at or after `pos`. Look-behind never goes
     /// before `floor` (the end of the previous candidate).
     pub(crate) fn step(&self, hay: Hay<'_>, pos: usize, floor: usize) -> Step {
+        self.step_until(hay, pos, floor, usize::MAX)
+    }
+
+    /// Like [`Config::step`], but triggers at or after `stop` are left
+    /// alone (a candidate that starts before `stop` may still read past
+    /// it): the work unit of a parallel slice.
+    pub(crate) fn step_until(
+        &self,
+        hay: Hay<'_>,
+        pos: usize,
+        floor: usize,
+        stop: usize,
+    ) -> Step {
         let mut pos = pos;
         while let Some(c) = self.triggers.find(hay.bytes, pos) {
+            if c >= stop {
+                break;
+            }
             match self.at_trigger(&hay, c, floor) {
                 Ok(Some((raw, resume))) => return Step::Found(raw, resume),
                 Ok(None) => pos = c + 1,
@@ -298,7 +314,7 @@ impl Config {
         };
         if let Some((open, kind)) = delimited {
             let closer = if open == b'<' { b'>' } else { b'"' };
-            let depth = delimited::quote_depth(bytes, s - 1, floor);
+            let depth = delimited::quote_depth(bytes, s - 1);
             let lines_only = kind == Kind::Quoted;
             let read = delimited::read(
                 hay,
@@ -327,7 +343,7 @@ impl Config {
         c: usize,
         floor: usize,
     ) -> Result<Option<(Raw, usize)>, Incomplete> {
-        let depth = delimited::quote_depth(hay.bytes, open, floor);
+        let depth = delimited::quote_depth(hay.bytes, open);
         let read = delimited::read(
             hay,
             open,

@@ -165,7 +165,55 @@ impl Finder {
         &'f self,
         hay: &'h [u8],
     ) -> CandidateIter<'f, 'h> {
-        CandidateIter { cfg: &self.inner.cfg, hay, pos: 0, floor: 0 }
+        CandidateIter {
+            cfg: &self.inner.cfg,
+            hay,
+            pos: 0,
+            floor: 0,
+            stop: usize::MAX,
+        }
+    }
+
+    /// The candidates whose trigger (the colon after the scheme) lies in
+    /// `range`, scanning as if the input started at `range.start`; a
+    /// candidate may read past `range.end`. This is the work unit of a
+    /// parallel slice: split `hay` right after newlines, scan the slices
+    /// independently, then keep slice `k` as it is when the previous
+    /// slice's [`CandidateIter::resume`] is at most `range.start`, and
+    /// scan it again with [`Finder::candidates_from`] otherwise. The result
+    /// equals [`Finder::candidates`] over the whole of `hay`.
+    pub fn candidates_in<'f, 'h>(
+        &'f self,
+        hay: &'h [u8],
+        range: std::ops::Range<usize>,
+    ) -> CandidateIter<'f, 'h> {
+        let start = range.start.min(hay.len());
+        CandidateIter {
+            cfg: &self.inner.cfg,
+            hay,
+            pos: start,
+            floor: start,
+            stop: range.end,
+        }
+    }
+
+    /// Like [`Finder::candidates_in`], but resuming a scan whose previous
+    /// candidate ended at `resume` (which may lie before `range.start`
+    /// only when it equals it, or after it when a candidate spilled over).
+    pub fn candidates_from<'f, 'h>(
+        &'f self,
+        hay: &'h [u8],
+        resume: usize,
+        stop: usize,
+    ) -> CandidateIter<'f, 'h> {
+        let start = resume.min(hay.len());
+        CandidateIter {
+            cfg: &self.inner.cfg,
+            hay,
+            pos: start,
+            floor: start,
+            stop,
+        }
     }
 }
 
@@ -292,6 +340,17 @@ pub struct CandidateIter<'f, 'h> {
     hay: &'h [u8],
     pos: usize,
     floor: usize,
+    stop: usize,
+}
+
+impl CandidateIter<'_, '_> {
+    /// Where scanning goes on after the last candidate yielded: the end of
+    /// an accepted URL, the end of a rejected bare run, or just past the
+    /// trigger of a rejected delimited one (the start of the range before
+    /// any candidate). See [`Finder::candidates_in`].
+    pub fn resume(&self) -> usize {
+        self.floor
+    }
 }
 
 impl<'h> Iterator for CandidateIter<'_, 'h> {
@@ -299,7 +358,7 @@ impl<'h> Iterator for CandidateIter<'_, 'h> {
 
     fn next(&mut self) -> Option<Candidate<'h>> {
         let hay = Hay { bytes: self.hay, eof: true };
-        match self.cfg.step(hay, self.pos, self.floor) {
+        match self.cfg.step_until(hay, self.pos, self.floor, self.stop) {
             Step::Found(raw, resume) => {
                 self.pos = resume;
                 self.floor = resume;
@@ -350,6 +409,39 @@ mod tests {
         assert!(matches!(ms[0].url_cow(), Cow::Owned(_)));
         assert!(matches!(ms[1].url_cow(), Cow::Borrowed(_)));
         assert_eq!(ms[0].span(), Span { start: 0, end: 16 });
+    }
+
+    #[test]
+    fn slices_equal_whole() {
+        let f = Finder::new();
+        let text: &[u8] =
+            b"a http://a.b/\n<URL:http://c.\n d/> x\nmailto:q@r.s\n";
+        let whole: Vec<_> = f.candidates(text).collect();
+        // split after each newline
+        let nl: Vec<usize> = std::iter::once(0)
+            .chain(
+                text.iter()
+                    .enumerate()
+                    .filter(|(_, &b)| b == b'\n')
+                    .map(|(i, _)| i + 1),
+            )
+            .collect();
+        let mut got = Vec::new();
+        let mut resume = 0;
+        for (k, &start) in nl.iter().enumerate() {
+            let end = nl.get(k + 1).copied().unwrap_or(text.len());
+            if start >= end {
+                continue;
+            }
+            let mut it = if resume <= start {
+                f.candidates_in(text, start..end)
+            } else {
+                f.candidates_from(text, resume, end)
+            };
+            got.extend(it.by_ref());
+            resume = it.resume().max(resume);
+        }
+        assert_eq!(got, whole);
     }
 
     #[test]
