@@ -300,7 +300,7 @@ impl Config {
         let before = if s > floor { Some(bytes[s - 1]) } else { None };
         if name.eq_ignore_ascii_case(b"URL") {
             if before == Some(b'<') && self.wrapped {
-                return self.wrapped(hay, s - 1, c, floor);
+                return self.wrapped(hay, s - 1, c);
             }
             return Ok(None);
         }
@@ -341,7 +341,6 @@ impl Config {
         hay: &Hay<'_>,
         open: usize,
         c: usize,
-        floor: usize,
     ) -> Result<Option<(Raw, usize)>, Incomplete> {
         let depth = delimited::quote_depth(hay.bytes, open);
         let read = delimited::read(
