@@ -182,8 +182,9 @@ impl Default for Config {
 }
 
 /// Bytes before the trigger the scanner may look at: the scheme (at most
-/// [`parse::MAX_SCHEME_LEN`]), `<` and a quote prefix of 16 bytes.
-pub(crate) const LOOK_BEHIND: usize = 64;
+/// [`parse::MAX_SCHEME_LEN`]), `<`, and the start of the line for its mail
+/// quote prefix (`delimited::quote_depth`, up to 216 bytes back).
+pub(crate) const LOOK_BEHIND: usize = 256;
 
 /// The scanner needs bytes past the end of a window that is not the end of
 /// input.
