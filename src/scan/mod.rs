@@ -18,7 +18,8 @@
 //! Every candidate is validated (see [`crate::parse`]) before the scanner
 //! decides where to go on: after an accepted URL, at its end; after a
 //! rejected bare run, at the run's end (so no byte is read twice and time
-//! stays linear); after a rejected delimited URL, just past the trigger.
+//! stays linear); after a closed but rejected delimited URL, at its
+//! closing delimiter (its text is not read again as a bare URL).
 //!
 //! The scanner sees a window of the input and whether the input ends with
 //! it. Whenever it would need a byte past the window it says
@@ -327,7 +328,7 @@ impl Config {
                 self.max_wrapper,
             )?;
             if let Some(closed) = read {
-                return Ok(Some(self.closed(hay, s - 1, c, closed, kind)));
+                return Ok(Some(self.closed(hay, s - 1, closed, kind)));
             }
         }
         if self.bare {
@@ -355,7 +356,7 @@ impl Config {
         )?;
         // Not closed: the scan goes on after `URL:` and finds the URL
         // inside as a bare one (the fallback of the RFC 1738 appendix).
-        Ok(read.map(|closed| self.closed(hay, open, c, closed, Kind::Wrapped)))
+        Ok(read.map(|closed| self.closed(hay, open, closed, Kind::Wrapped)))
     }
 
     /// Builds and validates a delimited candidate.
@@ -363,7 +364,6 @@ impl Config {
         &self,
         hay: &Hay<'_>,
         open: usize,
-        c: usize,
         closed: delimited::Closed,
         kind: Kind,
     ) -> (Raw, usize) {
@@ -383,7 +383,10 @@ impl Config {
         } else {
             parse::validate(bytes, self.strict)
         };
-        let resume = if verdict.is_ok() { closed.end } else { c + 1 };
+        // Accepted or not, the delimiters said where the URL ends: a
+        // rejected `<http://a.b/{id}>` must not leave a truncated bare
+        // reading of its start behind.
+        let resume = closed.end;
         let raw = Raw { span, text, kind, flags: closed.flags, verdict };
         (raw, resume)
     }
