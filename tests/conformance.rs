@@ -99,3 +99,60 @@ fn unescape_rules() {
     assert!(cases::unescape_bytes(r"\q").is_err());
     assert!(cases::unescape_bytes(r"\x4").is_err());
 }
+
+/// The documented caps (issue 2: "a wrapper that does not close within a
+/// documented cap (default 2 KiB) … falls back to a bare reading of its
+/// start"): a wrapper of exactly 2048 bytes, delimiters and whitespace
+/// included, is one; a byte more and it is read bare.
+#[test]
+fn wrapper_length_cap() {
+    let finder = urlgrep::Finder::new();
+    let wrapper = |len: usize| {
+        let mut text = b"<URL:http://a.example/x".to_vec();
+        while text.len() < len - 1 {
+            text.extend_from_slice(if text.len() % 64 == 0 {
+                b"\n"
+            } else {
+                b"y"
+            });
+        }
+        text.push(b'>');
+        assert_eq!(text.len(), len);
+        text
+    };
+    let text = wrapper(2048);
+    let ms: Vec<_> = finder.find_iter(&text).collect();
+    assert_eq!(ms.len(), 1);
+    assert_eq!(ms[0].kind(), urlgrep::Kind::Wrapped);
+    assert_eq!(ms[0].span().len(), 2048);
+    assert!(!ms[0].url().contains(&b'\n'));
+
+    let text = wrapper(2049);
+    let ms: Vec<_> = finder.find_iter(&text).collect();
+    assert_eq!(ms.len(), 1);
+    assert_eq!(ms[0].kind(), urlgrep::Kind::Bare);
+    assert!(ms[0].url().starts_with(b"http://a.example/xyy"));
+    assert!(!ms[0].url().contains(&b'\n'));
+
+    // The cap is configurable.
+    let small = urlgrep::Finder::builder().max_wrapper_len(64).build();
+    let ms: Vec<_> = small.find_iter(&text).collect();
+    assert_eq!(ms[0].kind(), urlgrep::Kind::Bare);
+    let ms: Vec<_> = small.find_iter(b"<URL:http://a.example/\n b>").collect();
+    assert_eq!(ms[0].url(), b"http://a.example/b");
+}
+
+/// A bare URL longer than the URL cap (default 8 KiB) is rejected as too
+/// long, never buffered without bound, and scanning goes on after it.
+#[test]
+fn bare_length_cap() {
+    let finder = urlgrep::Finder::new();
+    let mut text = b"http://a.example/".to_vec();
+    text.resize(9000, b'z');
+    text.extend_from_slice(b" http://b.example/");
+    let cands: Vec<_> = finder.candidates(&text).collect();
+    assert_eq!(cands.len(), 2, "{cands:?}");
+    assert_eq!(cands[0].reject(), Some(urlgrep::Reject::TooLong));
+    assert_eq!(cands[1].as_match().url(), b"http://b.example/");
+    assert_eq!(cands[1].reject(), None);
+}
