@@ -156,3 +156,56 @@ fn bare_length_cap() {
     assert_eq!(cands[1].as_match().url(), b"http://b.example/");
     assert_eq!(cands[1].reject(), None);
 }
+
+/// STYLE.md: every emitted http(s) URL must also be accepted by the `url`
+/// crate — a one-way cross-check (WHATWG is more lenient than the RFCs,
+/// so not the reverse). Over the conformance cases and corpora/ samples.
+#[test]
+fn http_urls_are_accepted_by_the_url_crate() {
+    let finder = urlgrep::Finder::new();
+    let mut inputs: Vec<(String, Vec<u8>)> =
+        cases::load().into_iter().map(|c| (c.name, c.input)).collect();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("corpora");
+    let mut stack = vec![dir];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("corpora dir") {
+            let p = e.expect("dir entry").path();
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            let meta = name.starts_with('.')
+                || [".py", ".md", ".toml"].iter().any(|s| name.ends_with(s));
+            if p.is_dir() {
+                stack.push(p);
+            } else if !meta {
+                let bytes = std::fs::read(&p).expect("sample");
+                inputs.push((p.display().to_string(), bytes));
+            }
+        }
+    }
+    let (mut checked, mut failures) = (0, Vec::new());
+    for (name, input) in &inputs {
+        for m in finder.find_iter(input) {
+            let is_http = matches!(
+                m.scheme_name().to_ascii_lowercase().as_slice(),
+                b"http" | b"https"
+            );
+            if !is_http {
+                continue;
+            }
+            checked += 1;
+            let verdict = match std::str::from_utf8(m.url()) {
+                Ok(s) => {
+                    url::Url::parse(s).map(|_| ()).map_err(|e| e.to_string())
+                }
+                Err(e) => Err(format!("not UTF-8: {e}")),
+            };
+            if let Err(e) = verdict {
+                failures.push(format!(
+                    "{name}: {:?} ({e})",
+                    String::from_utf8_lossy(m.url())
+                ));
+            }
+        }
+    }
+    assert!(checked > 300, "only {checked} http(s) URLs checked");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
