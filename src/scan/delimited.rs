@@ -39,8 +39,11 @@
 //! - a wrapper that does not close within the cap, or meets a blank line,
 //!   a `<`, a control byte or the end of input first, is not a wrapper: the
 //!   caller falls back to a bare reading of its start;
-//! - in double quotes only whitespace that contains a line break is joined:
-//!   `"http://a.b is nice"` is prose, not a URL with spaces in it.
+//! - in `<scheme:…>` and `"scheme:…"` only whitespace that contains a line
+//!   break is joined: `"http://a.b is nice"` and `<mailto:tismer at
+//!   example.com>` (python-dev, 2000-01: 281 such joins in the corpora, 3
+//!   distinct URLs) are prose, not URLs with spaces in them; the explicit
+//!   `<URL:…>` wrapper joins every whitespace, as RFC 1738 says.
 //!
 //! The reader restarts from the opening delimiter when it runs out of
 //! buffered input ([`Incomplete`]); the stream layer keeps the opening in

@@ -317,7 +317,10 @@ impl Config {
         if let Some((open, kind)) = delimited {
             let closer = if open == b'<' { b'>' } else { b'"' };
             let depth = delimited::quote_depth(bytes, s - 1);
-            let lines_only = kind == Kind::Quoted;
+            // Only `<URL:…>` joins spaces within a line: in `<…>` and
+            // `"…"` they are prose (`<mailto:tismer at example.com>`,
+            // python-dev 2000-01), while real wraps break at line ends.
+            let lines_only = true;
             let read = delimited::read(
                 hay,
                 s - 1,
