@@ -173,20 +173,23 @@ impl Driver {
         self.threads
     }
 
-    /// Searches `inputs` (as listed by [`input::walk`]) and reports every
-    /// candidate, error and input boundary to `report`, in input order.
-    pub fn run<R: Report>(
-        &self,
-        inputs: Vec<Result<Input, InputError>>,
-        report: &mut R,
-    ) -> io::Result<()> {
+    /// Searches `inputs` (as listed by [`input::walk`] or
+    /// [`input::Walk`], which is then walked by the workers as they go)
+    /// and reports every candidate, error and input boundary to `report`,
+    /// in input order.
+    pub fn run<I, R>(&self, inputs: I, report: &mut R) -> io::Result<()>
+    where
+        I: IntoIterator<Item = Result<Input, InputError>>,
+        I::IntoIter: Send,
+        R: Report,
+    {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(self.threads)
             .thread_name(|i| format!("urlgrep-{i}"))
             .build()
             .map_err(io::Error::other)?;
         let shared = Shared {
-            planner: Mutex::new(Planner::new(self, inputs)),
+            planner: Mutex::new(Planner::new(self, inputs.into_iter())),
             reported: Mutex::new(0),
             moved: Condvar::new(),
             stop: AtomicBool::new(false),
@@ -211,7 +214,11 @@ impl Driver {
     }
 
     /// A worker: takes units in order, searches them, sends the results.
-    fn work(&self, shared: &Shared<'_>, tx: mpsc::Sender<Msg>) {
+    fn work<I: Iterator<Item = Result<Input, InputError>>>(
+        &self,
+        shared: &Shared<'_, I>,
+        tx: mpsc::Sender<Msg>,
+    ) {
         let mut buf = Buffer::default();
         loop {
             if shared.stop.load(Ordering::SeqCst) {
@@ -409,9 +416,9 @@ impl Driver {
     }
 
     /// Reports finished units in order.
-    fn report_in_order<R: Report>(
+    fn report_in_order<I, R: Report>(
         &self,
-        shared: &Shared<'_>,
+        shared: &Shared<'_, I>,
         rx: mpsc::Receiver<Msg>,
         report: &mut R,
     ) -> io::Result<()> {
@@ -552,8 +559,8 @@ enum Msg {
 }
 
 /// State shared by the workers and the reporting thread.
-struct Shared<'d> {
-    planner: Mutex<Planner<'d>>,
+struct Shared<'d, I> {
+    planner: Mutex<Planner<'d, I>>,
     /// Units reported so far.
     reported: Mutex<usize>,
     moved: Condvar,
@@ -598,24 +605,16 @@ struct FileState {
 }
 
 /// Cuts the inputs into units, in order.
-struct Planner<'d> {
+struct Planner<'d, I> {
     driver: &'d Driver,
-    inputs: std::vec::IntoIter<Result<Input, InputError>>,
+    inputs: I,
     queue: VecDeque<Unit>,
     seq: usize,
 }
 
-impl<'d> Planner<'d> {
-    fn new(
-        driver: &'d Driver,
-        inputs: Vec<Result<Input, InputError>>,
-    ) -> Planner<'d> {
-        Planner {
-            driver,
-            inputs: inputs.into_iter(),
-            queue: VecDeque::new(),
-            seq: 0,
-        }
+impl<'d, I: Iterator<Item = Result<Input, InputError>>> Planner<'d, I> {
+    fn new(driver: &'d Driver, inputs: I) -> Planner<'d, I> {
+        Planner { driver, inputs, queue: VecDeque::new(), seq: 0 }
     }
 
     fn next(&mut self) -> Option<(usize, Unit)> {
