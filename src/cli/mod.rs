@@ -239,6 +239,9 @@ impl<W: Write, E: Write> Report for Progress<W, E> {
             if let Ok(style) = style {
                 bar.set_style(style);
             }
+            // Rates count from here, not from a jump to what was done.
+            bar.set_position(self.done);
+            bar.reset_eta();
             self.bar = Some(bar);
         }
         if let Some(bar) = &self.bar {

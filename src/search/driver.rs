@@ -27,7 +27,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::fs::File;
 use std::io::{self, Read};
 use std::os::unix::fs::FileExt;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc, Condvar, Mutex};
 
 /// One candidate as the driver reports it: a match when `reject` is
@@ -353,6 +353,8 @@ impl Driver {
         part: Part<'_>,
     ) -> (Batch, Option<InputError>) {
         let mut batch = Batch::default();
+        let raw = AtomicU64::new(0);
+        let rdr = Counted { rdr, bytes: 0, shared: Some(&raw) };
         let (format, rdr) = match input::open_stream(rdr) {
             Ok(x) => x,
             Err(error) => {
@@ -366,14 +368,17 @@ impl Driver {
         };
         batch.compression = Some(format);
         batch.opened = true;
-        let mut counted = Counted { rdr, bytes: 0 };
+        let mut counted = Counted { rdr, bytes: 0, shared: None };
         let mut finder = self.finder.clone();
         if !self.lines {
             finder = without_lines(&finder);
         }
-        let mut sink = Collect { batch: &mut batch, input, part };
+        let mut sink =
+            Collect { batch: &mut batch, input, part, raw: &raw, sent: 0 };
         let result = finder.find_reader(&mut counted, &mut sink);
+        let sink_sent = sink.sent;
         batch.bytes = counted.bytes;
+        batch.raw = raw.load(Ordering::Relaxed).saturating_sub(sink_sent);
         let error = result.err().map(|error| InputError {
             source: input.source.clone(),
             offset: (format != Compression::None).then_some(counted.bytes),
@@ -427,6 +432,8 @@ impl Driver {
         let mut next = 0usize;
         // Whether the unit `next` has had its `begin` reported.
         let mut begun = false;
+        // Progress reported for the unit `next` by its parts.
+        let mut progressed = 0u64;
         let mut file = FileState::default();
         let mut buf = Buffer::default();
         for msg in rx {
@@ -445,10 +452,14 @@ impl Driver {
                         begun = true;
                     }
                     batch.report(&input, 0, report)?;
+                    report.progress(batch.raw);
+                    progressed += batch.raw;
                 }
                 let Some(done) = pending.remove(&next) else { break };
-                self.report_one(done, begun, &mut file, &mut buf, report)?;
+                let earlier = (begun, progressed);
+                self.report_one(done, earlier, &mut file, &mut buf, report)?;
                 begun = false;
+                progressed = 0;
                 next += 1;
                 if let Ok(mut reported) = shared.reported.lock() {
                     *reported = next;
@@ -463,7 +474,7 @@ impl Driver {
     fn report_one<R: Report>(
         &self,
         done: Done,
-        begun: bool,
+        (begun, progressed): (bool, u64),
         file: &mut FileState,
         buf: &mut Buffer,
         report: &mut R,
@@ -487,7 +498,8 @@ impl Driver {
                     };
                     report.end(&input, &done)?;
                 }
-                report.progress(input.size.unwrap_or(batch.bytes));
+                let size = input.size.unwrap_or(batch.bytes);
+                report.progress(size.saturating_sub(progressed));
                 Ok(())
             }
             Done::Slice { slice, mut batch, mut error } => {
@@ -727,6 +739,8 @@ struct Batch {
     /// Absolute offset where a whole-file scan would go on.
     resume: u64,
     compression: Option<Compression>,
+    /// Input bytes (as stored) read for this part (stream parts only).
+    raw: u64,
     /// The input could be opened (a `begin` and `end` are reported).
     opened: bool,
 }
@@ -829,6 +843,10 @@ struct Collect<'b, 'p> {
     batch: &'b mut Batch,
     input: &'b Input,
     part: Part<'p>,
+    /// Input bytes (as stored) read so far, and how many of them the
+    /// parts sent on account for.
+    raw: &'b AtomicU64,
+    sent: u64,
 }
 
 /// Matches of a stream are sent on in parts of this many.
@@ -839,12 +857,15 @@ impl Collect<'_, '_> {
         if self.batch.hits.len() < PART_HITS {
             return;
         }
+        let raw = self.raw.load(Ordering::Relaxed);
         let part = Batch {
             hits: std::mem::take(&mut self.batch.hits),
             urls: std::mem::take(&mut self.batch.urls),
             opened: true,
+            raw: raw.saturating_sub(self.sent),
             ..Batch::default()
         };
+        self.sent = raw;
         (self.part)(self.input, part);
     }
 }
@@ -869,16 +890,21 @@ impl Sink for Collect<'_, '_> {
     }
 }
 
-/// Counts the bytes read, for the offset of a decompression error.
-struct Counted<R> {
+/// Counts the bytes read: decompressed ones for the offset of an error,
+/// stored ones (into `shared`) for progress.
+struct Counted<'a, R> {
     rdr: R,
     bytes: u64,
+    shared: Option<&'a AtomicU64>,
 }
 
-impl<R: Read> Read for Counted<R> {
+impl<R: Read> Read for Counted<'_, R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.rdr.read(buf)?;
         self.bytes += n as u64;
+        if let Some(s) = self.shared {
+            s.store(self.bytes, Ordering::Relaxed);
+        }
         Ok(n)
     }
 }
