@@ -45,25 +45,45 @@ impl Scheme {
     /// assert_eq!(Scheme::from_name(b"sip"), Scheme::Other);
     /// ```
     pub fn from_name(name: &[u8]) -> Scheme {
-        let mut lower = [0u8; 8];
-        if name.len() > lower.len() {
+        // Up to eight bytes packed into a u64 with bit 0x20 set in each:
+        // that folds ASCII letters to lower case, and since the names
+        // below are all letters, no other byte can fold onto them. Unused
+        // bytes stay zero, so the length is part of the key.
+        const fn key(name: &[u8]) -> u64 {
+            let mut k = 0u64;
+            let mut i = 0;
+            while i < name.len() && i < 8 {
+                k |= ((name[i] | 0x20) as u64) << (8 * i);
+                i += 1;
+            }
+            k
+        }
+        const FTP: u64 = key(b"ftp");
+        const HTTP: u64 = key(b"http");
+        const HTTPS: u64 = key(b"https");
+        const GOPHER: u64 = key(b"gopher");
+        const MAILTO: u64 = key(b"mailto");
+        const NEWS: u64 = key(b"news");
+        const NNTP: u64 = key(b"nntp");
+        const TELNET: u64 = key(b"telnet");
+        const WAIS: u64 = key(b"wais");
+        const FILE: u64 = key(b"file");
+        const PROSPERO: u64 = key(b"prospero");
+        if name.len() > 8 {
             return Scheme::Other;
         }
-        for (dst, src) in lower.iter_mut().zip(name) {
-            *dst = src.to_ascii_lowercase();
-        }
-        match &lower[..name.len()] {
-            b"ftp" => Scheme::Ftp,
-            b"http" => Scheme::Http,
-            b"https" => Scheme::Https,
-            b"gopher" => Scheme::Gopher,
-            b"mailto" => Scheme::Mailto,
-            b"news" => Scheme::News,
-            b"nntp" => Scheme::Nntp,
-            b"telnet" => Scheme::Telnet,
-            b"wais" => Scheme::Wais,
-            b"file" => Scheme::File,
-            b"prospero" => Scheme::Prospero,
+        match key(name) {
+            FTP => Scheme::Ftp,
+            HTTP => Scheme::Http,
+            HTTPS => Scheme::Https,
+            GOPHER => Scheme::Gopher,
+            MAILTO => Scheme::Mailto,
+            NEWS => Scheme::News,
+            NNTP => Scheme::Nntp,
+            TELNET => Scheme::Telnet,
+            WAIS => Scheme::Wais,
+            FILE => Scheme::File,
+            PROSPERO => Scheme::Prospero,
             _ => Scheme::Other,
         }
     }
@@ -307,6 +327,11 @@ mod tests {
         assert!(!is_bare_opaque(b"http"));
         assert_eq!(Scheme::from_name(b"Prospero"), Scheme::Prospero);
         assert_eq!(Scheme::from_name(b"prosperos"), Scheme::Other);
+        assert_eq!(Scheme::from_name(b"hTtPs"), Scheme::Https);
+        // Bytes that fold onto letters under `| 0x20` but are not letters.
+        assert_eq!(Scheme::from_name(b"\x08TTP"), Scheme::Other);
+        assert_eq!(Scheme::from_name(b"ftp\0"), Scheme::Other);
+        assert_eq!(Scheme::from_name(b""), Scheme::Other);
     }
 
     #[test]
