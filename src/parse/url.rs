@@ -579,7 +579,7 @@ fn authority_general<'a>(
         }
         None => (auth, 0),
     };
-    let colon = colon.map(|c| c - hp_start);
+    let colon = colon.map(|c| c.saturating_sub(hp_start));
     let (host_text, port_text) = if hostport.first() == Some(&b'[') {
         let close = find(b']', hostport).ok_or(Reject::BadIpv6)?;
         match hostport.get(close + 1..).unwrap_or_default() {
