@@ -389,7 +389,12 @@ fn label_ends(s: &[u8]) -> bool {
 
 /// Does the label start with IDNA's `xn--`?
 fn is_ace(label: &[u8]) -> bool {
-    label.get(..4).is_some_and(|p| p.eq_ignore_ascii_case(b"xn--"))
+    // Bit 0x20 folds the two letters (and only "X"/"N" onto "x"/"n"); the
+    // hyphens are compared as they are.
+    match label {
+        [a, b, b'-', b'-', ..] => (a | 0x20, b | 0x20) == (b'x', b'n'),
+        _ => false,
+    }
 }
 
 /// RFC 1738 §5: `domainlabel = alphadigit | alphadigit *[ alphadigit | "-"
