@@ -69,10 +69,16 @@ impl Scheme {
         const WAIS: u64 = key(b"wais");
         const FILE: u64 = key(b"file");
         const PROSPERO: u64 = key(b"prospero");
-        if name.len() > 8 {
+        let mut buf = [0u8; 8];
+        let Some(dst) = buf.get_mut(..name.len()) else {
             return Scheme::Other;
-        }
-        match key(name) {
+        };
+        dst.copy_from_slice(name);
+        let fold = match name.len() {
+            0 => 0,
+            n => 0x2020_2020_2020_2020u64 >> (8 * (8 - n)),
+        };
+        match u64::from_le_bytes(buf) | fold {
             FTP => Scheme::Ftp,
             HTTP => Scheme::Http,
             HTTPS => Scheme::Https,
@@ -299,7 +305,19 @@ pub fn is_scheme_syntax(name: &[u8]) -> bool {
 /// A byte that may appear after the first of a scheme name.
 #[inline]
 pub(crate) fn is_scheme_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'+' || b == b'-' || b == b'.'
+    /// `ALPHA / DIGIT / "+" / "-" / "."`
+    const SCHEME_BYTE: [bool; 256] = {
+        let mut t = [false; 256];
+        let mut b = 0;
+        while b < 256 {
+            let c = b as u8;
+            t[b] =
+                c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.');
+            b += 1;
+        }
+        t
+    };
+    SCHEME_BYTE[usize::from(b)]
 }
 
 #[cfg(test)]
@@ -332,6 +350,12 @@ mod tests {
         assert_eq!(Scheme::from_name(b"\x08TTP"), Scheme::Other);
         assert_eq!(Scheme::from_name(b"ftp\0"), Scheme::Other);
         assert_eq!(Scheme::from_name(b""), Scheme::Other);
+        assert_eq!(Scheme::from_name(b"PROSPERO"), Scheme::Prospero);
+        assert_eq!(Scheme::from_name(b"F"), Scheme::Other);
+        for b in 0..=255u8 {
+            let want = b.is_ascii_alphanumeric() || b"+-.".contains(&b);
+            assert_eq!(is_scheme_byte(b), want, "{b}");
+        }
     }
 
     #[test]
