@@ -46,6 +46,7 @@ pub mod parse;
 pub mod scan;
 mod search;
 
+pub use parse::{Host, Strictness, Url};
 pub use parse::{Reject, Scheme};
 pub use scan::{Flags, Kind, Span, Triggers};
 pub use search::{
