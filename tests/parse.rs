@@ -292,7 +292,6 @@ fn rejects_with_reasons() {
         ("http://-a.b/", Reject::BadLabel),
         ("http://a-.b/", Reject::BadLabel),
         ("http://a..b/", Reject::BadLabel),
-        ("http://a.b_c.d/", Reject::BadLabel),
         ("http://a.1b/", Reject::BadLabel),
         ("http://LOSEweightFAST!/ad.html", Reject::BadLabel),
         ("http://a b/", Reject::BadCharacter),
@@ -384,6 +383,29 @@ fn rejects_with_reasons() {
     ok("http://a.b/?\u{e000}");
 }
 
+/// The default level's documented leniencies (README, Validation): `_` in
+/// host labels (RFC 3986 reg-name), and `[`, `]`, `|` in path, query and
+/// fragment (real mail; WHATWG); the strict level refuses them.
+#[test]
+fn default_level_leniencies() {
+    for s in [
+        "http://other_side.blogspot.com/",
+        "http://a.example/list[1]/item",
+        "http://a.example/search?q=cache:x&lr=lang_en|lang_sv#a[b]",
+        "ftp://a.example/pub/[dir]/",
+    ] {
+        let u = ok(s);
+        assert!(strict(s).is_err(), "{s:?} passed the strict level");
+        assert!(url::Url::parse(s).is_ok(), "url crate rejects {s:?}");
+        assert_eq!(u.as_bytes(), s.as_bytes());
+    }
+    assert_eq!(
+        ok("http://a_b.example/").host_bytes(),
+        Some(&b"a_b.example"[..])
+    );
+    assert_eq!(no("http://a_b-.example/"), Reject::BadLabel);
+}
+
 #[test]
 fn strict_is_rfc1738() {
     let bad = [
@@ -397,6 +419,9 @@ fn strict_is_rfc1738() {
         ("http://a.b?x", Reject::BadPath),
         ("http://a.b:/", Reject::BadPort),
         ("http://a.b./", Reject::BadLabel),
+        ("http://a.b_c.d/", Reject::BadLabel),
+        ("http://a.b/list[1]", Reject::BadCharacter),
+        ("http://a.b/?l=en|sv", Reject::BadCharacter),
         ("ftp://h.example/a;b", Reject::BadCharacter),
         ("file:/etc/motd", Reject::EmptyHost),
         ("news://h.example/g", Reject::BadNews),

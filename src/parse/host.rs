@@ -73,6 +73,17 @@ pub(crate) fn host(
             (None, Rule::Generic) => Ok(Host::RegName(s)),
         };
     }
+    if !strict && s.contains(&b'_') && s.is_ascii() {
+        // RFC 3986 reg-name allows "_", and real hosts use it
+        // (`other_side.blogspot.com`); DNS hostnames (RFC 1123) do not.
+        // The default level takes it as a letter; the strict one refuses.
+        let as_letter: Vec<u8> =
+            s.iter().map(|&b| if b == b'_' { b'a' } else { b }).collect();
+        // An `xn--` label with "_" is no IDNA name: not taken.
+        if scan_hostname(&as_letter, true) == Some(false) {
+            return Ok(Host::Domain(s));
+        }
+    }
     if s.is_ascii() {
         return match rule {
             Rule::Generic if !strict => reg_name(s),
@@ -567,7 +578,11 @@ mod tests {
     #[test]
     fn names_and_idn() {
         assert_eq!(dns("Example.COM"), Ok(Host::Domain(b"Example.COM")));
-        assert_eq!(dns("a_b.com"), Err(Reject::BadLabel));
+        assert_eq!(dns("a_b.com"), Ok(Host::Domain(b"a_b.com")));
+        assert_eq!(
+            host(b"a_b.com", Rule::Dns, true, false),
+            Err(Reject::BadLabel)
+        );
         assert_eq!(dns("a b.com"), Err(Reject::BadCharacter));
         assert_eq!(dns("%41.com"), Err(Reject::BadLabel));
         let iri = "bücher.example";

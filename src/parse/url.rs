@@ -4,8 +4,8 @@
 
 use super::chars::{
     self, Iri, ALPHA, DIGIT, FIELD_1738, FPATH_1738, GROUP_CHAR, HPATH_1738,
-    LOGIN_1738, NEWSGROUPS, PATH, PCHAR, QUERY, SEARCH_1738, UCHAR, USERINFO,
-    XCHAR,
+    LOGIN_1738, NEWSGROUPS, PATH_LAX, PCHAR, QUERY_LAX, SEARCH_1738, UCHAR,
+    USERINFO, XCHAR,
 };
 use super::host::{self, Host, Rule};
 use super::mailto::{self, Mailto};
@@ -362,15 +362,15 @@ fn http_one_pass<'a>(
     let mut url = blank(input, scheme, name);
     let end = authority(&mut url, after, false)?;
     let tail = after.get(end..).unwrap_or_default();
-    let mut pos = chars::run(tail, 0, &PATH, Iri::Ucs)?;
+    let mut pos = chars::run(tail, 0, &PATH_LAX, Iri::Ucs)?;
     url.path = tail.get(..pos).unwrap_or_default();
     if tail.get(pos) == Some(&b'?') {
-        let q = chars::run(tail, pos + 1, &QUERY, Iri::Private)?;
+        let q = chars::run(tail, pos + 1, &QUERY_LAX, Iri::Private)?;
         url.query = tail.get(pos + 1..q);
         pos = q;
     }
     if tail.get(pos) == Some(&b'#') {
-        let f = chars::run(tail, pos + 1, &QUERY, Iri::Ucs)?;
+        let f = chars::run(tail, pos + 1, &QUERY_LAX, Iri::Ucs)?;
         url.fragment = tail.get(pos + 1..f);
         pos = f;
     }
@@ -664,21 +664,22 @@ fn fragment(s: &[u8], strict: bool) -> Result<(), Reject> {
     if strict {
         chars::all(s, &XCHAR, Iri::No)
     } else {
-        chars::all(s, &QUERY, Iri::Ucs)
+        chars::all(s, &QUERY_LAX, Iri::Ucs)
     }
 }
 
 /// RFC 3986 §3.4: `query = *( pchar / "/" / "?" )` (RFC 3987 `iquery`,
-/// private-use code points included).
+/// private-use code points included), plus `[`, `]`, `|` (see
+/// [`chars::PATH_LAX`]).
 fn query(s: &[u8]) -> Result<(), Reject> {
-    chars::all(s, &QUERY, Iri::Private)
+    chars::all(s, &QUERY_LAX, Iri::Private)
 }
 
 /// RFC 3986 §3.3: `path-abempty / path-absolute / path-rootless /
 /// path-empty`, all `*( pchar / "/" )` once the authority is split off
-/// (RFC 3987 `ipath`).
+/// (RFC 3987 `ipath`), plus `[`, `]`, `|` (see [`chars::PATH_LAX`]).
 fn path(s: &[u8]) -> Result<(), Reject> {
-    chars::all(s, &PATH, Iri::Ucs)
+    chars::all(s, &PATH_LAX, Iri::Ucs)
 }
 
 /// Checks the path and query of `url` against the scheme's grammar and
