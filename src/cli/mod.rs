@@ -101,9 +101,6 @@ fn search(args: Args) -> anyhow::Result<i32> {
         .line_numbers(lines)
         .build();
     let mut driver = Driver::builder();
-    driver
-        .line_numbers(lines)
-        .length_caps(args.max_wrapper_len, args.max_url_len);
     if let Some(n) = args.threads {
         driver.threads(n);
     }

@@ -94,9 +94,6 @@ pub struct Driver {
 pub struct DriverBuilder {
     threads: Option<usize>,
     slice: Option<usize>,
-    lines: Option<bool>,
-    max_wrapper: Option<usize>,
-    max_url: Option<usize>,
 }
 
 impl DriverBuilder {
@@ -119,37 +116,17 @@ impl DriverBuilder {
         self
     }
 
-    /// Compute line numbers and columns. By default, they are computed.
-    pub fn line_numbers(&mut self, yes: bool) -> &mut DriverBuilder {
-        self.lines = Some(yes);
-        self
-    }
-
-    /// The length caps the finder was built with
-    /// ([`crate::FinderBuilder::max_wrapper_len`],
-    /// [`crate::FinderBuilder::max_url_len`]); they bound how far a
-    /// candidate reads past its slice. By default, 2048 and 8192.
-    pub fn length_caps(
-        &mut self,
-        max_wrapper: usize,
-        max_url: usize,
-    ) -> &mut DriverBuilder {
-        self.max_wrapper = Some(max_wrapper);
-        self.max_url = Some(max_url);
-        self
-    }
-
-    /// Builds the driver around `finder` (whose own line counting setting
-    /// is replaced by [`DriverBuilder::line_numbers`]).
+    /// Builds the driver around `finder`, whose settings it follows:
+    /// lines are counted when the finder counts them
+    /// ([`crate::FinderBuilder::line_numbers`]), and its length caps
+    /// bound how far past a slice a candidate may read.
     pub fn build(&self, finder: Finder) -> Driver {
         let threads = self.threads.unwrap_or_else(|| {
             std::thread::available_parallelism().map_or(1, |n| n.get())
         });
-        let caps = self
-            .max_wrapper
-            .unwrap_or(2048)
-            .max(8)
-            .saturating_add(self.max_url.unwrap_or(8192).max(8));
+        let cfg = &finder.inner().cfg;
+        let caps = cfg.max_wrapper.saturating_add(cfg.max_url);
+        let lines = finder.inner().lines;
         Driver {
             finder,
             threads,
@@ -157,7 +134,7 @@ impl DriverBuilder {
             // Reads past a trigger are bounded by the caps plus a UTF-8
             // sequence or a quote prefix: LOOK_BEHIND covers those.
             overlap: caps.saturating_add(2 * LOOK_BEHIND),
-            lines: self.lines.unwrap_or(true),
+            lines,
         }
     }
 }
@@ -315,9 +292,13 @@ impl Driver {
             Ok(f) => f,
             Err(e) => return (Batch::failed(), Some(fail(e, None))),
         };
-        let small = match file.metadata() {
-            Ok(m) => m.is_file() && m.len() <= self.slice as u64,
-            Err(e) => return (Batch::failed(), Some(fail(e, None))),
+        // The walk saw a regular file's size; anything else is asked.
+        let small = match input.size {
+            Some(size) => size <= self.slice as u64,
+            None => match file.metadata() {
+                Ok(m) => m.is_file() && m.len() <= self.slice as u64,
+                Err(e) => return (Batch::failed(), Some(fail(e, None))),
+            },
         };
         if !small {
             return self.search_stream(input, file, part);
@@ -369,10 +350,7 @@ impl Driver {
         batch.compression = Some(format);
         batch.opened = true;
         let mut counted = Counted { rdr, bytes: 0, shared: None };
-        let mut finder = self.finder.clone();
-        if !self.lines {
-            finder = without_lines(&finder);
-        }
+        let finder = &self.finder;
         let mut sink =
             Collect { batch: &mut batch, input, part, raw: &raw, sent: 0 };
         let result = finder.find_reader(&mut counted, &mut sink);
@@ -540,23 +518,6 @@ impl Driver {
             }
         }
     }
-}
-
-/// A copy of `finder` that does not count lines.
-fn without_lines(finder: &Finder) -> Finder {
-    let inner = finder.inner();
-    let mut b = Finder::builder();
-    b.wrapped(inner.cfg.wrapped)
-        .angle(inner.cfg.angle)
-        .quoted(inner.cfg.quoted)
-        .bare(inner.cfg.bare)
-        .max_wrapper_len(inner.cfg.max_wrapper)
-        .max_url_len(inner.cfg.max_url)
-        .strict(inner.cfg.strict)
-        .triggers(inner.cfg.triggers)
-        .buffer_capacity(inner.capacity)
-        .line_numbers(false);
-    b.build()
 }
 
 /// Receives the parts of a long stream.
