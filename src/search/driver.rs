@@ -658,13 +658,16 @@ fn boundaries(file: &File, size: u64, slice: u64) -> Option<Vec<u64>> {
     let mut start = 0u64;
     let mut probe = vec![0u8; 64 * 1024];
     while size - start > slice {
-        // The first newline at or after `start + slice - 1`.
+        // The first newline at or after `start + slice - 1`; lines are
+        // short, so the first probe is small.
         let mut at = start + slice - 1;
+        let mut len = 4096;
         let end = loop {
             if at >= size || at - (start + slice - 1) > LONGEST_LINE {
                 break None;
             }
-            let n = file.read_at(&mut probe, at).ok()?;
+            let n = file.read_at(probe.get_mut(..len)?, at).ok()?;
+            len = probe.len();
             if n == 0 {
                 break None;
             }
@@ -1016,6 +1019,52 @@ mod tests {
             for threads in [1, 3] {
                 let got = run(&path, threads, slice);
                 assert_eq!(got, whole, "slice {slice} threads {threads}");
+            }
+        }
+    }
+
+    /// Candidates as long as the caps (and longer: too-long runs,
+    /// wrappers that never close) straddle slice ends.
+    #[test]
+    fn slices_equal_whole_file_at_the_length_caps() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("long");
+        let mut t = Vec::new();
+        for n in [10usize, 60, 63, 64, 65, 200, 2000, 8190, 8200] {
+            let seg = "a/".repeat(n / 2);
+            writeln!(t, "x http://h.example/{seg} y").unwrap();
+            writeln!(t, "<URL:http://w.example/{}>", "b\n ".repeat(n / 3))
+                .unwrap();
+            write!(t, "<URL:http://u.example/{} never closes\n\n", seg)
+                .unwrap();
+        }
+        std::fs::write(&path, &t).unwrap();
+        for (wrapper, url) in [(2048, 8192), (32, 64), (100, 40)] {
+            let finder = Finder::builder()
+                .max_wrapper_len(wrapper)
+                .max_url_len(url)
+                .build();
+            let get = |threads, slice| {
+                let d = Driver::builder()
+                    .threads(threads)
+                    .slice_size(slice)
+                    .build(finder.clone());
+                let mut r = Record::default();
+                let inputs = input::walk(
+                    std::slice::from_ref(&path),
+                    Default::default(),
+                );
+                d.run(inputs, &mut r).unwrap();
+                r.0
+            };
+            let whole = get(1, 1 << 30);
+            assert!(whole.len() > 20, "{whole:?}");
+            for slice in [1, 50, 333, 4000, 9000] {
+                assert_eq!(
+                    get(2, slice),
+                    whole,
+                    "caps {wrapper}/{url}, slice {slice}"
+                );
             }
         }
     }
