@@ -126,7 +126,7 @@ fn search(args: Args) -> anyhow::Result<i32> {
         (Box::new(inputs), 0)
     };
     let stdout = io::stdout();
-    let out = io::BufWriter::with_capacity(64 * 1024, stdout.lock());
+    let out = io::BufWriter::with_capacity(64 * 1024, stdout);
     let printer = Printer::new(opts, out, io::stderr());
     let mut report = Progress {
         printer,

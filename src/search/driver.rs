@@ -27,8 +27,8 @@ use std::collections::{BTreeMap, VecDeque};
 use std::fs::File;
 use std::io::{self, Read};
 use std::os::unix::fs::FileExt;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{mpsc, Arc, Condvar, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
 
 /// One candidate as the driver reports it: a match when `reject` is
 /// `None`.
@@ -153,12 +153,14 @@ impl Driver {
     /// Searches `inputs` (as listed by [`input::walk`] or
     /// [`input::Walk`], which is then walked by the workers as they go)
     /// and reports every candidate, error and input boundary to `report`,
-    /// in input order.
+    /// in input order. The worker that finishes the unit due next reports
+    /// it (and whatever finished units follow it), so `report` is called
+    /// from the pool's threads, one at a time.
     pub fn run<I, R>(&self, inputs: I, report: &mut R) -> io::Result<()>
     where
         I: IntoIterator<Item = Result<Input, InputError>>,
         I::IntoIter: Send,
-        R: Report,
+        R: Report + Send,
     {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(self.threads)
@@ -167,35 +169,45 @@ impl Driver {
             .map_err(io::Error::other)?;
         let shared = Shared {
             planner: Mutex::new(Planner::new(self, inputs.into_iter())),
+            inbox: Mutex::new(Inbox::default()),
+            reporter: Mutex::new(Reporter {
+                report,
+                next: 0,
+                begun: false,
+                progressed: 0,
+                file: FileState::default(),
+                buf: Buffer::default(),
+                error: None,
+            }),
             reported: Mutex::new(0),
             moved: Condvar::new(),
+            waiting: AtomicUsize::new(0),
             stop: AtomicBool::new(false),
             window: 4 * self.threads + 4,
         };
-        let (tx, rx) = mpsc::channel::<Msg>();
-        let mut outcome = Ok(());
-        pool.in_place_scope(|scope| {
+        pool.scope(|scope| {
             for _ in 0..self.threads {
-                let tx = tx.clone();
                 let shared = &shared;
-                scope.spawn(move |_| self.work(shared, tx));
-            }
-            drop(tx);
-            outcome = self.report_in_order(&shared, rx, report);
-            if outcome.is_err() {
-                shared.stop.store(true, Ordering::SeqCst);
-                shared.moved.notify_all();
+                scope.spawn(move |_| self.work(shared));
             }
         });
-        outcome
+        let reporter = shared
+            .reporter
+            .into_inner()
+            .map_err(|_| io::Error::other("a worker panicked"))?;
+        match reporter.error {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
     }
 
-    /// A worker: takes units in order, searches them, sends the results.
-    fn work<I: Iterator<Item = Result<Input, InputError>>>(
-        &self,
-        shared: &Shared<'_, I>,
-        tx: mpsc::Sender<Msg>,
-    ) {
+    /// A worker: takes units in order, searches them, delivers the
+    /// results.
+    fn work<I, R>(&self, shared: &Shared<'_, '_, I, R>)
+    where
+        I: Iterator<Item = Result<Input, InputError>>,
+        R: Report,
+    {
         let mut buf = Buffer::default();
         loop {
             if shared.stop.load(Ordering::SeqCst) {
@@ -210,34 +222,96 @@ impl Driver {
             // lowest unreported unit is always taken and never waits
             // here (its number is below `reported + window`), so this
             // cannot deadlock.
-            if let Ok(mut reported) = shared.reported.lock() {
-                while seq >= *reported + shared.window
-                    && !shared.stop.load(Ordering::SeqCst)
-                {
-                    reported = match shared.moved.wait(reported) {
-                        Ok(r) => r,
-                        Err(_) => return,
-                    };
-                }
-            }
-            // A long stream sends its matches in parts; one that is not
-            // being reported yet waits after each part, so at most one
-            // part per unit is buffered.
+            shared.wait_until(|reported| seq < reported + shared.window);
+            // A long stream delivers its matches in parts; one that is not
+            // due yet waits after each part, so at most one part per unit
+            // is buffered.
             let mut part = |input: &Input, batch: Batch| {
-                let _ = tx.send(Msg::Part(seq, input.clone(), batch));
-                if let Ok(mut reported) = shared.reported.lock() {
-                    while *reported < seq
-                        && !shared.stop.load(Ordering::SeqCst)
-                    {
-                        reported = match shared.moved.wait(reported) {
-                            Ok(r) => r,
-                            Err(_) => return,
-                        };
-                    }
-                }
+                self.deliver(shared, Msg::Part(seq, input.clone(), batch));
+                shared.wait_until(|reported| reported >= seq);
             };
             let done = self.search(unit, &mut buf, &mut part);
-            if tx.send(Msg::Done(seq, done)).is_err() {
+            self.deliver(shared, Msg::Done(seq, done));
+        }
+    }
+
+    /// Puts a result in the inbox, then reports what is due unless
+    /// another worker is reporting (which then reports this one too).
+    fn deliver<I, R: Report>(&self, shared: &Shared<'_, '_, I, R>, msg: Msg) {
+        if let Ok(mut inbox) = shared.inbox.lock() {
+            match msg {
+                Msg::Part(seq, input, batch) => {
+                    inbox.parts.entry(seq).or_default().push((input, batch))
+                }
+                Msg::Done(seq, done) => {
+                    inbox.done.insert(seq, done);
+                }
+            }
+        }
+        loop {
+            let Ok(mut rep) = shared.reporter.try_lock() else {
+                // The reporter re-checks the inbox after it lets go.
+                return;
+            };
+            self.report_due(shared, &mut rep);
+            let next = rep.next;
+            drop(rep);
+            // Something due may have arrived while we reported.
+            let due = match shared.inbox.lock() {
+                Ok(inbox) => {
+                    inbox.done.contains_key(&next)
+                        || inbox.parts.contains_key(&next)
+                }
+                Err(_) => false,
+            };
+            if !due || shared.stop.load(Ordering::SeqCst) {
+                return;
+            }
+        }
+    }
+
+    /// Reports what is due, in order.
+    fn report_due<I, R: Report>(
+        &self,
+        shared: &Shared<'_, '_, I, R>,
+        rep: &mut Reporter<'_, R>,
+    ) {
+        if rep.error.is_some() {
+            return;
+        }
+        loop {
+            let (parts, done) = match shared.inbox.lock() {
+                Ok(mut inbox) => (
+                    inbox.parts.remove(&rep.next).unwrap_or_default(),
+                    inbox.done.remove(&rep.next),
+                ),
+                Err(_) => return,
+            };
+            let mut outcome = Ok(());
+            for (input, batch) in parts {
+                outcome = outcome.and_then(|()| rep.part(&input, &batch));
+            }
+            let due = done.is_some();
+            if let (Some(done), Ok(())) = (done, &outcome) {
+                let Reporter { report, file, buf, begun, progressed, .. } =
+                    rep;
+                let earlier = (*begun, *progressed);
+                outcome = self.report_one(done, earlier, file, buf, *report);
+                rep.begun = false;
+                rep.progressed = 0;
+                rep.next += 1;
+                if let Ok(mut reported) = shared.reported.lock() {
+                    *reported = rep.next;
+                }
+                shared.wake();
+            }
+            if let Err(e) = outcome {
+                rep.error = Some(e);
+                shared.stop.store(true, Ordering::SeqCst);
+                shared.wake_all();
+                return;
+            }
+            if !due {
                 return;
             }
         }
@@ -398,56 +472,6 @@ impl Driver {
         Ok(batch)
     }
 
-    /// Reports finished units in order.
-    fn report_in_order<I, R: Report>(
-        &self,
-        shared: &Shared<'_, I>,
-        rx: mpsc::Receiver<Msg>,
-        report: &mut R,
-    ) -> io::Result<()> {
-        let mut pending = BTreeMap::new();
-        let mut parts: BTreeMap<usize, Vec<(Input, Batch)>> = BTreeMap::new();
-        let mut next = 0usize;
-        // Whether the unit `next` has had its `begin` reported.
-        let mut begun = false;
-        // Progress reported for the unit `next` by its parts.
-        let mut progressed = 0u64;
-        let mut file = FileState::default();
-        let mut buf = Buffer::default();
-        for msg in rx {
-            match msg {
-                Msg::Part(seq, input, batch) => {
-                    parts.entry(seq).or_default().push((input, batch))
-                }
-                Msg::Done(seq, done) => {
-                    pending.insert(seq, done);
-                }
-            }
-            loop {
-                for (input, batch) in parts.remove(&next).unwrap_or_default() {
-                    if !begun {
-                        report.begin(&input)?;
-                        begun = true;
-                    }
-                    batch.report(&input, 0, report)?;
-                    report.progress(batch.raw);
-                    progressed += batch.raw;
-                }
-                let Some(done) = pending.remove(&next) else { break };
-                let earlier = (begun, progressed);
-                self.report_one(done, earlier, &mut file, &mut buf, report)?;
-                begun = false;
-                progressed = 0;
-                next += 1;
-                if let Ok(mut reported) = shared.reported.lock() {
-                    *reported = next;
-                }
-                shared.moved.notify_all();
-            }
-        }
-        Ok(())
-    }
-
     /// Reports one unit; `file` carries the state of a sliced file.
     fn report_one<R: Report>(
         &self,
@@ -531,14 +555,88 @@ enum Msg {
     Done(usize, Done),
 }
 
-/// State shared by the workers and the reporting thread.
-struct Shared<'d, I> {
+/// State shared by the workers.
+struct Shared<'d, 'r, I, R> {
     planner: Mutex<Planner<'d, I>>,
-    /// Units reported so far.
+    /// Results not reported yet.
+    inbox: Mutex<Inbox>,
+    /// Held by the worker that reports.
+    reporter: Mutex<Reporter<'r, R>>,
+    /// Units reported so far (a copy of `Reporter::next` to wait on).
     reported: Mutex<usize>,
     moved: Condvar,
+    /// Workers waiting on `moved`.
+    waiting: AtomicUsize,
     stop: AtomicBool,
     window: usize,
+}
+
+impl<I, R> Shared<'_, '_, I, R> {
+    /// Waits until `ready(reported)` or the run stops.
+    fn wait_until(&self, ready: impl Fn(usize) -> bool) {
+        let Ok(mut reported) = self.reported.lock() else { return };
+        if ready(*reported) {
+            return;
+        }
+        self.waiting.fetch_add(1, Ordering::SeqCst);
+        while !ready(*reported) && !self.stop.load(Ordering::SeqCst) {
+            reported = match self.moved.wait(reported) {
+                Ok(r) => r,
+                Err(_) => break,
+            };
+        }
+        self.waiting.fetch_sub(1, Ordering::SeqCst);
+    }
+
+    /// Wakes the waiting workers, if any (a notification costs a system
+    /// call even when nobody waits).
+    fn wake(&self) {
+        if self.waiting.load(Ordering::SeqCst) > 0 {
+            self.wake_all();
+        }
+    }
+
+    fn wake_all(&self) {
+        // Taking the lock orders this after a waiter's check.
+        drop(self.reported.lock());
+        self.moved.notify_all();
+    }
+}
+
+/// Finished units and stream parts not reported yet.
+#[derive(Default)]
+struct Inbox {
+    parts: BTreeMap<usize, Vec<(Input, Batch)>>,
+    done: BTreeMap<usize, Done>,
+}
+
+/// The reporting state: the unit due next and the report itself.
+struct Reporter<'r, R> {
+    report: &'r mut R,
+    /// The unit due next.
+    next: usize,
+    /// Whether `next` has had its `begin` reported (by a part).
+    begun: bool,
+    /// Progress reported for `next` by its parts.
+    progressed: u64,
+    file: FileState,
+    buf: Buffer,
+    /// The report failed; the run stops.
+    error: Option<io::Error>,
+}
+
+impl<R: Report> Reporter<'_, R> {
+    /// Reports a part of the stream unit due next.
+    fn part(&mut self, input: &Input, batch: &Batch) -> io::Result<()> {
+        if !self.begun {
+            self.report.begin(input)?;
+            self.begun = true;
+        }
+        batch.report(input, 0, self.report)?;
+        self.report.progress(batch.raw);
+        self.progressed += batch.raw;
+        Ok(())
+    }
 }
 
 /// A unit of work.
