@@ -92,6 +92,7 @@ fn search(args: Args) -> anyhow::Result<i32> {
         schemes: args.scheme.iter().map(|s| s.to_ascii_lowercase()).collect(),
         stdin_label: args.source.clone(),
         top: args.top,
+        line_buffered: io::stdout().is_terminal(),
     };
     let lines = args.line_number || format == Format::Json;
     let finder = Finder::builder()

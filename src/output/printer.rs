@@ -60,6 +60,8 @@ pub struct PrinterOptions {
     pub stdin_label: String,
     /// How many hosts and TLDs the statistics list.
     pub top: usize,
+    /// Flush after every line (for a terminal).
+    pub line_buffered: bool,
 }
 
 /// Counters of the current input.
@@ -341,6 +343,9 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
                 self.prefix(input, hit, self.opts.byte_offset)?;
                 self.out.write_all(&url)?;
                 self.out.write_all(b"\n")?;
+                if self.opts.line_buffered {
+                    self.out.flush()?;
+                }
             }
             Format::Json => {
                 let (text, escaped) = utf8_or_escape(&url);

@@ -226,9 +226,13 @@ impl Driver {
             // A long stream delivers its matches in parts; one that is not
             // due yet waits after each part, so at most one part per unit
             // is buffered.
-            let mut part = |input: &Input, batch: Batch| {
+            let mut part = |input: &Input, batch: Option<Batch>| {
+                let Some(batch) = batch else {
+                    return shared.reported.lock().map_or(true, |r| *r >= seq);
+                };
                 self.deliver(shared, Msg::Part(seq, input.clone(), batch));
                 shared.wait_until(|reported| reported >= seq);
+                true
             };
             let done = self.search(unit, &mut buf, &mut part);
             self.deliver(shared, Msg::Done(seq, done));
@@ -425,8 +429,17 @@ impl Driver {
         batch.opened = true;
         let mut counted = Counted { rdr, bytes: 0, shared: None };
         let finder = &self.finder;
-        let mut sink =
-            Collect { batch: &mut batch, input, part, raw: &raw, sent: 0 };
+        let mut sink = Collect {
+            batch: &mut batch,
+            input,
+            part,
+            raw: &raw,
+            sent: 0,
+            // The first match after a quiet spell goes out at once.
+            last: std::time::Instant::now()
+                .checked_sub(PART_EVERY)
+                .unwrap_or_else(std::time::Instant::now),
+        };
         let result = finder.find_reader(&mut counted, &mut sink);
         let sink_sent = sink.sent;
         batch.bytes = counted.bytes;
@@ -544,8 +557,9 @@ impl Driver {
     }
 }
 
-/// Receives the parts of a long stream.
-type Part<'p> = &'p mut dyn FnMut(&Input, Batch);
+/// Sends a part of a long stream on (`Some`), or asks whether its unit
+/// is being reported (`None`); returns whether it is.
+type Part<'p> = &'p mut dyn FnMut(&Input, Option<Batch>) -> bool;
 
 /// What the workers send to the reporting thread.
 enum Msg {
@@ -909,15 +923,31 @@ struct Collect<'b, 'p> {
     /// parts sent on account for.
     raw: &'b AtomicU64,
     sent: u64,
+    /// When the last part was sent: a slow stream (`tail -f`) sends what
+    /// it has at least this often.
+    last: std::time::Instant,
 }
 
-/// Matches of a stream are sent on in parts of this many.
+/// Matches of a stream are sent on in parts of this many, or sooner
+/// when the stream is slow.
 const PART_HITS: usize = 16 * 1024;
+
+/// A stream sends what it has found at least this often.
+const PART_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
 
 impl Collect<'_, '_> {
     fn sent_on(&mut self) {
         if self.batch.hits.len() < PART_HITS {
-            return;
+            // A slow stream (`tail -f`) sends what it has every so often,
+            // but only when it is being reported: a part of a unit not due
+            // yet makes its worker wait.
+            if self.last.elapsed() < PART_EVERY {
+                return;
+            }
+            self.last = std::time::Instant::now();
+            if !(self.part)(self.input, None) {
+                return;
+            }
         }
         let raw = self.raw.load(Ordering::Relaxed);
         let part = Batch {
@@ -928,7 +958,7 @@ impl Collect<'_, '_> {
             ..Batch::default()
         };
         self.sent = raw;
-        (self.part)(self.input, part);
+        (self.part)(self.input, Some(part));
     }
 }
 
