@@ -40,6 +40,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod mail;
 pub mod parse;
 pub mod scan;
 mod search;
