@@ -100,6 +100,32 @@ pub(crate) fn base64(
     decode_run(&chars[run..], run, out, out_map);
 }
 
+/// Where the base64 lines of `src` end: after the last line made of
+/// base64 alphabet and `=` only; what follows (blank lines and text that
+/// is not base64) is not part of the encoding; 0 when no line is base64.
+/// Looks at the tail only.
+pub(crate) fn base64_end(src: &[u8]) -> usize {
+    let mut end = src.len();
+    while end > 0 {
+        let start =
+            memchr::memrchr(b'\n', &src[..end - 1]).map_or(0, |k| k + 1);
+        let line = src[start..end].trim_ascii_end();
+        if !line.is_empty() {
+            let is_b64 = line.iter().all(|&b| {
+                b.is_ascii_alphanumeric()
+                    || b == b'+'
+                    || b == b'/'
+                    || b == b'='
+            });
+            if is_b64 {
+                return end;
+            }
+        }
+        end = start;
+    }
+    0
+}
+
 fn decode_run(run: &[u8], at: usize, out: &mut Vec<u8>, map: &mut Map) {
     // A lone last character carries fewer than 8 bits: no byte.
     let whole = if run.len() % 4 == 1 { run.len() - 1 } else { run.len() };
@@ -300,6 +326,15 @@ mod tests {
         let (s, e) = layers.range(7, 14);
         assert_eq!(s, 11);
         assert!(e <= enc.len() && e > s);
+    }
+
+    #[test]
+    fn base64_end_before_footer() {
+        let src = b"YQ==\r\nYg==\r\n\r\n____\nlist footer http://x.y/\n";
+        assert_eq!(base64_end(src), 12);
+        assert_eq!(base64_end(b"YQ==\n"), 5);
+        assert_eq!(base64_end(b"only text\n"), 0);
+        assert_eq!(base64_end(b""), 0);
     }
 
     #[test]

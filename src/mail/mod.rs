@@ -488,6 +488,19 @@ impl<S: MailSink> Walk<'_, '_, S> {
             TransferEncoding::QuotedPrintable => Encoding::QuotedPrintable,
             TransferEncoding::Base64 => Encoding::Base64,
         };
+        if encoding == Encoding::Base64 {
+            // Text after the last base64 line (a mailing list's footer
+            // added to a base64 part) is scanned as it is.
+            let cut = decode::base64_end(raw);
+            if cut < raw.len() {
+                let tail = Span { start: body.start + cut, end: body.end };
+                let plain =
+                    Mime { encoding: TransferEncoding::Identity, ..*mime };
+                let head = Span { start: body.start, end: body.start + cut };
+                return Ok(self.leaf(head, mime, part)?
+                    && self.leaf(tail, &plain, part)?);
+            }
+        }
         if encoding != Encoding::Identity && !text_type {
             // Images, attachments: skipped.
             return Ok(true);
