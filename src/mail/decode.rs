@@ -1,6 +1,6 @@
 //! Decoders that keep an offset [`Map`] beside their output: RFC 2045
-//! quoted-printable and base64, RFC 3676 `format=flowed`, HTML character
-//! references, and RFC 5322 header unfolding.
+//! quoted-printable and base64, RFC 3676 `format=flowed`, and HTML
+//! character references.
 //!
 //! Why hand-written quoted-printable and HTML decoders: the crates that
 //! decode them (`quoted_printable`, `html-escape`) return the decoded text
@@ -260,23 +260,6 @@ fn number(digits: &[u8], radix: u32) -> Option<char> {
     }
 }
 
-/// Appends the unfolded field body `src` (RFC 5322 §2.2.3: a line break
-/// followed by a blank is removed, the blank kept) to `out`.
-pub(crate) fn unfold(src: &[u8], at: usize, out: &mut Vec<u8>, map: &mut Map) {
-    let mut i = 0;
-    while i < src.len() {
-        let Some(nl) = memchr(b'\n', &src[i..]).map(|k| i + k) else {
-            map.copy(out.len(), at + i, src.len() - i);
-            out.extend_from_slice(&src[i..]);
-            break;
-        };
-        let cut = if nl > i && src[nl - 1] == b'\r' { nl - 1 } else { nl };
-        map.copy(out.len(), at + i, cut - i);
-        out.extend_from_slice(&src[i..cut]);
-        i = nl + 1;
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -367,13 +350,5 @@ mod tests {
         assert_eq!(out, b"<a href=\"http://a.b/?x=1&y=23\">&copy;");
         assert_eq!(map.byte(24), (24, 29));
         assert_eq!(map.range(9, 30), (9, 43));
-    }
-
-    #[test]
-    fn unfolds() {
-        let (mut out, mut map) = (Vec::new(), Map::default());
-        unfold(b" <http://a.b/>,\r\n\t<mailto:c@d>", 10, &mut out, &mut map);
-        assert_eq!(out, b" <http://a.b/>,\t<mailto:c@d>");
-        assert_eq!(map.byte(15), (27, 28));
     }
 }

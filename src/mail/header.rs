@@ -147,7 +147,19 @@ impl<'a> Mime<'a> {
         let mut mime = Mime::default();
         for f in fields(block) {
             let name = &block[f.name.start..f.name.end];
-            let value = &block[f.value.start..f.value.end];
+            mime.field(name, &block[f.value.start..f.value.end]);
+        }
+        mime
+    }
+
+    /// Reads one field, if it is `Content-Type` or
+    /// `Content-Transfer-Encoding`.
+    pub fn field(&mut self, name: &[u8], value: &'a [u8]) {
+        let mime = self;
+        if name.len() < 12 || !name[..8].eq_ignore_ascii_case(b"content-") {
+            return;
+        }
+        {
             if name.eq_ignore_ascii_case(b"content-type") {
                 mime.content_type(value);
             } else if name.eq_ignore_ascii_case(b"content-transfer-encoding") {
@@ -162,7 +174,6 @@ impl<'a> Mime<'a> {
                 };
             }
         }
-        mime
     }
 
     /// RFC 2045 §5.1: `type "/" subtype *(";" parameter)`.

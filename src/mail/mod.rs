@@ -6,7 +6,7 @@
 //! parts hide their URLs completely. [`MailFinder`] wraps a
 //! [`Finder`] and, for each message of a file, scans
 //!
-//! - the header fields, unfolded (RFC 5322 §2.2.3), for URLs such as those
+//! - the header fields (folds read as RFC 5322 §2.2.3 says), for URLs such as those
 //!   of `List-Unsubscribe`, `List-Archive`, `List-Help`, `List-Post`
 //!   (RFC 2369) and `Archived-At` (RFC 5064) — but never the message
 //!   identifiers of `Message-ID`, `References`, `In-Reply-To`,
@@ -399,17 +399,27 @@ impl<S: MailSink> Walk<'_, '_, S> {
         let hay = self.hay;
         let part = self.part;
         self.part += 1;
-        let bytes = &hay[span.start..span.end];
-        let (h, b) = header::split(bytes, message && depth == 0);
-        let block = &bytes[h.start..h.end];
-        if self.mf.cfg.headers
-            && !self.headers(span.start + h.start, block, part)?
-        {
-            return Ok(false);
-        }
-        let body =
-            Span { start: span.start + b.start, end: span.start + b.end };
-        let mime = Mime::parse(block);
+        let (h, b) = if depth == 0 {
+            // The message's own header, as framing found it.
+            (self.msg.header, self.msg.body)
+        } else {
+            let (h, b) = header::split(&hay[span.start..span.end], message);
+            let shift = |s: Span| Span {
+                start: span.start + s.start,
+                end: span.start + s.end,
+            };
+            (shift(h), shift(b))
+        };
+        let block = &hay[h.start..h.end];
+        let mime = if self.mf.cfg.headers {
+            match self.headers(h.start, block, part)? {
+                Some(mime) => mime,
+                None => return Ok(false),
+            }
+        } else {
+            Mime::parse(block)
+        };
+        let body = b;
         if depth < MAX_DEPTH {
             if mime.is(b"multipart/") {
                 if let Some(boundary) = mime.boundary {
@@ -440,36 +450,53 @@ impl<S: MailSink> Walk<'_, '_, S> {
         self.leaf(body, &mime, part)
     }
 
-    /// Scans the unfolded fields of a header block that starts at `at`.
-    fn headers(
+    /// Scans the fields of a header block that starts at `at`, message
+    /// identifiers left out, and reads its MIME fields on the way; `None`
+    /// when the sink stopped.
+    ///
+    /// Folded fields are scanned as they are, not unfolded: a fold is a
+    /// line break before a blank (RFC 5322 §2.2.3), and a URL ends at the
+    /// blank whether the line break is there or not, while inside `<…>`
+    /// the scanner removes the whitespace. Runs of fields between
+    /// identifiers are scanned in place, with no copy.
+    fn headers<'b>(
         &mut self,
         at: usize,
-        block: &[u8],
+        block: &'b [u8],
         part: usize,
-    ) -> Result<bool, S::Error> {
-        let sc = &mut *self.scratch;
-        sc.a.clear();
-        sc.ma.clear();
-        for f in header::fields(block) {
-            if header::is_identifier_field(&block[f.name.start..f.name.end]) {
-                continue;
-            }
-            let value = &block[f.value.start..f.value.end];
-            decode::unfold(value, at + f.value.start, &mut sc.a, &mut sc.ma);
-            sc.ma.unit(sc.a.len(), at + f.value.end, 0);
-            sc.a.push(b'\n');
-        }
-        let layers = Layers { maps: vec![&sc.ma] };
+    ) -> Result<Option<Mime<'b>>, S::Error> {
+        let mut mime = Mime::default();
+        let mut run = 0;
         let ctx = Context {
             part,
             location: Location::Header,
             encoding: Encoding::Identity,
             base: 0,
         };
-        emit(
-            self.mf, self.hay, self.msg, &sc.a, &layers, &ctx, false,
-            self.sink,
-        )
+        let layers = Layers::default();
+        for f in header::fields(block) {
+            let name = &block[f.name.start..f.name.end];
+            mime.field(name, &block[f.value.start..f.value.end]);
+            if header::is_identifier_field(name) {
+                let text = &self.hay[at + run..at + f.name.start];
+                let ctx = Context { base: at + run, ..ctx };
+                if !emit(
+                    self.mf, self.hay, self.msg, text, &layers, &ctx, false,
+                    self.sink,
+                )? {
+                    return Ok(None);
+                }
+                run = f.value.end;
+            }
+        }
+        let text = &self.hay[at + run..at + block.len()];
+        let ctx = Context { base: at + run, ..ctx };
+        if !emit(
+            self.mf, self.hay, self.msg, text, &layers, &ctx, false, self.sink,
+        )? {
+            return Ok(None);
+        }
+        Ok(Some(mime))
     }
 
     /// Scans a body that is not multipart.
@@ -563,6 +590,7 @@ impl<S: MailSink> Walk<'_, '_, S> {
 }
 
 /// Where the text being scanned sits.
+#[derive(Clone, Copy)]
 struct Context {
     part: usize,
     location: Location,
