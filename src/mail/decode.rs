@@ -75,7 +75,8 @@ const BASE64: GeneralPurpose = GeneralPurpose::new(
         .with_decode_padding_mode(DecodePaddingMode::Indifferent),
 );
 
-/// Base64-decodes `src` (RFC 2045 §6.8) in two steps with a map each:
+/// Base64-decodes `src` (RFC 2045 §6.8) in two steps with a map each
+/// (the buffers and maps are cleared first):
 /// first the alphabet characters are gathered into `chars` (line breaks
 /// and other bytes outside the alphabet dropped, as §6.8 says), then the
 /// quanta are decoded into `out`. A `=` ends a run; decoding resumes after
@@ -87,9 +88,38 @@ pub(crate) fn base64(
     out: &mut Vec<u8>,
     out_map: &mut Map,
 ) {
-    let mut run = 0;
+    for (buf, map) in
+        [(&mut *chars, &mut *chars_map), (&mut *out, &mut *out_map)]
+    {
+        buf.clear();
+        map.clear();
+    }
+    let (c0, o0) = (0, 0);
+    // The common case first: whole lines copied, and the crate checks the
+    // alphabet as it decodes.
+    let mut pos = 0;
+    while pos < src.len() {
+        let end = memchr(b'\n', &src[pos..]).map_or(src.len(), |k| pos + k);
+        let line = src[pos..end].trim_ascii_end();
+        chars_map.copy(chars.len(), pos, line.len());
+        chars.extend_from_slice(line);
+        pos = end + 1;
+    }
+    let run = &chars[c0..];
+    out.resize(o0 + run.len().div_ceil(4) * 3, 0);
+    if let Ok(n) = BASE64.decode_slice(run, &mut out[o0..]) {
+        out.truncate(o0 + n);
+        out_map.base64(o0, c0);
+        return;
+    }
+    // Bytes outside the alphabet, or padding inside: one byte at a time.
+    chars.truncate(c0);
+    out.truncate(o0);
+    chars_map.clear();
+    out_map.clear();
+    let mut run = c0;
     for (i, &b) in src.iter().enumerate() {
-        if b.is_ascii_alphanumeric() || b == b'+' || b == b'/' {
+        if is_base64(b) {
             chars_map.copy(chars.len(), i, 1);
             chars.push(b);
         } else if b == b'=' {
@@ -124,6 +154,10 @@ pub(crate) fn base64_end(src: &[u8]) -> usize {
         end = start;
     }
     0
+}
+
+fn is_base64(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'+' || b == b'/'
 }
 
 fn decode_run(run: &[u8], at: usize, out: &mut Vec<u8>, map: &mut Map) {

@@ -10,7 +10,9 @@
 //!   of `List-Unsubscribe`, `List-Archive`, `List-Help`, `List-Post`
 //!   (RFC 2369) and `Archived-At` (RFC 5064) — but never the message
 //!   identifiers of `Message-ID`, `References`, `In-Reply-To`,
-//!   `Content-ID`, `Resent-Message-ID`, `Supersedes`;
+//!   `Content-ID`, `Resent-Message-ID`, `Supersedes`, nor the trace,
+//!   date and signature fields (`Received`, `Date`, `DKIM-Signature`,
+//!   `ARC-*`, `Authentication-Results`), which hold no URLs;
 //! - the body, walking multipart entities by their boundaries (RFC 2046
 //!   §5.1, nested, at most 32 deep) and `message/rfc822` parts (§5.2):
 //!   `text/*` parts are decoded from quoted-printable or base64 (RFC 2045
@@ -244,7 +246,8 @@ impl MailFinderBuilder {
         MailFinderBuilder::default()
     }
 
-    /// Scan header fields (message identifiers excepted). By default,
+    /// Scan header fields (identifier, trace, date and signature fields
+    /// excepted). By default,
     /// headers are scanned.
     pub fn headers(&mut self, yes: bool) -> &mut MailFinderBuilder {
         self.cfg.headers = yes;
@@ -451,14 +454,15 @@ impl<S: MailSink> Walk<'_, '_, S> {
     }
 
     /// Scans the fields of a header block that starts at `at`, message
-    /// identifiers left out, and reads its MIME fields on the way; `None`
+    /// identifiers and the other skipped fields left out (see
+    /// `header::is_skipped_field`), and reads its MIME fields on the way; `None`
     /// when the sink stopped.
     ///
     /// Folded fields are scanned as they are, not unfolded: a fold is a
     /// line break before a blank (RFC 5322 §2.2.3), and a URL ends at the
     /// blank whether the line break is there or not, while inside `<…>`
     /// the scanner removes the whitespace. Runs of fields between
-    /// identifiers are scanned in place, with no copy.
+    /// skipped fields are scanned in place, with no copy.
     fn headers<'b>(
         &mut self,
         at: usize,
@@ -477,7 +481,7 @@ impl<S: MailSink> Walk<'_, '_, S> {
         for f in header::fields(block) {
             let name = &block[f.name.start..f.name.end];
             mime.field(name, &block[f.value.start..f.value.end]);
-            if header::is_identifier_field(name) {
+            if header::is_skipped_field(name) {
                 let text = &self.hay[at + run..at + f.name.start];
                 let ctx = Context { base: at + run, ..ctx };
                 if !emit(
