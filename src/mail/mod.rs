@@ -71,6 +71,7 @@ use header::{Mime, TransferEncoding};
 use map::{Layers, Map};
 use std::borrow::Cow;
 use std::convert::Infallible;
+use std::io::{self, Read};
 use std::sync::Arc;
 
 /// Where in a message a URL was.
@@ -123,6 +124,7 @@ impl Encoding {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MailMatch<'a> {
     m: Match<'a>,
+    origin: u64,
     message: usize,
     message_span: Span,
     message_id: Option<Cow<'a, [u8]>>,
@@ -135,17 +137,35 @@ pub struct MailMatch<'a> {
 impl<'a> MailMatch<'a> {
     /// The match. Its span covers the original bytes of the URL in the
     /// searched slice (encoded characters, soft line breaks and folds
-    /// included); its URL is the decoded text.
+    /// included; in a reader search, in the internal buffer: use
+    /// [`MailMatch::offset`]); its URL is the decoded text.
     pub fn as_match(&self) -> &Match<'a> {
         &self.m
     }
 
-    /// Index of the message in the searched slice, from 0.
+    /// Absolute offset of the first byte of the match: its span's start
+    /// in a slice search, in the whole input in a reader search.
+    pub fn offset(&self) -> u64 {
+        self.origin + self.m.span().start as u64
+    }
+
+    /// Absolute offset one past the last byte of the match.
+    pub fn end_offset(&self) -> u64 {
+        self.origin + self.m.span().end as u64
+    }
+
+    /// Absolute offset of the message (its separator line, in an mbox).
+    pub fn message_offset(&self) -> u64 {
+        self.origin + self.message_span.start as u64
+    }
+
+    /// Index of the message in the searched slice or reader, from 0.
     pub fn message(&self) -> usize {
         self.message
     }
 
-    /// Where the message is in the searched slice.
+    /// Where the message is in the searched slice (in a reader search,
+    /// in the internal buffer: use [`MailMatch::message_offset`]).
     pub fn message_span(&self) -> Span {
         self.message_span
     }
@@ -320,7 +340,7 @@ impl MailFinder {
         let mut scratch = Scratch::default();
         for msg in messages(hay, format) {
             if !sink.message(&msg)?
-                || !self.search(hay, &msg, &mut scratch, sink)?
+                || !self.search(hay, &msg, 0, &mut scratch, sink)?
             {
                 break;
             }
@@ -336,7 +356,7 @@ impl MailFinder {
         msg: &Message<'_>,
         sink: &mut S,
     ) -> Result<bool, S::Error> {
-        self.search(hay, msg, &mut Scratch::default(), sink)
+        self.search(hay, msg, 0, &mut Scratch::default(), sink)
     }
 
     /// Every match of [`MailFinder::find`], owned.
@@ -353,14 +373,74 @@ impl MailFinder {
         out
     }
 
+    /// Searches a reader as [`MailFinder::find`] searches a slice, with
+    /// bounded memory for an mbox: messages are read in chunks of about
+    /// 1 MiB, cut at separator lines, and searched as each chunk is
+    /// complete; [`MailMatch::offset`] and [`MailMatch::message`] count
+    /// from the start of the reader. A message longer than
+    /// [`MailFinderBuilder::max_part_len`] is searched in pieces (its
+    /// later pieces without its header). Any other format is read whole:
+    /// it is one message.
+    pub fn find_reader<R: Read, S: MailSink>(
+        &self,
+        mut rdr: R,
+        format: Format,
+        sink: &mut S,
+    ) -> Result<(), S::Error>
+    where
+        S::Error: From<io::Error>,
+    {
+        let mut buf = Vec::new();
+        let mut scratch = Scratch::default();
+        let (mut origin, mut index) = (0u64, 0usize);
+        let chunk = 1 << 20;
+        loop {
+            let eof = if format == Format::Mbox {
+                let n = (&mut rdr).take(chunk as u64).read_to_end(&mut buf)?;
+                n == 0
+            } else {
+                rdr.read_to_end(&mut buf)?;
+                true
+            };
+            let cut = if eof {
+                buf.len()
+            } else {
+                match last_separator(&buf) {
+                    Some(at) if at > 0 => at,
+                    _ if buf.len() > self.cfg.max_part.max(chunk) => buf.len(),
+                    _ => continue,
+                }
+            };
+            let hay = &buf[..cut];
+            let mut count = 0;
+            for mut msg in messages(hay, format) {
+                msg.index += index;
+                count += 1;
+                if !sink.message(&msg)?
+                    || !self.search(hay, &msg, origin, &mut scratch, sink)?
+                {
+                    return Ok(());
+                }
+            }
+            index += count;
+            origin += cut as u64;
+            buf.drain(..cut);
+            if eof {
+                return Ok(());
+            }
+        }
+    }
+
     fn search<S: MailSink>(
         &self,
         hay: &[u8],
         msg: &Message<'_>,
+        origin: u64,
         scratch: &mut Scratch,
         sink: &mut S,
     ) -> Result<bool, S::Error> {
-        let mut walk = Walk { mf: self, hay, msg, part: 0, scratch, sink };
+        let mut walk =
+            Walk { mf: self, hay, msg, part: 0, scratch, sink, origin };
         walk.entity(msg.span, 0, true, false)
     }
 }
@@ -381,6 +461,8 @@ const MAX_DEPTH: usize = 32;
 
 struct Walk<'w, 'h, S> {
     mf: &'w MailFinder,
+    /// Absolute offset of `hay[0]`.
+    origin: u64,
     hay: &'h [u8],
     msg: &'w Message<'h>,
     part: usize,
@@ -476,6 +558,7 @@ impl<S: MailSink> Walk<'_, '_, S> {
             location: Location::Header,
             encoding: Encoding::Identity,
             base: 0,
+            origin: self.origin,
         };
         let layers = Layers::default();
         for f in header::fields(block) {
@@ -587,6 +670,7 @@ impl<S: MailSink> Walk<'_, '_, S> {
             location: Location::Body,
             encoding,
             base: body.start,
+            origin: self.origin,
         };
         let layers = Layers { maps: layers };
         emit(self.mf, hay, self.msg, text, &layers, &ctx, repair, self.sink)
@@ -601,6 +685,8 @@ struct Context {
     encoding: Encoding,
     /// Offset in the slice of position 0 of the first layer's source.
     base: usize,
+    /// Absolute offset of the slice.
+    origin: u64,
 }
 
 /// Scans `text`, maps each match back through `layers`, and pushes it.
@@ -624,6 +710,7 @@ fn emit<S: MailSink>(
             || original != text.get(decoded_span.start..decoded_span.end);
         let mm = MailMatch {
             m: Match { span, ..m },
+            origin: ctx.origin,
             message: msg.index,
             message_span: msg.span,
             message_id: msg.id.map(Cow::Borrowed),
@@ -649,6 +736,13 @@ fn emit<S: MailSink>(
         }
     }
     Ok(true)
+}
+
+/// The start of the last separator line of `buf` whose line is complete.
+fn last_separator(buf: &[u8]) -> Option<usize> {
+    memchr::memmem::rfind_iter(buf, b"\nFrom ").map(|k| k + 1).find(|&at| {
+        memchr::memchr(b'\n', &buf[at..]).is_some() && is_separator(buf, at)
+    })
 }
 
 /// The body parts of a multipart body (RFC 2046 §5.1.1): each starts after
@@ -793,6 +887,45 @@ aHR0cDovL2hpZGRlbi5leGFtcGxlLw==\n\
         assert_eq!(ms[0].as_match().url(), b"http://a.b/c=3Dd");
         assert!(!ms[0].decoded());
         assert_eq!(urls(msg), ["http://a.b/c=d"]);
+    }
+
+    #[test]
+    fn reader_equals_slice() {
+        let mut spool = Vec::new();
+        for i in 0..3000 {
+            spool.extend_from_slice(
+                format!(
+                    "From a@b Thu Aug 22 13:17:22 2002\nMessage-ID: <{i}@x>\n\
+                     \nsee http://example.com/{i} and {}\n\n",
+                    "filler ".repeat(i % 500)
+                )
+                .as_bytes(),
+            );
+        }
+        let f = MailFinder::new(Finder::new());
+        let whole = f.matches(&spool, Format::Mbox);
+        let mut got = Vec::new();
+        let mut sink = Collect(&mut got);
+        f.find_reader(&spool[..], Format::Mbox, &mut sink).unwrap();
+        assert_eq!(whole.len(), 3000);
+        assert_eq!(got.len(), whole.len());
+        for (a, b) in got.iter().zip(&whole) {
+            assert_eq!(a.offset(), b.offset());
+            assert_eq!(a.message(), b.message());
+            assert_eq!(a.message_offset(), b.message_offset());
+            assert_eq!(a.as_match().url(), b.as_match().url());
+            assert_eq!(a.message_id(), b.message_id());
+        }
+    }
+
+    struct Collect<'v>(&'v mut Vec<MailMatch<'static>>);
+
+    impl MailSink for Collect<'_> {
+        type Error = io::Error;
+        fn matched(&mut self, m: &MailMatch<'_>) -> io::Result<bool> {
+            self.0.push(m.clone().into_owned());
+            Ok(true)
+        }
     }
 
     #[test]
