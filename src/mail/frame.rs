@@ -188,7 +188,8 @@ pub struct Message<'h> {
     pub(crate) span: Span,
     pub(crate) header: Span,
     pub(crate) body: Span,
-    pub(crate) id: Option<&'h [u8]>,
+    /// The header block, for [`Message::message_id`].
+    pub(crate) block: &'h [u8],
 }
 
 impl<'h> Message<'h> {
@@ -202,8 +203,7 @@ impl<'h> Message<'h> {
         let body =
             Span { start: span.start + b.start, end: span.start + b.end };
         let block = &bytes[h.start..h.end];
-        let id = header::message_id(block).map(|s| &block[s.start..s.end]);
-        Message { index, span, header, body, id }
+        Message { index, span, header, body, block }
     }
 
     /// 0-based index of the message in the slice it was framed from.
@@ -229,7 +229,8 @@ impl<'h> Message<'h> {
 
     /// The `Message-ID` value as written (angle brackets kept), if any.
     pub fn message_id(&self) -> Option<&'h [u8]> {
-        self.id
+        let block = self.block;
+        header::message_id(block).map(|s| &block[s.start..s.end])
     }
 }
 

@@ -143,6 +143,7 @@ pub(crate) enum TransferEncoding {
 impl<'a> Mime<'a> {
     /// Reads `Content-Type` and `Content-Transfer-Encoding` from a header
     /// block.
+    #[cfg(test)]
     pub fn parse(block: &'a [u8]) -> Mime<'a> {
         let mut mime = Mime::default();
         for f in fields(block) {

@@ -439,8 +439,16 @@ impl MailFinder {
         scratch: &mut Scratch,
         sink: &mut S,
     ) -> Result<bool, S::Error> {
-        let mut walk =
-            Walk { mf: self, hay, msg, part: 0, scratch, sink, origin };
+        let mut walk = Walk {
+            mf: self,
+            hay,
+            msg,
+            part: 0,
+            scratch,
+            sink,
+            origin,
+            id: None,
+        };
         walk.entity(msg.span, 0, true, false)
     }
 }
@@ -448,6 +456,8 @@ impl MailFinder {
 /// Buffers reused across the parts of a search.
 #[derive(Default)]
 struct Scratch {
+    /// Header text between skipped fields.
+    runs: Vec<Span>,
     a: Vec<u8>,
     b: Vec<u8>,
     c: Vec<u8>,
@@ -461,6 +471,8 @@ const MAX_DEPTH: usize = 32;
 
 struct Walk<'w, 'h, S> {
     mf: &'w MailFinder,
+    /// The message's `Message-ID`, read with its header.
+    id: Option<&'h [u8]>,
     /// Absolute offset of `hay[0]`.
     origin: u64,
     hay: &'h [u8],
@@ -470,7 +482,7 @@ struct Walk<'w, 'h, S> {
     sink: &'w mut S,
 }
 
-impl<S: MailSink> Walk<'_, '_, S> {
+impl<'h, S: MailSink> Walk<'_, 'h, S> {
     /// Scans one entity (a message or a body part) at `span`: its header,
     /// then its body by its media type. `digest`: a missing type means
     /// `message/rfc822` (RFC 2046 §5.1.5).
@@ -496,13 +508,9 @@ impl<S: MailSink> Walk<'_, '_, S> {
             (shift(h), shift(b))
         };
         let block = &hay[h.start..h.end];
-        let mime = if self.mf.cfg.headers {
-            match self.headers(h.start, block, part)? {
-                Some(mime) => mime,
-                None => return Ok(false),
-            }
-        } else {
-            Mime::parse(block)
+        let Some(mime) = self.headers(h.start, block, part, depth == 0)?
+        else {
+            return Ok(false);
         };
         let body = b;
         if depth < MAX_DEPTH {
@@ -545,45 +553,57 @@ impl<S: MailSink> Walk<'_, '_, S> {
     /// blank whether the line break is there or not, while inside `<…>`
     /// the scanner removes the whitespace. Runs of fields between
     /// skipped fields are scanned in place, with no copy.
-    fn headers<'b>(
+    fn headers(
         &mut self,
         at: usize,
-        block: &'b [u8],
+        block: &'h [u8],
         part: usize,
-    ) -> Result<Option<Mime<'b>>, S::Error> {
+        top: bool,
+    ) -> Result<Option<Mime<'h>>, S::Error> {
         let mut mime = Mime::default();
+        let mut runs = std::mem::take(&mut self.scratch.runs);
+        runs.clear();
         let mut run = 0;
-        let ctx = Context {
-            part,
-            location: Location::Header,
-            encoding: Encoding::Identity,
-            base: 0,
-            origin: self.origin,
-        };
-        let layers = Layers::default();
         for f in header::fields(block) {
             let name = &block[f.name.start..f.name.end];
-            mime.field(name, &block[f.value.start..f.value.end]);
+            let value = &block[f.value.start..f.value.end];
+            mime.field(name, value);
+            if top
+                && self.id.is_none()
+                && name.eq_ignore_ascii_case(b"message-id")
+            {
+                self.id = Some(value.trim_ascii()).filter(|v| !v.is_empty());
+            }
             if header::is_skipped_field(name) {
-                let text = &self.hay[at + run..at + f.name.start];
-                let ctx = Context { base: at + run, ..ctx };
-                if !emit(
-                    self.mf, self.hay, self.msg, text, &layers, &ctx, false,
-                    self.sink,
-                )? {
-                    return Ok(None);
-                }
+                runs.push(Span { start: run, end: f.name.start });
                 run = f.value.end;
             }
         }
-        let text = &self.hay[at + run..at + block.len()];
-        let ctx = Context { base: at + run, ..ctx };
-        if !emit(
-            self.mf, self.hay, self.msg, text, &layers, &ctx, false, self.sink,
-        )? {
-            return Ok(None);
+        runs.push(Span { start: run, end: block.len() });
+        let mut go_on = true;
+        if self.mf.cfg.headers {
+            let ctx = Context {
+                part,
+                location: Location::Header,
+                encoding: Encoding::Identity,
+                base: 0,
+                origin: self.origin,
+            };
+            let layers = Layers::default();
+            for r in runs.iter().filter(|r| !r.is_empty()) {
+                let text = &self.hay[at + r.start..at + r.end];
+                let ctx = Context { base: at + r.start, ..ctx };
+                go_on = emit(
+                    self.mf, self.hay, self.msg, self.id, text, &layers, &ctx,
+                    false, self.sink,
+                )?;
+                if !go_on {
+                    break;
+                }
+            }
         }
-        Ok(Some(mime))
+        self.scratch.runs = runs;
+        Ok(go_on.then_some(mime))
     }
 
     /// Scans a body that is not multipart.
@@ -673,7 +693,10 @@ impl<S: MailSink> Walk<'_, '_, S> {
             origin: self.origin,
         };
         let layers = Layers { maps: layers };
-        emit(self.mf, hay, self.msg, text, &layers, &ctx, repair, self.sink)
+        emit(
+            self.mf, hay, self.msg, self.id, text, &layers, &ctx, repair,
+            self.sink,
+        )
     }
 }
 
@@ -695,6 +718,7 @@ fn emit<S: MailSink>(
     mf: &MailFinder,
     hay: &[u8],
     msg: &Message<'_>,
+    id: Option<&[u8]>,
     text: &[u8],
     layers: &Layers<'_>,
     ctx: &Context,
@@ -713,7 +737,7 @@ fn emit<S: MailSink>(
             origin: ctx.origin,
             message: msg.index,
             message_span: msg.span,
-            message_id: msg.id.map(Cow::Borrowed),
+            message_id: id.map(Cow::Borrowed),
             part: ctx.part,
             location: ctx.location,
             encoding: if repaired { Encoding::QpRepair } else { ctx.encoding },
