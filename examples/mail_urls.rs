@@ -1,7 +1,7 @@
 //! Prints the URLs of mail files, one per line, for cross-checks:
 //!
 //! ```text
-//! cargo run --release --example mail_urls -- [--raw] PATH...
+//! cargo run --release --example mail_urls -- [--raw] [--qp-repair] PATH...
 //! ```
 //!
 //! Each line is `file<TAB>message<TAB>part<TAB>location<TAB>encoding<TAB>
@@ -13,14 +13,17 @@ use urlgrep::mail::{Format, MailFinder, MailMatch};
 
 fn main() -> io::Result<()> {
     let mut raw = false;
+    let mut repair = false;
     let mut paths = Vec::new();
     for arg in std::env::args().skip(1) {
         match arg.as_str() {
             "--raw" => raw = true,
+            "--qp-repair" => repair = true,
             _ => paths.push(arg),
         }
     }
-    let finder = MailFinder::new(urlgrep::Finder::new());
+    let finder =
+        MailFinder::builder().qp_repair(repair).build(urlgrep::Finder::new());
     let out = io::stdout();
     let mut out = io::BufWriter::new(out.lock());
     for path in paths {
