@@ -320,3 +320,66 @@ fn blinux_base64_text_parts() {
     assert!(b64 > 500, "{b64}");
     assert!(only_b64_msgs > 100, "{only_b64_msgs}");
 }
+
+/// Quoted-printable encodes `plain` with `=` escaped and soft line breaks
+/// at the given positions (RFC 2045 §6.7).
+fn qp_encode(plain: &[u8], breaks: &[usize]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (i, &b) in plain.iter().enumerate() {
+        if breaks.contains(&i) {
+            out.extend_from_slice(b"=\n");
+        }
+        if b == b'=' {
+            out.extend_from_slice(b"=3D");
+        } else {
+            out.push(b);
+        }
+    }
+    out
+}
+
+fn urls_of(found: &[MailMatch<'_>]) -> Vec<Vec<u8>> {
+    found.iter().map(|m| m.as_match().url().to_vec()).collect()
+}
+
+proptest::proptest! {
+    /// Decoding finds in an encoded body the URLs a raw scan finds in the
+    /// plain text, and every span decodes back to its URL.
+    #[test]
+    fn encoded_bodies_map_back(
+        words in proptest::collection::vec(
+            proptest::sample::select(vec![
+                "see", "http://ex.com/p?a=1&b=2", "<https://a.b/x=y>",
+                "mailto:q@r.st", "(http://c.d/e_(f))", "ok.", "\n", "==",
+            ]),
+            1..40,
+        ),
+        breaks in proptest::collection::vec(0usize..400, 0..12),
+    ) {
+        let plain = words.join(" ").into_bytes();
+        let want: Vec<Vec<u8>> = Finder::new()
+            .find_iter(&plain)
+            .map(|m| m.url().to_vec())
+            .collect();
+        let mut msg =
+            b"Content-Transfer-Encoding: quoted-printable\n\n".to_vec();
+        msg.extend_from_slice(&qp_encode(&plain, &breaks));
+        let found = all(&msg);
+        proptest::prop_assert_eq!(urls_of(&found), want.clone());
+        for m in &found {
+            proptest::prop_assert!(span_holds_url(&msg, m), "{:?}", m);
+        }
+        let engine = base64::engine::general_purpose::STANDARD;
+        let encoded = engine.encode(&plain).into_bytes();
+        let mut msg = b"Content-Transfer-Encoding: base64\n\n".to_vec();
+        for line in encoded.chunks(76) {
+            msg.extend_from_slice(line);
+            msg.extend_from_slice(b"\r\n");
+        }
+        let found = all(&msg);
+        proptest::prop_assert_eq!(urls_of(&found), want);
+        for m in &found {
+            proptest::prop_assert!(span_holds_url(&msg, m), "{:?}", m);
+        }
+    }
+}
