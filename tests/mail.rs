@@ -8,6 +8,7 @@
 //! - `python_dev_*`: 9,232 messages, as PROVENANCE counts them.
 
 use base64::Engine;
+use proptest::strategy::Strategy;
 use std::io::Read;
 use std::path::Path;
 use urlgrep::mail::{
@@ -381,5 +382,74 @@ proptest::proptest! {
         for m in &found {
             proptest::prop_assert!(span_holds_url(&msg, m), "{:?}", m);
         }
+    }
+}
+
+#[test]
+fn sniff_news_and_rfcs() {
+    let Some(news) = corpus("20newsgroups", "mini_newsgroups.tar.gz") else {
+        return;
+    };
+    let Some(rfcs) = corpus("rfc", "rfc8400-8499.tar.gz") else {
+        return;
+    };
+    // Every article of a news spool is one message (`--mail auto`).
+    for (name, hay) in &news {
+        assert_eq!(Format::sniff(hay), Format::Message, "{name}");
+        assert_eq!(messages(hay, Format::Message).count(), 1);
+    }
+    // RFC texts are not mail: the raw scan applies.
+    for (name, hay) in &rfcs {
+        assert_eq!(Format::sniff(hay), Format::Unknown, "{name}");
+    }
+}
+
+proptest::proptest! {
+    /// No input panics; the reader search equals the slice search.
+    #[test]
+    fn any_input(
+        parts in proptest::collection::vec(
+            proptest::prop_oneof![
+                proptest::sample::select(vec![
+                    "From a@b Thu Aug 22 13:17:22 2002\n",
+                    "Content-Type: multipart/mixed; boundary=b\n",
+                    "Content-Type: text/html\n",
+                    "Content-Type: message/rfc822\n",
+                    "Content-Transfer-Encoding: base64\n",
+                    "Content-Transfer-Encoding: quoted-printable\n",
+                    "Content-Type: text/plain; format=flowed; delsp=yes\n",
+                    "\n", "--b\n", "--b--\n", "=\n", "=3D", "&amp;", "&#",
+                    "http://a.b/", "<URL:http://c.d/", "> ", " \n", "aHR0cDovL2EuYi8=",
+                    "Message-ID: <x@y>\n", "\r\n", "=\r\n", "Subject: s\n",
+                ]).prop_map(|s| s.as_bytes().to_vec()),
+                proptest::collection::vec(proptest::num::u8::ANY, 0..8),
+            ],
+            0..60,
+        ),
+    ) {
+        let hay: Vec<u8> = parts.concat();
+        let mail = MailFinder::builder().qp_repair(true).build(Finder::new());
+        for format in [Format::Mbox, Format::Message, Format::sniff(&hay)] {
+            let want: Vec<_> = mail
+                .matches(&hay, format)
+                .iter()
+                .map(|m| (m.offset(), m.message(), m.as_match().url().to_vec()))
+                .collect();
+            let mut sink = Collect(Vec::new());
+            mail.find_reader(&hay[..], format, &mut sink).unwrap();
+            proptest::prop_assert_eq!(sink.0, want);
+        }
+    }
+}
+
+/// Collects offsets, message indexes and URLs from a reader search.
+struct Collect(Vec<(u64, usize, Vec<u8>)>);
+
+impl urlgrep::mail::MailSink for Collect {
+    type Error = std::io::Error;
+
+    fn matched(&mut self, m: &MailMatch<'_>) -> std::io::Result<bool> {
+        self.0.push((m.offset(), m.message(), m.as_match().url().to_vec()));
+        Ok(true)
     }
 }

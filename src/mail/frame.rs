@@ -195,8 +195,11 @@ pub struct Message<'h> {
 impl<'h> Message<'h> {
     /// Builds the message that spans `span` of `hay`, finding its header
     /// and body.
+    /// A span past the end of `hay` is cut to it.
     pub fn new(hay: &'h [u8], index: usize, span: Span) -> Message<'h> {
-        let bytes = hay.get(span.start..span.end).unwrap_or(&[]);
+        let end = span.end.min(hay.len());
+        let span = Span { start: span.start.min(end), end };
+        let bytes = &hay[span.start..span.end];
         let (h, b) = header::split(bytes, true);
         let header =
             Span { start: span.start + h.start, end: span.start + h.end };

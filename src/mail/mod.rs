@@ -439,6 +439,10 @@ impl MailFinder {
         scratch: &mut Scratch,
         sink: &mut S,
     ) -> Result<bool, S::Error> {
+        if msg.span.end > hay.len() {
+            // A message framed from another slice: nothing to search.
+            return Ok(true);
+        }
         let mut walk = Walk {
             mf: self,
             hay,
