@@ -41,6 +41,7 @@
 #![deny(missing_docs)]
 
 pub mod input;
+pub mod mail;
 pub mod output;
 pub mod parse;
 pub mod scan;

@@ -1,0 +1,388 @@
+//! Decoders that keep an offset [`Map`] beside their output: RFC 2045
+//! quoted-printable and base64, RFC 3676 `format=flowed`, and HTML
+//! character references.
+//!
+//! Why hand-written quoted-printable and HTML decoders: the crates that
+//! decode them (`quoted_printable`, `html-escape`) return the decoded text
+//! only, and every match must point into the original bytes. Base64 goes
+//! through the `base64` crate, one run of quanta at a time.
+
+use super::map::Map;
+use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
+use base64::engine::DecodePaddingMode;
+use base64::Engine;
+use memchr::memchr;
+
+/// Appends the quoted-printable decoding of `src` (RFC 2045 §6.7) to
+/// `out`, recording in `map` where each decoded byte came from.
+///
+/// `=XX` (hex digits in either case) is a byte; `=` before optional
+/// trailing blanks and a line break is a soft line break and vanishes
+/// (rule 5); any other `=` stands for itself, as mail readers do.
+pub(crate) fn quoted_printable(src: &[u8], out: &mut Vec<u8>, map: &mut Map) {
+    let mut i = 0;
+    while i < src.len() {
+        let Some(eq) = memchr(b'=', &src[i..]).map(|k| i + k) else {
+            map.copy(out.len(), i, src.len() - i);
+            out.extend_from_slice(&src[i..]);
+            break;
+        };
+        map.copy(out.len(), i, eq - i);
+        out.extend_from_slice(&src[i..eq]);
+        let hex = (src.get(eq + 1).copied(), src.get(eq + 2).copied());
+        if let (Some(h), Some(l)) = hex {
+            if let (Some(h), Some(l)) = (hex_value(h), hex_value(l)) {
+                map.unit(out.len(), eq, 3);
+                out.push(h << 4 | l);
+                i = eq + 3;
+                continue;
+            }
+        }
+        let mut j = eq + 1;
+        while matches!(src.get(j), Some(b' ' | b'\t')) {
+            j += 1;
+        }
+        if src.get(j) == Some(&b'\r') {
+            j += 1;
+        }
+        match src.get(j) {
+            Some(b'\n') => i = j + 1,
+            None => i = j,
+            Some(_) => {
+                map.copy(out.len(), eq, 1);
+                out.push(b'=');
+                i = eq + 1;
+            }
+        }
+    }
+}
+
+fn hex_value(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        _ => None,
+    }
+}
+
+/// Lenient base64: padding optional, trailing bits ignored (what mail
+/// readers accept).
+const BASE64: GeneralPurpose = GeneralPurpose::new(
+    &base64::alphabet::STANDARD,
+    GeneralPurposeConfig::new()
+        .with_decode_allow_trailing_bits(true)
+        .with_decode_padding_mode(DecodePaddingMode::Indifferent),
+);
+
+/// Base64-decodes `src` (RFC 2045 §6.8) in two steps with a map each
+/// (the buffers and maps are cleared first):
+/// first the alphabet characters are gathered into `chars` (line breaks
+/// and other bytes outside the alphabet dropped, as §6.8 says), then the
+/// quanta are decoded into `out`. A `=` ends a run; decoding resumes after
+/// it, so concatenated encodings decode too.
+pub(crate) fn base64(
+    src: &[u8],
+    chars: &mut Vec<u8>,
+    chars_map: &mut Map,
+    out: &mut Vec<u8>,
+    out_map: &mut Map,
+) {
+    for (buf, map) in
+        [(&mut *chars, &mut *chars_map), (&mut *out, &mut *out_map)]
+    {
+        buf.clear();
+        map.clear();
+    }
+    let (c0, o0) = (0, 0);
+    // The common case first: whole lines copied, and the crate checks the
+    // alphabet as it decodes.
+    let mut pos = 0;
+    while pos < src.len() {
+        let end = memchr(b'\n', &src[pos..]).map_or(src.len(), |k| pos + k);
+        let line = src[pos..end].trim_ascii_end();
+        chars_map.copy(chars.len(), pos, line.len());
+        chars.extend_from_slice(line);
+        pos = end + 1;
+    }
+    let run = &chars[c0..];
+    out.resize(o0 + run.len().div_ceil(4) * 3, 0);
+    if let Ok(n) = BASE64.decode_slice(run, &mut out[o0..]) {
+        out.truncate(o0 + n);
+        out_map.base64(o0, c0);
+        return;
+    }
+    // Bytes outside the alphabet, or padding inside: one byte at a time.
+    chars.truncate(c0);
+    out.truncate(o0);
+    chars_map.clear();
+    out_map.clear();
+    let mut run = c0;
+    for (i, &b) in src.iter().enumerate() {
+        if is_base64(b) {
+            chars_map.copy(chars.len(), i, 1);
+            chars.push(b);
+        } else if b == b'=' {
+            decode_run(&chars[run..], run, out, out_map);
+            run = chars.len();
+        }
+    }
+    decode_run(&chars[run..], run, out, out_map);
+}
+
+/// Where the base64 lines of `src` end: after the last line made of
+/// base64 alphabet and `=` only; what follows (blank lines and text that
+/// is not base64) is not part of the encoding; 0 when no line is base64.
+/// Looks at the tail only.
+pub(crate) fn base64_end(src: &[u8]) -> usize {
+    let mut end = src.len();
+    while end > 0 {
+        let start =
+            memchr::memrchr(b'\n', &src[..end - 1]).map_or(0, |k| k + 1);
+        let line = src[start..end].trim_ascii_end();
+        if !line.is_empty() {
+            let is_b64 = line.iter().all(|&b| {
+                b.is_ascii_alphanumeric()
+                    || b == b'+'
+                    || b == b'/'
+                    || b == b'='
+            });
+            if is_b64 {
+                return end;
+            }
+        }
+        end = start;
+    }
+    0
+}
+
+fn is_base64(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'+' || b == b'/'
+}
+
+fn decode_run(run: &[u8], at: usize, out: &mut Vec<u8>, map: &mut Map) {
+    // A lone last character carries fewer than 8 bits: no byte.
+    let whole = if run.len() % 4 == 1 { run.len() - 1 } else { run.len() };
+    let Some(run) = run.get(..whole).filter(|r| !r.is_empty()) else {
+        return;
+    };
+    let start = out.len();
+    out.resize(start + run.len().div_ceil(4) * 3, 0);
+    match BASE64.decode_slice(run, &mut out[start..]) {
+        Ok(n) => {
+            out.truncate(start + n);
+            map.base64(start, at);
+        }
+        Err(_) => out.truncate(start),
+    }
+}
+
+/// Undoes RFC 3676 `format=flowed`: a line ending in a space, followed by
+/// a line of the same quote depth, is joined to it — the line break (and,
+/// with `DelSp=yes`, the space before it) and the next line's quote marks
+/// and stuffed space are removed. The signature separator `-- ` is never
+/// flowed (§4.3).
+pub(crate) fn unflow(
+    src: &[u8],
+    delsp: bool,
+    out: &mut Vec<u8>,
+    map: &mut Map,
+) {
+    let mut pos = 0;
+    while pos < src.len() {
+        let line_end =
+            memchr(b'\n', &src[pos..]).map_or(src.len(), |k| pos + k);
+        let text_end =
+            if line_end > pos && src.get(line_end - 1) == Some(&b'\r') {
+                line_end - 1
+            } else {
+                line_end
+            };
+        let line = &src[pos..text_end];
+        let depth = quote_depth(line);
+        let flowed = line.last() == Some(&b' ')
+            && &line[depth..] != b"-- "
+            && line_end < src.len();
+        let next = line_end + 1;
+        if flowed {
+            let next_line = src.get(next..).unwrap_or(&[]);
+            if quote_depth(next_line) == depth {
+                let keep = if delsp { text_end - 1 } else { text_end };
+                map.copy(out.len(), pos, keep - pos);
+                out.extend_from_slice(&src[pos..keep]);
+                let mut skip = next + depth;
+                if src.get(skip) == Some(&b' ') {
+                    skip += 1;
+                }
+                // The next line starts after its prefix; copy it on the
+                // next turn from there.
+                pos = skip;
+                continue;
+            }
+        }
+        let end = next.min(src.len());
+        map.copy(out.len(), pos, end - pos);
+        out.extend_from_slice(&src[pos..end]);
+        pos = end;
+    }
+}
+
+fn quote_depth(line: &[u8]) -> usize {
+    line.iter().take_while(|&&b| b == b'>').count()
+}
+
+/// Appends `src` to `out` with HTML character references decoded:
+/// `&#NN;`, `&#xHH;` and the named references of HTML 4 that can stand in a
+/// URL or around one (`&amp; &lt; &gt; &quot; &apos; &nbsp;`). `&nbsp;`
+/// becomes a plain space, since it ends a URL as a space does. Other
+/// names, and references without `;`, are kept as they are.
+pub(crate) fn html_references(src: &[u8], out: &mut Vec<u8>, map: &mut Map) {
+    let mut i = 0;
+    while i < src.len() {
+        let Some(amp) = memchr(b'&', &src[i..]).map(|k| i + k) else {
+            map.copy(out.len(), i, src.len() - i);
+            out.extend_from_slice(&src[i..]);
+            break;
+        };
+        map.copy(out.len(), i, amp - i);
+        out.extend_from_slice(&src[i..amp]);
+        match reference(&src[amp..]) {
+            Some((ch, len)) => {
+                map.unit(out.len(), amp, len);
+                let mut utf8 = [0u8; 4];
+                out.extend_from_slice(ch.encode_utf8(&mut utf8).as_bytes());
+                // Bytes after the reference start a new copy segment.
+                i = amp + len;
+            }
+            None => {
+                map.copy(out.len(), amp, 1);
+                out.push(b'&');
+                i = amp + 1;
+            }
+        }
+    }
+}
+
+/// The character of the reference at the start of `s` (which begins with
+/// `&`) and its length, `;` included.
+fn reference(s: &[u8]) -> Option<(char, usize)> {
+    let semi = memchr(b';', s.get(..12.min(s.len()))?)?;
+    let body = s.get(1..semi)?;
+    let ch = match body {
+        b"amp" | b"AMP" => '&',
+        b"lt" | b"LT" => '<',
+        b"gt" | b"GT" => '>',
+        b"quot" | b"QUOT" => '"',
+        b"apos" => '\'',
+        b"nbsp" => ' ',
+        [b'#', b'x' | b'X', hex @ ..] => number(hex, 16)?,
+        [b'#', dec @ ..] => number(dec, 10)?,
+        _ => return None,
+    };
+    Some((ch, semi + 1))
+}
+
+fn number(digits: &[u8], radix: u32) -> Option<char> {
+    if digits.is_empty() || digits.len() > 8 {
+        return None;
+    }
+    let text = std::str::from_utf8(digits).ok()?;
+    let n = u32::from_str_radix(text, radix).ok()?;
+    match char::from_u32(n)? {
+        '\u{a0}' => Some(' '),
+        c => Some(c),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn qp(s: &str) -> (String, Map) {
+        let (mut out, mut map) = (Vec::new(), Map::default());
+        quoted_printable(s.as_bytes(), &mut out, &mut map);
+        (String::from_utf8_lossy(&out).into_owned(), map)
+    }
+
+    #[test]
+    fn qp_decodes_and_maps() {
+        let src = "see http://a.b/c?x=3D1&y=\n=3D2 ok";
+        let (out, map) = qp(src);
+        assert_eq!(out, "see http://a.b/c?x=1&y=2 ok");
+        // '1' after the first escape
+        let one = out.find('1').unwrap();
+        assert_eq!(map.byte(one), (21, 22));
+        assert_eq!(&src[21..22], "1");
+        // the second '=' came from the escape after the soft break
+        assert_eq!(map.byte(22), (26, 29));
+        assert_eq!(&src[26..29], "=3D");
+        // a range over the soft break covers it
+        let (s, e) = map.range(4, out.len() - 3);
+        assert_eq!(&src[s..e], "http://a.b/c?x=3D1&y=\n=3D2");
+    }
+
+    #[test]
+    fn qp_lenient() {
+        assert_eq!(qp("a=\r\nb").0, "ab");
+        assert_eq!(qp("a= \t\nb").0, "ab");
+        assert_eq!(qp("a=zz=3d").0, "a=zz=");
+        assert_eq!(qp("end=").0, "end");
+        assert_eq!(qp("=4").0, "=4");
+    }
+
+    #[test]
+    fn base64_maps_across_lines() {
+        // "http://example.com/ok" split over two lines of 8 and 20 chars.
+        let enc = b"aHR0cDov\r\nL2V4YW1wbGUuY29tL29r\r\n";
+        let (mut chars, mut cmap, mut out, mut omap) =
+            (Vec::new(), Map::default(), Vec::new(), Map::default());
+        base64(enc, &mut chars, &mut cmap, &mut out, &mut omap);
+        assert_eq!(out, b"http://example.com/ok");
+        let layers = super::super::map::Layers { maps: vec![&cmap, &omap] };
+        // "example" starts at decoded 7: quantum 2 (chars 8..12), char 9
+        let (s, e) = layers.range(7, 14);
+        assert_eq!(s, 11);
+        assert!(e <= enc.len() && e > s);
+    }
+
+    #[test]
+    fn base64_end_before_footer() {
+        let src = b"YQ==\r\nYg==\r\n\r\n____\nlist footer http://x.y/\n";
+        assert_eq!(base64_end(src), 12);
+        assert_eq!(base64_end(b"YQ==\n"), 5);
+        assert_eq!(base64_end(b"only text\n"), 0);
+        assert_eq!(base64_end(b""), 0);
+    }
+
+    #[test]
+    fn base64_concatenated_and_garbage() {
+        let (mut c, mut cm, mut out, mut om) =
+            (Vec::new(), Map::default(), Vec::new(), Map::default());
+        base64(b"YQ==\nYg==\n!", &mut c, &mut cm, &mut out, &mut om);
+        assert_eq!(out, b"ab");
+    }
+
+    #[test]
+    fn flowed() {
+        let (mut out, mut map) = (Vec::new(), Map::default());
+        let src = b"> see http://a.b/ \n> c\n-- \nsig\n";
+        unflow(src, false, &mut out, &mut map);
+        assert_eq!(out, b"> see http://a.b/ c\n-- \nsig\n");
+        out.clear();
+        map.clear();
+        let src = b"http://a.b/lo \r\nng/x\n";
+        unflow(src, true, &mut out, &mut map);
+        assert_eq!(out, b"http://a.b/long/x\n");
+        assert_eq!(map.range(0, 17), (0, 20));
+    }
+
+    #[test]
+    fn references() {
+        let (mut out, mut map) = (Vec::new(), Map::default());
+        let src = b"<a href=\"http://a.b/?x=1&amp;y=&#50;&#x33;\">&copy;";
+        html_references(src, &mut out, &mut map);
+        assert_eq!(out, b"<a href=\"http://a.b/?x=1&y=23\">&copy;");
+        assert_eq!(map.byte(24), (24, 29));
+        assert_eq!(map.range(9, 30), (9, 43));
+    }
+}

@@ -1,0 +1,348 @@
+//! Framing: where the messages of a file begin and end.
+//!
+//! An mbox file (RFC 4155) is messages, each beginning with a `From `
+//! separator line. Body lines that begin with `From ` are meant to be
+//! quoted as `>From ` (mboxo, mboxrd), but some archivers do not quote them
+//! (Mailman's pipermail; the python-dev corpus has 18 such lines in 9,232
+//! messages). So a separator is only a line of this shape, the date asctime
+//! style as RFC 4155 §2 says, optionally with a zone:
+//!
+//! ```text
+//! "From " sender 1*SP weekday SP month 1*SP day SP hh:mm[:ss] [SP zone] SP yyyy [SP zone]
+//! ```
+//!
+//! where the sender is anything not blank (pipermail writes
+//! `From skip at mojam.com  Wed Apr 21 15:17:32 1999` and
+//! `From Fred L. Drake, Jr." <fdrake@acm.org  Thu Apr 22 15:47:35 1999`).
+//! A `>From ` line never separates. The quoting is not undone: it only
+//! adds `>` before `From ` at the start of a line, which can neither start
+//! nor end a URL differently.
+//!
+//! A Maildir or MH message, a news spool article, or a `.eml` file is one
+//! message per file.
+
+use super::header;
+use crate::scan::Span;
+use memchr::memmem;
+
+/// What a file holds, as far as its first bytes tell.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// An mbox spool: messages after `From ` separator lines.
+    Mbox,
+    /// One RFC 5322 message or Usenet article (Maildir, MH, news spool,
+    /// `.eml`).
+    Message,
+    /// Not mail.
+    Unknown,
+}
+
+impl Format {
+    /// Guesses the format from the first bytes of a file (for
+    /// `--mail auto`): an mbox begins with a separator line; a message
+    /// with a header field (`Name: value`) whose name is one mail or news
+    /// always carries, or with two header fields in a row.
+    ///
+    /// ```
+    /// use urlgrep::mail::Format;
+    /// assert_eq!(Format::sniff(b"From a@b Thu Aug 22 13:17:22 2002\n"), Format::Mbox);
+    /// assert_eq!(Format::sniff(b"Return-Path: <a@b>\nX: y\n"), Format::Message);
+    /// assert_eq!(Format::sniff(b"Network Working Group\n"), Format::Unknown);
+    /// ```
+    pub fn sniff(head: &[u8]) -> Format {
+        if is_separator(head, 0) {
+            return Format::Mbox;
+        }
+        let (block, _) = header::split(head, true);
+        let block = &head[block.start..block.end];
+        let mut count = 0;
+        for f in header::fields(block) {
+            let name = &block[f.name.start..f.name.end];
+            const KNOWN: [&[u8]; 12] = [
+                b"received",
+                b"return-path",
+                b"message-id",
+                b"from",
+                b"date",
+                b"subject",
+                b"path",
+                b"newsgroups",
+                b"xref",
+                b"delivered-to",
+                b"mime-version",
+                b"x-original-to",
+            ];
+            if KNOWN.iter().any(|k| name.eq_ignore_ascii_case(k)) {
+                return Format::Message;
+            }
+            count += 1;
+            if count == 2 {
+                return Format::Message;
+            }
+        }
+        Format::Unknown
+    }
+}
+
+/// Whether the line at `pos` of `hay` is an mbox separator (see the
+/// module docs).
+pub fn is_separator(hay: &[u8], pos: usize) -> bool {
+    let Some(line) = hay.get(pos..) else { return false };
+    let Some(rest) = line.strip_prefix(b"From ") else { return false };
+    let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len()).min(512);
+    let line = rest[..end.min(rest.len())].trim_ascii_end();
+    let mut words: Vec<&[u8]> = Vec::with_capacity(8);
+    for w in
+        line.rsplit(|&b| b == b' ' || b == b'\t').filter(|w| !w.is_empty())
+    {
+        words.push(w);
+        if words.len() == 8 {
+            break;
+        }
+    }
+    // words are in reverse: [zone?] year [zone?] time day month weekday sender…
+    let mut w = words.iter().copied();
+    let mut next = || w.next().unwrap_or(&[]);
+    let mut word = next();
+    if is_zone(word) {
+        word = next();
+    }
+    if !is_year(word) {
+        return false;
+    }
+    word = next();
+    if is_zone(word) && !is_time(word) {
+        word = next();
+    }
+    is_time(word)
+        && is_day(next())
+        && is_name(next(), MONTHS)
+        && is_name(next(), WEEKDAYS)
+        && !next().is_empty()
+}
+
+const MONTHS: &[&[u8]] = &[
+    b"Jan", b"Feb", b"Mar", b"Apr", b"May", b"Jun", b"Jul", b"Aug", b"Sep",
+    b"Oct", b"Nov", b"Dec",
+];
+const WEEKDAYS: &[&[u8]] =
+    &[b"Mon", b"Tue", b"Wed", b"Thu", b"Fri", b"Sat", b"Sun"];
+
+fn is_name(w: &[u8], names: &[&[u8]]) -> bool {
+    names.iter().any(|n| w.eq_ignore_ascii_case(n))
+}
+
+fn is_year(w: &[u8]) -> bool {
+    w.len() == 4 && w.iter().all(u8::is_ascii_digit)
+}
+
+fn is_day(w: &[u8]) -> bool {
+    (1..=2).contains(&w.len()) && w.iter().all(u8::is_ascii_digit)
+}
+
+/// `h:mm`, `hh:mm` or `hh:mm:ss`.
+fn is_time(w: &[u8]) -> bool {
+    let mut parts = w.split(|&b| b == b':');
+    let ok = |p: Option<&[u8]>, lo: usize| {
+        p.is_some_and(|p| {
+            (lo..=2).contains(&p.len()) && p.iter().all(u8::is_ascii_digit)
+        })
+    };
+    let (h, m, s) = (parts.next(), parts.next(), parts.next());
+    ok(h, 1) && ok(m, 2) && (s.is_none() || ok(s, 2)) && parts.next().is_none()
+}
+
+/// `+0100`, `-0500`, or an alphabetic zone such as `GMT` or `PDT`.
+fn is_zone(w: &[u8]) -> bool {
+    match w {
+        [b'+' | b'-', d @ ..] => {
+            d.len() == 4 && d.iter().all(u8::is_ascii_digit)
+        }
+        _ => {
+            (2..=5).contains(&w.len()) && w.iter().all(u8::is_ascii_uppercase)
+        }
+    }
+}
+
+/// The start of the first separator line at or after `from` (a line
+/// start: `from` itself counts only if it is 0 or follows a `\n`). A
+/// parallel driver can split a spool at these points.
+pub fn next_separator(hay: &[u8], from: usize) -> Option<usize> {
+    if from < hay.len()
+        && (from == 0 || hay[from - 1] == b'\n')
+        && is_separator(hay, from)
+    {
+        return Some(from);
+    }
+    let start = from.saturating_sub(1).min(hay.len());
+    memmem::find_iter(&hay[start..], b"\nFrom ")
+        .map(|k| start + k + 1)
+        .find(|&at| at >= from && is_separator(hay, at))
+}
+
+/// One message of a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Message<'h> {
+    pub(crate) index: usize,
+    pub(crate) span: Span,
+    pub(crate) header: Span,
+    pub(crate) body: Span,
+    /// The header block, for [`Message::message_id`].
+    pub(crate) block: &'h [u8],
+}
+
+impl<'h> Message<'h> {
+    /// Builds the message that spans `span` of `hay`, finding its header
+    /// and body.
+    /// A span past the end of `hay` is cut to it.
+    pub fn new(hay: &'h [u8], index: usize, span: Span) -> Message<'h> {
+        let end = span.end.min(hay.len());
+        let span = Span { start: span.start.min(end), end };
+        let bytes = &hay[span.start..span.end];
+        let (h, b) = header::split(bytes, true);
+        let header =
+            Span { start: span.start + h.start, end: span.start + h.end };
+        let body =
+            Span { start: span.start + b.start, end: span.start + b.end };
+        let block = &bytes[h.start..h.end];
+        Message { index, span, header, body, block }
+    }
+
+    /// 0-based index of the message in the slice it was framed from.
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    /// The whole message in the slice, mbox separator line included.
+    pub fn span(&self) -> Span {
+        self.span
+    }
+
+    /// The header block (without the separator line or the empty line
+    /// that ends it).
+    pub fn header(&self) -> Span {
+        self.header
+    }
+
+    /// The body, after the empty line.
+    pub fn body(&self) -> Span {
+        self.body
+    }
+
+    /// The `Message-ID` value as written (angle brackets kept), if any.
+    pub fn message_id(&self) -> Option<&'h [u8]> {
+        let block = self.block;
+        header::message_id(block).map(|s| &block[s.start..s.end])
+    }
+}
+
+/// Iterator over the messages of a slice; see [`messages`].
+#[derive(Clone, Debug)]
+pub struct Messages<'h> {
+    hay: &'h [u8],
+    format: Format,
+    pos: usize,
+    index: usize,
+}
+
+/// The messages of `hay`, framed as `format` says: an mbox is split at its
+/// separator lines (bytes before the first separator, if any, are a
+/// message of their own); anything else is one message.
+///
+/// ```
+/// use urlgrep::mail::{messages, Format};
+/// let spool = b"From a@b Thu Aug 22 13:17:22 2002\nMessage-ID: <1@b>\n\n>From here\n\nFrom c@d Fri Aug 23 01:02:03 2002\n\nhi\n";
+/// let ms: Vec<_> = messages(spool, Format::Mbox).collect();
+/// assert_eq!(ms.len(), 2);
+/// assert_eq!(ms[0].message_id(), Some(&b"<1@b>"[..]));
+/// assert_eq!(ms[1].span().start, 65);
+/// ```
+pub fn messages(hay: &[u8], format: Format) -> Messages<'_> {
+    Messages { hay, format, pos: 0, index: 0 }
+}
+
+impl<'h> Iterator for Messages<'h> {
+    type Item = Message<'h>;
+
+    fn next(&mut self) -> Option<Message<'h>> {
+        let hay = self.hay;
+        if self.pos >= hay.len() && !(hay.is_empty() && self.index == 0) {
+            return None;
+        }
+        let start = self.pos;
+        let end = match self.format {
+            Format::Mbox => {
+                next_separator(hay, start + 1).unwrap_or(hay.len())
+            }
+            _ => hay.len(),
+        };
+        // An empty file is one empty message only when it is not an mbox.
+        if hay.is_empty() && self.format == Format::Mbox {
+            self.pos = 1;
+            return None;
+        }
+        self.pos = end.max(start + 1);
+        let m = Message::new(hay, self.index, Span { start, end });
+        self.index += 1;
+        Some(m)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn separators() {
+        let yes: [&[u8]; 6] = [
+            b"From a@b Thu Aug 22 13:17:22 2002",
+            b"From skip at mojam.com  Wed Apr 21 15:17:32 1999\n",
+            b"From Fred L. Drake, Jr.\" <fdrake@acm.org  Thu Apr 22 15:47:35 1999",
+            b"From a@b Thu Aug  2 13:17 2002 +0100",
+            b"From a@b Thu Aug 22 13:17:22 PDT 2002\r\n",
+            b"From MAILER-DAEMON Mon Jan  1 00:00:00 2024",
+        ];
+        for y in yes {
+            assert!(is_separator(y, 0), "{}", String::from_utf8_lossy(y));
+        }
+        let no: [&[u8]; 6] = [
+            b"From this:",
+            b"From now on, patches must be mailed to patches@python.org, and must",
+            b">From a@b Thu Aug 22 13:17:22 2002",
+            b"From: a@b",
+            b"From Thu Aug 22 13:17:22 2002",
+            b"From a@b Thu Aug 22 13:17:22 02",
+        ];
+        for n in no {
+            assert!(!is_separator(n, 0), "{}", String::from_utf8_lossy(n));
+        }
+    }
+
+    #[test]
+    fn frames_mbox() {
+        let spool: &[u8] = b"junk\nFrom a@b Thu Aug 22 13:17:22 2002\nS: 1\n\nFrom here on\n>From x@y Thu Aug 22 13:17:22 2002\n\nFrom c@d Fri Aug 23 01:02:03 2002\nS: 2\n\nz";
+        let ms: Vec<_> = messages(spool, Format::Mbox).collect();
+        assert_eq!(ms.len(), 3);
+        assert_eq!(&spool[ms[0].span.start..ms[0].span.end], b"junk\n");
+        let m1 = &spool[ms[1].span.start..ms[1].span.end];
+        assert!(m1.starts_with(b"From a@b"));
+        assert!(m1.ends_with(b"2002\n\n"));
+        assert_eq!(&spool[ms[1].body.start..ms[1].body.end], &m1[40..]);
+        assert_eq!(&spool[ms[2].body.start..ms[2].body.end], b"z");
+        assert_eq!(ms[2].index(), 2);
+        assert_eq!(next_separator(spool, 0), Some(5));
+        assert_eq!(next_separator(spool, 5), Some(5));
+        assert_eq!(next_separator(spool, 6), Some(ms[2].span.start));
+        assert_eq!(messages(b"", Format::Mbox).count(), 0);
+        assert_eq!(messages(b"", Format::Message).count(), 1);
+    }
+
+    #[test]
+    fn sniffs() {
+        assert_eq!(Format::sniff(b"Path: a!b\nFrom: c\n"), Format::Message);
+        assert_eq!(Format::sniff(b"X-A: 1\nX-B: 2\n"), Format::Message);
+        assert_eq!(Format::sniff(b"Note: this\n\nis text"), Format::Unknown);
+        assert_eq!(Format::sniff(b""), Format::Unknown);
+    }
+}
