@@ -49,10 +49,12 @@ fn slashes(hay: &[u8]) -> usize {
     memchr::memmem::find_iter(hay, b"://").count()
 }
 
-/// The finders under test: SIMD triggers (timed) and naive (the oracle).
+/// The finders under test: SIMD triggers (timed), naive (the oracle) and
+/// every colon a trigger (the oracle of the trigger test).
 struct Finders {
     simd: Finder,
     naive: Finder,
+    every: Finder,
 }
 
 /// The count of `f` over every part, SIMD checked against naive.
@@ -65,6 +67,8 @@ fn expected(
     let simd: usize = parts.iter().map(|p| f(&finders.simd, p)).sum();
     let naive: usize = parts.iter().map(|p| f(&finders.naive, p)).sum();
     assert_eq!(simd, naive, "{name}: SIMD and naive triggers disagree");
+    let every: usize = parts.iter().map(|p| f(&finders.every, p)).sum();
+    assert_eq!(simd, every, "{name}: filtered and all colons disagree");
     simd
 }
 
@@ -130,6 +134,7 @@ fn main() {
     let finders = Finders {
         simd: Finder::builder().triggers(Triggers::Simd).build(),
         naive: Finder::builder().triggers(Triggers::Naive).build(),
+        every: Finder::builder().triggers(Triggers::EveryColon).build(),
     };
     let mut c = Criterion::default()
         .sample_size(10)
