@@ -38,7 +38,9 @@ import time
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.path.join(REPO, "..", "shared", "corpora")
 WORK = "/tmp/urlgrep-bench"
-TARGET = os.environ.get("CARGO_TARGET_DIR", os.path.join(REPO, "target"))
+# A target folder of its own: a target folder shared between checkouts of
+# the same package may hold another checkout's `urlgrep` binary.
+TARGET = os.path.join(WORK, "target")
 
 # The URL regex a user would write for grep or ripgrep: the schemes urlgrep
 # finds bare, ended at whitespace and the characters RFC 3986 Appendix C
@@ -133,7 +135,7 @@ def build():
     subprocess.run(
         ["cargo", "build", "--release", "--bin", "urlgrep",
          "--example", "linkify_count", "--example", "memchr_floor"],
-        cwd=REPO, check=True)
+        cwd=REPO, check=True, env=dict(os.environ, CARGO_TARGET_DIR=TARGET))
 
 
 def version(cmd):
@@ -288,7 +290,7 @@ def write(results, tool_list, has_j, runs):
         lines.append("- this urlgrep build has no `-j`: one thread only")
     lines += ["", "## Versions", ""]
     urlgrep_rev = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], cwd=REPO,
+        ["git", "describe", "--always", "--dirty"], cwd=REPO,
         capture_output=True, text=True).stdout.strip()
     lines.append(f"- urlgrep: {urlgrep_rev} (release build)")
     lines.append(f"- rustc: {version(['rustc', '--version'])}")

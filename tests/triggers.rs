@@ -147,6 +147,21 @@ proptest! {
     }
 }
 
+#[test]
+fn scheme_runs_at_the_length_limit() {
+    for zeros in 20..34 {
+        for before in [b' ', b'0', b'<'] {
+            let mut hay = vec![b'x', before];
+            hay.extend(std::iter::repeat_n(b'0', zeros));
+            hay.extend(b"mailto:a@b.c <sip:x> x");
+            let want = slice_rows(Triggers::EveryColon, &hay);
+            for t in MODES {
+                assert_eq!(slice_rows(t, &hay), want, "{zeros} {t:?}");
+            }
+        }
+    }
+}
+
 /// The small real corpora (RFC 8400–8499 and mini_newsgroups), when
 /// `../shared` is there.
 #[test]

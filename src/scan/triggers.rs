@@ -27,7 +27,7 @@
 //! ([`Triggers::EveryColon`]) to prove the test only drops colons that
 //! yield nothing.
 
-use crate::parse::{is_bare_opaque, is_scheme_byte, MAX_SCHEME_LEN};
+use crate::parse::{is_bare_opaque, MAX_SCHEME_LEN};
 
 /// How triggers are found.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -70,12 +70,33 @@ impl Triggers {
     }
 }
 
+/// Byte classes of [`may_start`]: [`SCHEME`] bytes (RFC 3986 §3.1:
+/// `ALPHA / DIGIT / "+" / "-" / "."`), of which [`ALPHA`] are letters.
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        if c.is_ascii_alphabetic() {
+            t[b] = SCHEME | ALPHA;
+        } else if c.is_ascii_digit() || matches!(c, b'+' | b'-' | b'.') {
+            t[b] = SCHEME;
+        }
+        b += 1;
+    }
+    t
+};
+const SCHEME: u8 = 1;
+const ALPHA: u8 = 2;
+
 /// Whether the colon at `c` may end the scheme of a candidate; `false`
 /// only when [`super::Config::at_trigger`] would find nothing there.
 ///
 /// The walk back mirrors `at_trigger`: at most [`MAX_SCHEME_LEN`] + 1
 /// scheme bytes, never before `floor`; a longer run is no scheme; leading
-/// bytes that are not letters are skipped.
+/// bytes that are not letters are skipped. It uses a byte-class table
+/// rather than `is_scheme_byte`'s chain of comparisons: this walk runs at
+/// every colon of every mail header.
 #[inline]
 pub(crate) fn may_start(hay: &[u8], c: usize, floor: usize) -> bool {
     // `//` after the colon, or not known yet: a bare URL may start here.
@@ -88,19 +109,25 @@ pub(crate) fn may_start(hay: &[u8], c: usize, floor: usize) -> bool {
         Some(_) => {}
     }
     let lowest = floor.max(c.saturating_sub(MAX_SCHEME_LEN + 1));
-    let mut s = c;
-    while s > lowest && is_scheme_byte(hay[s - 1]) {
-        s -= 1;
-    }
-    if s == lowest && s > floor && is_scheme_byte(hay[s - 1]) {
-        return false; // a run too long to be a scheme
-    }
-    while s < c && !hay[s].is_ascii_alphabetic() {
-        s += 1;
-    }
-    if s == c {
+    let Some(window) = hay.get(lowest..c) else { return false };
+    let s = match window.iter().rposition(|&b| CLASS[b as usize] & SCHEME == 0)
+    {
+        Some(i) => lowest + i + 1,
+        // The run reaches `lowest`: too long to be a scheme when it goes
+        // on before it (and `lowest` is not the floor).
+        None if lowest > floor
+            && CLASS[hay[lowest - 1] as usize] & SCHEME != 0 =>
+        {
+            return false
+        }
+        None => lowest,
+    };
+    let Some(name_at) =
+        hay[s..c].iter().position(|&b| CLASS[b as usize] & ALPHA != 0)
+    else {
         return false;
-    }
+    };
+    let s = s + name_at;
     // `<URL:`, `<scheme:` and `"scheme:`; the wrapper and delimited
     // readers decide the rest.
     if s > floor && matches!(hay[s - 1], b'<' | b'"') {
@@ -139,6 +166,19 @@ mod tests {
                     "from {from} floor {floor}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn class_table_agrees_with_the_parser() {
+        for b in 0..=255u8 {
+            let class = CLASS[b as usize];
+            assert_eq!(
+                class & SCHEME != 0,
+                crate::parse::is_scheme_byte(b),
+                "{b}"
+            );
+            assert_eq!(class & ALPHA != 0, b.is_ascii_alphabetic(), "{b}");
         }
     }
 
@@ -183,6 +223,15 @@ mod tests {
             let c = memchr::memchr(b':', hay).unwrap();
             assert!(!may_start(hay, c, 0), "{}", String::from_utf8_lossy(hay));
         }
+        // a run of exactly MAX_SCHEME_LEN + 1 bytes is walked, one byte
+        // more is too long
+        let mut hay = vec![b' '; 2];
+        hay.extend([b'0'; MAX_SCHEME_LEN + 1 - 6]);
+        hay.extend(b"mailto:x");
+        let c = hay.len() - 2;
+        assert!(may_start(&hay, c, 0));
+        hay[1] = b'0';
+        assert!(!may_start(&hay, c, 0));
         // the floor cuts the run as in at_trigger: `mailto` after it
         assert!(may_start(b"xmailto:y", 7, 1));
         assert!(!may_start(b"xmailto:y", 7, 0));
