@@ -108,6 +108,59 @@ pub(crate) fn may_start(hay: &[u8], c: usize, floor: usize) -> bool {
         },
         Some(_) => {}
     }
+    if surely_not_named(hay, c, floor) {
+        return false;
+    }
+    named(hay, c, floor)
+}
+
+/// Bytes before a colon that [`surely_not_named`] looks at: the longest
+/// scheme run that is walked (`MAX_SCHEME_LEN + 1`) and its delimiter,
+/// rounded up to whole 8-byte words.
+const QUICK: usize = (MAX_SCHEME_LEN + 2).next_multiple_of(8);
+
+/// A branch-free first look at a colon not followed by `//` (most mail
+/// header colons): `true` when no `<` or `"` stands in the [`QUICK`] bytes
+/// before it and they do not end with `mailto`, `news` or `urn` in any
+/// case, so that [`named`] would say no. `false` means "look closer",
+/// also when those bytes reach before the floor.
+#[inline]
+fn surely_not_named(hay: &[u8], c: usize, floor: usize) -> bool {
+    let Some(from) = c.checked_sub(QUICK) else { return false };
+    let Some(window) = hay.get(from..c) else { return false };
+    if from < floor {
+        return false;
+    }
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    const ANGLE: u64 = u64::from_ne_bytes([b'<'; 8]);
+    const QUOTE: u64 = u64::from_ne_bytes([b'"'; 8]);
+    // Whether a byte of `x` is zero (exact for "any byte").
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+    let mut delimiter = 0;
+    let mut last = 0;
+    for word in window.chunks_exact(8) {
+        let mut bytes = [0u8; 8];
+        bytes.copy_from_slice(word);
+        last = u64::from_le_bytes(bytes);
+        delimiter |= zero(last ^ ANGLE) | zero(last ^ QUOTE);
+    }
+    if delimiter != 0 {
+        return false;
+    }
+    // The last 8 bytes, folded to lower case (a superset: `|0x20` also
+    // maps some non-letters onto letters).
+    let low = last | u64::from_ne_bytes([0x20; 8]);
+    let opaque = low >> 16 == u64::from_le_bytes(*b"mailto\0\0")
+        || low >> 32 == u64::from_le_bytes(*b"news\0\0\0\0")
+        || low >> 40 == u64::from_le_bytes(*b"urn\0\0\0\0\0");
+    !opaque
+}
+
+/// The exact test of the name before the colon at `c` (not followed by
+/// `//`): whether `at_trigger` may find a delimited or a bare opaque URL.
+#[inline]
+fn named(hay: &[u8], c: usize, floor: usize) -> bool {
     let lowest = floor.max(c.saturating_sub(MAX_SCHEME_LEN + 1));
     let Some(window) = hay.get(lowest..c) else { return false };
     let s = match window.iter().rposition(|&b| CLASS[b as usize] & SCHEME == 0)
@@ -180,6 +233,56 @@ mod tests {
             );
             assert_eq!(class & ALPHA != 0, b.is_ascii_alphabetic(), "{b}");
         }
+    }
+
+    #[test]
+    fn the_quick_look_agrees_with_the_exact_one() {
+        let names: &[&[u8]] = &[
+            b"Received",
+            b"mailto",
+            b"MAILTO",
+            b"xmailto",
+            b"1mailto",
+            b"news",
+            b"News",
+            b"urn",
+            b"URL",
+            b"sip",
+            b"http",
+            b"12",
+            b"0000000000000000000000000000mailto",
+            b"00000000000000000000000000000mailto",
+            b"",
+        ];
+        let befores: &[&[u8]] = &[b"", b"<", b"\"", b" ", b"\n", b"x"];
+        for pad in 0..48 {
+            for name in names {
+                for before in befores {
+                    for gap in 0..3 {
+                        let mut hay = vec![b'a'; pad];
+                        hay.extend_from_slice(before);
+                        hay.extend(std::iter::repeat_n(b' ', gap));
+                        hay.extend_from_slice(name);
+                        let c = hay.len();
+                        hay.extend_from_slice(b":x");
+                        for floor in [0, pad / 2, pad, c] {
+                            let quick = surely_not_named(&hay, c, floor);
+                            let exact = named(&hay, c, floor);
+                            assert!(
+                                !(quick && exact),
+                                "{:?} floor {floor}",
+                                String::from_utf8_lossy(&hay)
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        // and it does say no to a header colon
+        let hay = b"Message-ID: <x@y>\nDelivered-To: list@example.org\n\
+            Received: from a.example (a.example [10.0.0.1])";
+        let c = memchr::memmem::find(hay, b"Received:").unwrap() + 8;
+        assert!(surely_not_named(hay, c, 0));
     }
 
     #[test]
