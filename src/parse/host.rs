@@ -57,6 +57,13 @@ pub(crate) fn host(
         }
         return ip_literal(s, future);
     }
+    // The common case first: a DNS name, checked in one pass.
+    if let Some(ace) = scan_hostname(s, !strict) {
+        if ace && !strict {
+            idn_to_ascii(s)?;
+        }
+        return Ok(Host::Domain(s));
+    }
     if s.iter().all(|&b| b.is_ascii_digit() || b == b'.') {
         let addr = if strict { hostnumber(s) } else { ipv4address(s) };
         return match (addr, rule) {
@@ -67,17 +74,8 @@ pub(crate) fn host(
         };
     }
     if s.is_ascii() {
-        if !s.contains(&b'%') && hostname(s, !strict) {
-            if has_ace_label(s) && !strict {
-                idn_to_ascii(s)?;
-            }
-            return Ok(Host::Domain(s));
-        }
         return match rule {
             Rule::Generic if !strict => reg_name(s),
-            _ if s.iter().all(|&b| ALNUM[usize::from(b)] || b == b'.') => {
-                Err(Reject::BadLabel)
-            }
             _ if s.iter().all(|&b| REG_NAME[usize::from(b)] || b == b'%') => {
                 Err(Reject::BadLabel)
             }
@@ -273,6 +271,9 @@ fn dec_octet(s: &[u8]) -> Option<u8> {
 ///
 /// with RFC 1034 §3.1 limits (labels of at most 63 bytes, names of at most
 /// 253) and, when `root` is set, one trailing dot (an absolute name).
+///
+/// This is the rule as written, label by label; [`scan_hostname`] is the
+/// one-pass form the hot path uses, tested against it.
 pub(crate) fn hostname(s: &[u8], root: bool) -> bool {
     let s = match s.strip_suffix(b".") {
         Some(t) if root => t,
@@ -295,6 +296,107 @@ pub(crate) fn hostname(s: &[u8], root: bool) -> bool {
     true
 }
 
+/// [`hostname`] in one pass; `Some(true)` when a label starts with `xn--`
+/// (IDNA's ASCII-compatible form, to be checked by [`idn_to_ascii`]).
+fn scan_hostname(s: &[u8], root: bool) -> Option<bool> {
+    match hostname_prefix(s, root) {
+        (n, found) if n == s.len() => found,
+        _ => None,
+    }
+}
+
+/// The longest prefix of `s` made of letters, digits, hyphens and dots,
+/// and [`scan_hostname`]'s verdict on it: the authority's hot path reads
+/// the host and finds where it ends in the same pass.
+pub(crate) fn hostname_prefix(s: &[u8], root: bool) -> (usize, Option<bool>) {
+    let mut ace = false;
+    let mut start = 0;
+    let mut good = true;
+    let mut end = s.len();
+    for (i, &b) in s.iter().enumerate() {
+        if b == b'.' {
+            let label = s.get(start..i).unwrap_or_default();
+            good &= label_ends(label);
+            ace |= is_ace(label);
+            start = i + 1;
+        } else if !LDH[usize::from(b)] {
+            end = i;
+            break;
+        }
+    }
+    let name = s.get(..end).unwrap_or_default();
+    // An absolute name: the last label is the one before the root dot.
+    let (name, top) = match name.strip_suffix(b".") {
+        Some(t) if root && start == end => {
+            let top_start =
+                t.iter().rposition(|&b| b == b'.').map_or(0, |i| i + 1);
+            (t, t.get(top_start..).unwrap_or_default())
+        }
+        _ => (name, name.get(start..).unwrap_or_default()),
+    };
+    good &= !name.is_empty()
+        && name.len() <= 253
+        && label_ends(top)
+        && top.first().is_some_and(|&b| ALPHA[usize::from(b)]);
+    (end, good.then_some(ace || is_ace(top)))
+}
+
+/// The old one-pass scan, kept for the property test below.
+#[cfg(test)]
+fn scan_hostname_whole(s: &[u8], root: bool) -> Option<bool> {
+    let s = match s.strip_suffix(b".") {
+        Some(t) if root => t,
+        _ => s,
+    };
+    if s.is_empty() || s.len() > 253 {
+        return None;
+    }
+    let mut ace = false;
+    let mut start = 0;
+    for (i, &b) in s.iter().enumerate() {
+        if b == b'.' {
+            let label = s.get(start..i)?;
+            if !label_ends(label) {
+                return None;
+            }
+            ace |= is_ace(label);
+            start = i + 1;
+        } else if !LDH[usize::from(b)] {
+            return None;
+        }
+    }
+    let top = s.get(start..)?;
+    let top_ok =
+        label_ends(top) && top.first().is_some_and(|&b| ALPHA[usize::from(b)]);
+    top_ok.then_some(ace || is_ace(top))
+}
+
+/// RFC 1123 §2.1 "LDH": letters, digits, hyphen.
+const LDH: chars::Class = {
+    let mut t = ALNUM;
+    t[b'-' as usize] = true;
+    t
+};
+
+/// A label of 1 to 63 bytes (RFC 1034 §3.1) that neither starts nor ends
+/// with a hyphen; its bytes are checked by the caller.
+fn label_ends(s: &[u8]) -> bool {
+    match (s.first(), s.last()) {
+        (Some(&a), Some(&z)) => s.len() <= 63 && a != b'-' && z != b'-',
+        _ => false,
+    }
+}
+
+/// Does the label start with IDNA's `xn--`?
+fn is_ace(label: &[u8]) -> bool {
+    // Bit 0x20 folds the two letters (and only "X"/"N" onto "x"/"n"); the
+    // hyphens are compared as they are.
+    match label {
+        [a, b, b'-', b'-', ..] => (a | 0x20, b | 0x20) == (b'x', b'n'),
+        _ => false,
+    }
+}
+
 /// RFC 1738 §5: `domainlabel = alphadigit | alphadigit *[ alphadigit | "-"
 /// ] alphadigit`, at most 63 bytes (RFC 1034 §3.1).
 pub(crate) fn domainlabel(s: &[u8]) -> bool {
@@ -313,12 +415,6 @@ pub(crate) fn domainlabel(s: &[u8]) -> bool {
 /// alphadigit`.
 pub(crate) fn toplabel(s: &[u8]) -> bool {
     domainlabel(s) && s.first().is_some_and(|&b| ALPHA[usize::from(b)])
-}
-
-/// Has `s` a label in IDNA's ASCII-compatible form (`xn--`)?
-fn has_ace_label(s: &[u8]) -> bool {
-    s.split(|&b| b == b'.')
-        .any(|l| l.get(..4).is_some_and(|p| p.eq_ignore_ascii_case(b"xn--")))
 }
 
 /// RFC 3987 §3.1 step 2 and RFC 5891: the ASCII form of an internationalised
@@ -381,6 +477,20 @@ mod tests {
         assert!(!hostname(b"", true));
         assert!(hostname(&[b'a'; 63], false));
         assert!(!hostname(&[b'a'; 64], false));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn one_pass_scan_is_the_rule(s in "[a-zA-Z0-9.x-]{0,12}|xn--[a-z-]{0,4}\\.[a-z0-9.-]{0,4}|[a-z.]{0,4}[:/_][a-z.]{0,4}") {
+            for root in [false, true] {
+                let scan = scan_hostname(s.as_bytes(), root);
+                proptest::prop_assert_eq!(scan, scan_hostname_whole(s.as_bytes(), root));
+                proptest::prop_assert_eq!(scan.is_some(), hostname(s.as_bytes(), root));
+                if let Some(ace) = scan {
+                    proptest::prop_assert_eq!(ace, s.to_ascii_lowercase().split('.').any(|l| l.starts_with("xn--")));
+                }
+            }
+        }
     }
 
     #[test]

@@ -45,25 +45,51 @@ impl Scheme {
     /// assert_eq!(Scheme::from_name(b"sip"), Scheme::Other);
     /// ```
     pub fn from_name(name: &[u8]) -> Scheme {
-        let mut lower = [0u8; 8];
-        if name.len() > lower.len() {
+        // Up to eight bytes packed into a u64 with bit 0x20 set in each:
+        // that folds ASCII letters to lower case, and since the names
+        // below are all letters, no other byte can fold onto them. Unused
+        // bytes stay zero, so the length is part of the key.
+        const fn key(name: &[u8]) -> u64 {
+            let mut k = 0u64;
+            let mut i = 0;
+            while i < name.len() && i < 8 {
+                k |= ((name[i] | 0x20) as u64) << (8 * i);
+                i += 1;
+            }
+            k
+        }
+        const FTP: u64 = key(b"ftp");
+        const HTTP: u64 = key(b"http");
+        const HTTPS: u64 = key(b"https");
+        const GOPHER: u64 = key(b"gopher");
+        const MAILTO: u64 = key(b"mailto");
+        const NEWS: u64 = key(b"news");
+        const NNTP: u64 = key(b"nntp");
+        const TELNET: u64 = key(b"telnet");
+        const WAIS: u64 = key(b"wais");
+        const FILE: u64 = key(b"file");
+        const PROSPERO: u64 = key(b"prospero");
+        let mut buf = [0u8; 8];
+        let Some(dst) = buf.get_mut(..name.len()) else {
             return Scheme::Other;
-        }
-        for (dst, src) in lower.iter_mut().zip(name) {
-            *dst = src.to_ascii_lowercase();
-        }
-        match &lower[..name.len()] {
-            b"ftp" => Scheme::Ftp,
-            b"http" => Scheme::Http,
-            b"https" => Scheme::Https,
-            b"gopher" => Scheme::Gopher,
-            b"mailto" => Scheme::Mailto,
-            b"news" => Scheme::News,
-            b"nntp" => Scheme::Nntp,
-            b"telnet" => Scheme::Telnet,
-            b"wais" => Scheme::Wais,
-            b"file" => Scheme::File,
-            b"prospero" => Scheme::Prospero,
+        };
+        dst.copy_from_slice(name);
+        let fold = match name.len() {
+            0 => 0,
+            n => 0x2020_2020_2020_2020u64 >> (8 * (8 - n)),
+        };
+        match u64::from_le_bytes(buf) | fold {
+            FTP => Scheme::Ftp,
+            HTTP => Scheme::Http,
+            HTTPS => Scheme::Https,
+            GOPHER => Scheme::Gopher,
+            MAILTO => Scheme::Mailto,
+            NEWS => Scheme::News,
+            NNTP => Scheme::Nntp,
+            TELNET => Scheme::Telnet,
+            WAIS => Scheme::Wais,
+            FILE => Scheme::File,
+            PROSPERO => Scheme::Prospero,
             _ => Scheme::Other,
         }
     }
@@ -279,7 +305,19 @@ pub fn is_scheme_syntax(name: &[u8]) -> bool {
 /// A byte that may appear after the first of a scheme name.
 #[inline]
 pub(crate) fn is_scheme_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'+' || b == b'-' || b == b'.'
+    /// `ALPHA / DIGIT / "+" / "-" / "."`
+    const SCHEME_BYTE: [bool; 256] = {
+        let mut t = [false; 256];
+        let mut b = 0;
+        while b < 256 {
+            let c = b as u8;
+            t[b] =
+                c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.');
+            b += 1;
+        }
+        t
+    };
+    SCHEME_BYTE[usize::from(b)]
 }
 
 #[cfg(test)]
@@ -307,6 +345,17 @@ mod tests {
         assert!(!is_bare_opaque(b"http"));
         assert_eq!(Scheme::from_name(b"Prospero"), Scheme::Prospero);
         assert_eq!(Scheme::from_name(b"prosperos"), Scheme::Other);
+        assert_eq!(Scheme::from_name(b"hTtPs"), Scheme::Https);
+        // Bytes that fold onto letters under `| 0x20` but are not letters.
+        assert_eq!(Scheme::from_name(b"\x08TTP"), Scheme::Other);
+        assert_eq!(Scheme::from_name(b"ftp\0"), Scheme::Other);
+        assert_eq!(Scheme::from_name(b""), Scheme::Other);
+        assert_eq!(Scheme::from_name(b"PROSPERO"), Scheme::Prospero);
+        assert_eq!(Scheme::from_name(b"F"), Scheme::Other);
+        for b in 0..=255u8 {
+            let want = b.is_ascii_alphanumeric() || b"+-.".contains(&b);
+            assert_eq!(is_scheme_byte(b), want, "{b}");
+        }
     }
 
     #[test]

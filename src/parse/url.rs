@@ -155,11 +155,13 @@ pub struct Url<'a> {
 impl<'a> Url<'a> {
     /// Parses and validates a whole URL (no surrounding wrapper or
     /// whitespace) under RFC 3986/3987.
+    #[inline]
     pub fn parse(input: &'a [u8]) -> Result<Url<'a>, Reject> {
         Url::parse_with(input, Strictness::Rfc3987)
     }
 
     /// Parses and validates a whole URL under `strictness`.
+    #[inline]
     pub fn parse_with(
         input: &'a [u8],
         strictness: Strictness,
@@ -314,20 +316,21 @@ struct Split<'a> {
 
 /// RFC 3986 §3: `URI = scheme ":" hier-part [ "?" query ] [ "#" fragment
 /// ]`, then the grammar of the scheme.
+#[inline]
 fn parse(input: &[u8], strict: bool) -> Result<Url<'_>, Reject> {
     let (name, rest) = scheme(input)?;
-    if rest.is_empty() {
-        return Err(Reject::Empty);
-    }
-    let (body, fragment) = match memchr::memchr(b'#', rest) {
-        Some(i) => (rest.get(..i).unwrap_or_default(), rest.get(i + 1..)),
-        None => (rest, None),
-    };
-    if let Some(f) = fragment {
-        self::fragment(f, strict)?;
-    }
     let scheme = Scheme::from_name(name);
-    let mut url = Url {
+    if !strict && matches!(scheme, Scheme::Http | Scheme::Https) {
+        if let Some(after) = rest.strip_prefix(b"//") {
+            return http_one_pass(input, scheme, name, after);
+        }
+    }
+    general(input, strict, scheme, name, rest)
+}
+
+/// An empty URL of `scheme` whose components are filled in by the rules.
+fn blank<'a>(input: &'a [u8], scheme: Scheme, name: &'a [u8]) -> Url<'a> {
+    Url {
         input,
         scheme,
         scheme_name: name,
@@ -338,11 +341,77 @@ fn parse(input: &[u8], strict: bool) -> Result<Url<'_>, Reject> {
         host: None,
         port_text: None,
         port: None,
-        path: body,
+        path: b"",
         query: None,
-        fragment,
+        fragment: None,
         parts: Parts::Generic,
+    }
+}
+
+/// RFC 9110 §4.2.1: `http-URI = "http" "://" authority path-abempty [ "?"
+/// query ] [ "#" fragment ]` at the default level, in one pass: the
+/// authority ends at the first `/`, `?` or `#`, and the RFC 3986/3987
+/// tables of path and query stop at the delimiter that follows them. The
+/// hot path of the scanner; it gives what [`general`] gives (tested).
+fn http_one_pass<'a>(
+    input: &'a [u8],
+    scheme: Scheme,
+    name: &'a [u8],
+    after: &'a [u8],
+) -> Result<Url<'a>, Reject> {
+    let mut url = blank(input, scheme, name);
+    let end = authority(&mut url, after, false)?;
+    let tail = after.get(end..).unwrap_or_default();
+    let mut pos = chars::run(tail, 0, &PATH, Iri::Ucs)?;
+    url.path = tail.get(..pos).unwrap_or_default();
+    if tail.get(pos) == Some(&b'?') {
+        let q = chars::run(tail, pos + 1, &QUERY, Iri::Private)?;
+        url.query = tail.get(pos + 1..q);
+        pos = q;
+    }
+    if tail.get(pos) == Some(&b'#') {
+        let f = chars::run(tail, pos + 1, &QUERY, Iri::Ucs)?;
+        url.fragment = tail.get(pos + 1..f);
+        pos = f;
+    }
+    if pos == tail.len() {
+        Ok(url)
+    } else {
+        Err(Reject::BadCharacter)
+    }
+}
+
+/// RFC 3986 §3, split first, then each component checked by the rules of
+/// the scheme.
+fn general<'a>(
+    input: &'a [u8],
+    strict: bool,
+    scheme: Scheme,
+    name: &'a [u8],
+    rest: &'a [u8],
+) -> Result<Url<'a>, Reject> {
+    if rest.is_empty() {
+        return Err(Reject::Empty);
+    }
+    // One scan finds the first "?" or "#"; only after a "?" is a second
+    // one needed for the "#".
+    let hash = match memchr::memchr2(b'?', b'#', rest) {
+        Some(i) if rest.get(i) == Some(&b'?') => {
+            let after = rest.get(i + 1..).unwrap_or_default();
+            memchr::memchr(b'#', after).map(|j| i + 1 + j)
+        }
+        found => found,
     };
+    let (body, fragment) = match hash {
+        Some(i) => (rest.get(..i).unwrap_or_default(), rest.get(i + 1..)),
+        None => (rest, None),
+    };
+    if let Some(f) = fragment {
+        self::fragment(f, strict)?;
+    }
+    let mut url = blank(input, scheme, name);
+    url.path = body;
+    url.fragment = fragment;
     match scheme {
         Scheme::Mailto => mailto_url(&mut url, body, strict)?,
         Scheme::News => news_url(&mut url, body, strict)?,
@@ -351,7 +420,9 @@ fn parse(input: &[u8], strict: bool) -> Result<Url<'_>, Reject> {
             url.path = split.path;
             url.query = split.query;
             match split.authority {
-                Some(a) => authority(&mut url, a, strict)?,
+                Some(a) => {
+                    authority(&mut url, a, strict)?;
+                }
                 None if needs_authority(scheme, strict) => {
                     return Err(Reject::EmptyHost)
                 }
@@ -361,6 +432,13 @@ fn parse(input: &[u8], strict: bool) -> Result<Url<'_>, Reject> {
         }
     }
     Ok(url)
+}
+
+/// The first `b` in `s`: a plain loop, cheaper than `memchr` on the few
+/// bytes of an authority.
+#[inline]
+fn find(b: u8, s: &[u8]) -> Option<usize> {
+    s.iter().position(|&c| c == b)
 }
 
 /// RFC 3986 §3.1: `scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`,
@@ -392,7 +470,7 @@ fn hier_part(body: &[u8]) -> Split<'_> {
     };
     match hier.strip_prefix(b"//") {
         Some(after) => {
-            let end = memchr::memchr(b'/', after).unwrap_or(after.len());
+            let end = find(b'/', after).unwrap_or(after.len());
             Split {
                 authority: after.get(..end),
                 path: after.get(end..).unwrap_or_default(),
@@ -416,22 +494,94 @@ fn needs_authority(scheme: Scheme, strict: bool) -> bool {
 
 /// RFC 3986 §3.2: `authority = [ userinfo "@" ] host [ ":" port ]`; RFC
 /// 1738 §5: `login = [ user [ ":" password ] "@" ] hostport`.
+///
+/// `after` is what follows `//`; the authority ends at its first `/`, `?`
+/// or `#` (RFC 3986 §3.2). One pass over it finds that end, the first `@`
+/// and the first `:` after it; returns the end.
 fn authority<'a>(
     url: &mut Url<'a>,
-    auth: &'a [u8],
+    after: &'a [u8],
     strict: bool,
-) -> Result<(), Reject> {
+) -> Result<usize, Reject> {
+    // The common case in one pass: a DNS name, then the end of the
+    // authority or a port; it gives what the general route below gives.
+    if let (n, Some(ace)) = host::hostname_prefix(after, !strict) {
+        let host_text = after.get(..n).unwrap_or_default();
+        let rest = after.get(n..).unwrap_or_default();
+        let digits = match rest.first() {
+            Some(b':') => {
+                rest.iter().skip(1).take_while(|b| b.is_ascii_digit()).count()
+                    + 1
+            }
+            _ => 0,
+        };
+        let end = n + digits;
+        if matches!(after.get(end), None | Some(b'/' | b'?' | b'#')) {
+            if ace && !strict {
+                host::idn_to_ascii(host_text)?;
+            }
+            if digits > 0 {
+                let p = rest.get(1..digits).unwrap_or_default();
+                url.port = host::port(p, strict)?;
+                url.port_text = Some(p);
+            }
+            url.authority = after.get(..end);
+            url.host_text = Some(host_text);
+            url.host = Some(Host::Domain(host_text));
+            return Ok(end);
+        }
+    }
+    authority_general(url, after, strict)
+}
+
+/// [`authority`] for any authority: userinfo, IP literals, reg-names.
+fn authority_general<'a>(
+    url: &mut Url<'a>,
+    after: &'a [u8],
+    strict: bool,
+) -> Result<usize, Reject> {
+    /// The bytes the pass stops at.
+    const STOP: chars::Class = {
+        let mut t = [false; 256];
+        t[b'/' as usize] = true;
+        t[b'?' as usize] = true;
+        t[b'#' as usize] = true;
+        t[b'@' as usize] = true;
+        t[b':' as usize] = true;
+        t
+    };
+    let (mut at, mut colon) = (None, None);
+    let mut end = 0;
+    loop {
+        let tail = after.get(end..).unwrap_or_default();
+        match tail.iter().position(|&b| STOP[usize::from(b)]) {
+            None => {
+                end = after.len();
+                break;
+            }
+            Some(n) => end += n,
+        }
+        match after.get(end) {
+            Some(b'@') if at.is_none() => (at, colon) = (Some(end), None),
+            Some(b':') if colon.is_none() => colon = Some(end),
+            Some(b'/' | b'?' | b'#') => break,
+            _ => {}
+        }
+        end += 1;
+    }
+    let auth = after.get(..end).unwrap_or_default();
     url.authority = Some(auth);
-    let hostport = match memchr::memchr(b'@', auth) {
+    let (hostport, hp_start) = match at {
         Some(at) => {
             let info = auth.get(..at).unwrap_or_default();
             userinfo(url, info, strict)?;
-            auth.get(at + 1..).unwrap_or_default()
+            (auth.get(at + 1..).unwrap_or_default(), at + 1)
         }
-        None => auth,
+        None => (auth, 0),
     };
+    let colon = colon.map(|c| c.saturating_sub(hp_start));
     let (host_text, port_text) = if hostport.first() == Some(&b'[') {
-        let close = memchr::memchr(b']', hostport).ok_or(Reject::BadIpv6)?;
+        let close = find(b']', hostport).ok_or(Reject::BadIpv6)?;
         match hostport.get(close + 1..).unwrap_or_default() {
             [] => (hostport, None),
             [b':', port @ ..] => {
@@ -440,7 +590,7 @@ fn authority<'a>(
             _ => return Err(Reject::BadIpv6),
         }
     } else {
-        match memchr::memchr(b':', hostport) {
+        match colon {
             Some(i) => {
                 (hostport.get(..i).unwrap_or_default(), hostport.get(i + 1..))
             }
@@ -454,8 +604,8 @@ fn authority<'a>(
     url.host_text = Some(host_text);
     if host_text.is_empty() {
         return match url.scheme {
-            Scheme::File => Ok(()),
-            Scheme::Other if !strict => Ok(()),
+            Scheme::File => Ok(end),
+            Scheme::Other if !strict => Ok(end),
             _ => Err(Reject::EmptyHost),
         };
     }
@@ -468,7 +618,7 @@ fn authority<'a>(
         _ => (Rule::Dns, true),
     };
     url.host = Some(host::host(host_text, rule, strict, future)?);
-    Ok(())
+    Ok(end)
 }
 
 /// RFC 3986 §3.2.1: `userinfo = *( unreserved / pct-encoded / sub-delims /
@@ -490,7 +640,7 @@ fn userinfo<'a>(
     if !allowed {
         return Err(Reject::Userinfo);
     }
-    let (user, password) = match memchr::memchr(b':', info) {
+    let (user, password) = match find(b':', info) {
         Some(i) => (info.get(..i).unwrap_or_default(), info.get(i + 1..)),
         None => (info, None),
     };
@@ -867,7 +1017,8 @@ fn news_url<'a>(
     let refs = match body.strip_prefix(b"//") {
         Some(after) if !strict => {
             let slash = memchr::memchr(b'/', after).ok_or(Reject::BadNews)?;
-            authority(url, after.get(..slash).unwrap_or_default(), strict)?;
+            let auth = after.get(..slash).unwrap_or_default();
+            authority(url, auth, strict)?;
             url.path = after.get(slash..).unwrap_or_default();
             after.get(slash + 1..).unwrap_or_default()
         }
@@ -916,5 +1067,81 @@ fn rfc1738_grouppart(s: &[u8]) -> Result<News<'_>, Reject> {
         }
         None if rfc1738_group(s) => Ok(News::Groups(s)),
         None => Err(Reject::BadNews),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    proptest::proptest! {
+        /// The one-pass http rule gives what the general route gives.
+        #[test]
+        fn http_one_pass_is_general(
+            s in "https?://([a-z.@:]{0,8}|\\[[0-9a-f:]{0,6}\\])(:[0-9]{0,3})?[/a-z?#%.é\u{e000} ]{0,12}"
+        ) {
+            let b = s.as_bytes();
+            let (name, rest) = scheme(b).expect("scheme");
+            let scheme = Scheme::from_name(name);
+            let fast = match rest.strip_prefix(b"//") {
+                Some(after) => http_one_pass(b, scheme, name, after),
+                None => return Ok(()),
+            };
+            let slow = general(b, false, scheme, name, rest);
+            match (&fast, &slow) {
+                (Ok(f), Ok(g)) => proptest::prop_assert_eq!(f, g),
+                (Err(_), Err(_)) => {}
+                _ => proptest::prop_assert!(false, "{:?}: {:?} vs {:?}", s, fast, slow),
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// The one-pass authority gives what the general route gives.
+        #[test]
+        fn authority_fast_is_general(
+            s in "[a-zA-Z0-9.-]{0,10}(:[0-9]{0,6})?[/?#:@x_]?[a-z0-9]{0,3}",
+            strict: bool,
+        ) {
+            for scheme in [Scheme::Http, Scheme::Other, Scheme::Gopher] {
+                let b = s.as_bytes();
+                let mut fast = blank(b, scheme, b"x");
+                let mut slow = blank(b, scheme, b"x");
+                let f = authority(&mut fast, b, strict);
+                let g = authority_general(&mut slow, b, strict);
+                proptest::prop_assert_eq!(f, g, "{:?}", s);
+                if f.is_ok() {
+                    proptest::prop_assert_eq!(fast, slow, "{:?}", s);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn rule_functions() {
+        assert_eq!(scheme(b"Http:x"), Ok((&b"Http"[..], &b"x"[..])));
+        assert_eq!(scheme(b"+a:x"), Err(Reject::BadScheme));
+        assert_eq!(scheme(b"a"), Err(Reject::BadScheme));
+        assert_eq!(ftptype(b"/a;type=I"), Ok((&b"/a"[..], Some(b'i'))));
+        assert_eq!(ftptype(b"/a;type=b"), Err(Reject::BadTypecode));
+        assert_eq!(ftptype(b"/a;x=y"), Ok((&b"/a;x=y"[..], None)));
+        assert_eq!(split_tabs(b"sel"), (&b"sel"[..], None, None));
+        assert_eq!(split_tabs(b"s%09q"), (&b"s"[..], Some(&b"q"[..]), None));
+        assert_eq!(
+            split_tabs(b"s%09%09p"),
+            (&b"s"[..], Some(&b""[..]), Some(&b"p"[..]))
+        );
+        assert!(rfc1738_group(b"comp.lang.c++"));
+        assert!(!rfc1738_group(b"1comp") && !rfc1738_group(b""));
+        assert_eq!(
+            rfc1738_grouppart(b"a;b@host.example"),
+            Ok(News::Article(b"a;b@host.example"))
+        );
+        assert_eq!(rfc1738_grouppart(b"a@1.2.3"), Err(Reject::BadNews));
+        let h = hier_part(b"//a@b:1/p?q");
+        assert_eq!(h.authority, Some(&b"a@b:1"[..]));
+        assert_eq!((h.path, h.query), (&b"/p"[..], Some(&b"q"[..])));
+        let h = hier_part(b"x:y");
+        assert_eq!((h.authority, h.path, h.query), (None, &b"x:y"[..], None));
     }
 }
