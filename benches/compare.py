@@ -180,7 +180,8 @@ def warm(files):
 
 
 def run(argv, files, out_path):
-    """One timed run: (seconds, output lines, peak RSS KiB)."""
+    """One timed run: (wall seconds, CPU seconds, output lines, peak RSS
+    KiB)."""
     warm(files)
     with tempfile.NamedTemporaryFile("r", suffix=".time") as tf, \
             open(out_path, "wb") as out:
@@ -194,10 +195,12 @@ def run(argv, files, out_path):
                            f"{p.stderr.decode(errors='replace')[:300]}")
     rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)",
                         timing).group(1))
+    cpu = sum(float(re.search(rf"{k} time \(seconds\): ([\d.]+)",
+                              timing).group(1)) for k in ("User", "System"))
     with open(out_path, "rb") as fh:
         lines = sum(chunk.count(b"\n") for chunk in iter(
             lambda: fh.read(1 << 20), b""))
-    return secs, lines, rss
+    return secs, cpu, lines, rss
 
 
 def main():
@@ -205,6 +208,8 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--corpus", action="append")
     ap.add_argument("--no-build", action="store_true")
+    ap.add_argument("--note", default="",
+                    help="a line for the results file (what was measured)")
     args = ap.parse_args()
     runs = max(args.runs, 5)
     if not os.path.isdir(SHARED):
@@ -222,20 +227,23 @@ def main():
         files = all_corpora[name]
         size = sum(os.path.getsize(f) for f in files)
         times = {t: [] for t, _ in tool_list}
+        cpus = {t: [] for t, _ in tool_list}
         info = {}
         # Interleave the tools run by run, so that load on the shared
         # machine hits them alike.
         for r in range(runs):
             for tool, argv in tool_list:
-                secs, lines, rss = run(argv, files, out_path)
+                secs, cpu, lines, rss = run(argv, files, out_path)
                 times[tool].append(secs)
+                cpus[tool].append(cpu)
                 prev = info.get(tool, (lines, 0))
                 info[tool] = (lines, max(prev[1], rss))
             log(f"{name}: run {r + 1}/{runs} done")
         results[name] = (size, len(files), {
-            t: (statistics.median(times[t]), info[t][0], info[t][1])
+            t: (statistics.median(times[t]), statistics.median(cpus[t]),
+                info[t][0], info[t][1])
             for t, _ in tool_list})
-    write(results, tool_list, has_j, runs)
+    write(results, tool_list, has_j, runs, args.note)
     return 0
 
 
@@ -243,7 +251,7 @@ def mib_s(size, secs):
     return size / (1 << 20) / secs
 
 
-def write(results, tool_list, has_j, runs):
+def write(results, tool_list, has_j, runs, note):
     now = datetime.datetime.now(datetime.timezone.utc)
     cpu = "unknown"
     lscpu = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
@@ -259,26 +267,33 @@ def write(results, tool_list, has_j, runs):
         "just before each run (hot page cache). MiB/s = input bytes / wall "
         "time. Speed-up = "
         f"`{ref}` MiB/s / tool MiB/s. URLs = output lines. Peak RSS from "
-        "`/usr/bin/time -v` (max over the runs).",
+        "`/usr/bin/time -v` (max over the runs). CPU MiB/s = input bytes "
+        "/ (user + system time), median: on a loaded machine it is the "
+        "steadier measure (0.01 s resolution).",
         "",
     ]
+    if note:
+        lines += [note, ""]
     for name, (size, nfiles, per_tool) in results.items():
         floor = per_tool["memchr floor"][0]
         lines.append(f"## {name} ({size / (1 << 20):.1f} MiB, "
                      f"{nfiles} file{'s' if nfiles > 1 else ''})")
         lines.append("")
         lines.append("| tool | MiB/s | speed-up of urlgrep | % of floor "
-                     "| URLs | peak RSS MiB |")
-        lines.append("|---|---:|---:|---:|---:|---:|")
+                     "| CPU MiB/s | CPU % of floor | URLs | peak RSS MiB |")
+        lines.append("|---|---:|---:|---:|---:|---:|---:|---:|")
+        floor_cpu = max(per_tool["memchr floor"][1], 0.005)
         ref_secs = per_tool[ref][0]
         for tool, _ in tool_list:
-            secs, urls, rss = per_tool[tool]
+            secs, cpu, urls, rss = per_tool[tool]
+            cpu = max(cpu, 0.005)
             speed = (f"{secs / ref_secs:.2f}x" if tool != "memchr floor"
                      else "")
             urls_s = f"{urls:,}" if tool != "memchr floor" else "-"
             lines.append(
                 f"| {tool} | {mib_s(size, secs):,.0f} | {speed} | "
-                f"{100 * floor / secs:.0f}% | {urls_s} | {rss / 1024:.1f} |")
+                f"{100 * floor / secs:.0f}% | {mib_s(size, cpu):,.0f} | "
+                f"{100 * floor_cpu / cpu:.0f}% | {urls_s} | {rss / 1024:.1f} |")
         lines.append("")
     lines += ["## Commands", "",
               "Each command is followed by the corpus's files (a folder's "
