@@ -263,7 +263,7 @@ impl Config {
         stop: usize,
     ) -> Step {
         let mut pos = pos;
-        while let Some(c) = self.triggers.find(hay.bytes, pos) {
+        while let Some(c) = self.triggers.find(hay.bytes, pos, floor) {
             if c >= stop {
                 break;
             }

@@ -1,0 +1,326 @@
+#!/usr/bin/env python3
+"""Compare urlgrep with the tools a user would pick instead, in one run.
+
+On the same files, hot in the page cache (every file is re-read just
+before each timed run), this times:
+
+- urlgrep (release build) on one thread (`-j1`) and on all threads, when
+  the binary has `-j` (detected from `--help`; otherwise one row, marked);
+- linkify (`examples/linkify_count.rs`, the `linkify` crate);
+- ripgrep `-o` and GNU grep `-oE` with the same URL regex;
+- the floor: `examples/memchr_floor.rs`, which reads the files as
+  urlgrep's reader does and counts `:` with memchr.
+
+Per tool and corpus it reports the median MiB/s over RUNS runs (at least
+5), urlgrep's speed-up over it, the URLs found (output lines) and the peak
+memory (`/usr/bin/time -v`). The table goes to
+`benches/results/<date>.md` with the commands, tool versions and CPU.
+
+The corpora are unpacked from `../shared/corpora` under /tmp/urlgrep-bench
+(never in the repository): SpamAssassin and blinux-list as folders of
+messages and as one mbox spool, 20 Newsgroups, RFC 1500-2499 + 8400-8499.
+
+Usage: python3 benches/compare.py [--runs N] [--corpus NAME]... [--no-build]
+"""
+
+import argparse
+import datetime
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHARED = os.path.join(REPO, "..", "shared", "corpora")
+WORK = "/tmp/urlgrep-bench"
+# A target folder of its own: a target folder shared between checkouts of
+# the same package may hold another checkout's `urlgrep` binary.
+TARGET = os.path.join(WORK, "target")
+
+# The URL regex a user would write for grep or ripgrep: the schemes urlgrep
+# finds bare, ended at whitespace and the characters RFC 3986 Appendix C
+# names as delimiters.
+REGEX = (
+    '(https?|ftp|file|gopher|nntp|telnet|wais|prospero)://[^][:space:]<>"]+'
+    '|(mailto|news|urn):[^][:space:]<>"]+'
+)
+
+MBOX_FROM = b"From blinux-list@redhat.com Thu Jan  1 00:00:00 1970\n"
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def unpack(tarball, dest):
+    """Unpacks `tarball` into `dest` once."""
+    mark = os.path.join(dest, ".unpacked-" + os.path.basename(tarball))
+    if os.path.exists(mark):
+        return
+    os.makedirs(dest, exist_ok=True)
+    log(f"unpacking {tarball}")
+    with tarfile.open(tarball) as t:
+        if hasattr(tarfile, "data_filter"):
+            t.extractall(dest, filter="data")
+        else:
+            t.extractall(dest)
+    open(mark, "w").close()
+
+
+def files_under(path):
+    """The regular files under `path`, sorted."""
+    if os.path.isfile(path):
+        return [path]
+    out = []
+    for root, dirs, files in os.walk(path):
+        dirs.sort()
+        out.extend(os.path.join(root, f) for f in sorted(files))
+    return [f for f in out if not os.path.basename(f).startswith(".")]
+
+
+def corpora():
+    """name -> list of files (a folder's files, or one spool file)."""
+    c = os.path.join(SHARED)
+    unpack(f"{c}/spamassassin/spamassassin-public-corpus.tar.gz", WORK)
+    unpack(f"{c}/blinux-list/blinux-list.tar.gz", WORK)
+    unpack(f"{c}/20newsgroups/20news-bydate.tar.gz", f"{WORK}/20news")
+    unpack(f"{c}/rfc/rfc1500-2499.tar.gz", f"{WORK}/rfc")
+    unpack(f"{c}/rfc/rfc8400-8499.tar.gz", f"{WORK}/rfc")
+    spam = files_under(f"{WORK}/spamassassin")
+    blinux = files_under(f"{WORK}/blinux-list")
+    mbox = f"{WORK}/spool.mbox"
+    if not os.path.exists(mbox):
+        log("writing the mbox spool")
+        with open(mbox + ".tmp", "wb") as out:
+            for f in spam:
+                data = open(f, "rb").read()
+                out.write(data if data.endswith(b"\n") else data + b"\n")
+            for f in blinux:
+                data = open(f, "rb").read()
+                out.write(MBOX_FROM)
+                out.write(data if data.endswith(b"\n") else data + b"\n")
+        os.rename(mbox + ".tmp", mbox)
+    return {
+        "spamassassin": spam,
+        "blinux-list": blinux,
+        "spool.mbox": [mbox],
+        "20news": files_under(f"{WORK}/20news"),
+        "rfc": files_under(f"{WORK}/rfc"),
+    }
+
+
+def ensure_tools():
+    """Installs ripgrep and GNU time when missing."""
+    missing = [p for p, b in (("ripgrep", "rg"), ("time", None))
+               if (b and not shutil.which(b))
+               or (not b and not os.path.exists("/usr/bin/time"))]
+    if not missing:
+        return
+    log(f"installing {' '.join(missing)}")
+    apt = ["apt-get", "install", "-y", "-q"] + missing
+    if subprocess.run(apt, stdout=subprocess.DEVNULL).returncode != 0:
+        subprocess.run(["apt-get", "update", "-q"], stdout=subprocess.DEVNULL)
+        if subprocess.run(apt, stdout=subprocess.DEVNULL).returncode != 0:
+            if "ripgrep" in missing and shutil.which("cargo"):
+                subprocess.run(["cargo", "install", "ripgrep"], check=True)
+
+
+def build():
+    log("building urlgrep and the examples (release)")
+    subprocess.run(
+        ["cargo", "build", "--release", "--bin", "urlgrep",
+         "--example", "linkify_count", "--example", "memchr_floor"],
+        cwd=REPO, check=True, env=dict(os.environ, CARGO_TARGET_DIR=TARGET))
+
+
+def version(cmd):
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=30)
+        return (p.stdout or p.stderr).splitlines()[0].strip()
+    except (OSError, IndexError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def tools():
+    """(name, argv prefix, takes a file list) for each tool."""
+    urlgrep = os.path.join(TARGET, "release", "urlgrep")
+    examples = os.path.join(TARGET, "release", "examples")
+    help_text = subprocess.run([urlgrep, "--help"], capture_output=True,
+                               text=True).stdout
+    has_j = re.search(r"(^|\s)-j\b", help_text) is not None
+    out = []
+    if has_j:
+        out.append(("urlgrep -j1", [urlgrep, "-j1"]))
+        out.append((f"urlgrep -j{os.cpu_count()}",
+                    [urlgrep, f"-j{os.cpu_count()}"]))
+    else:
+        out.append(("urlgrep (1 thread, no -j)", [urlgrep]))
+    out.append(("linkify", [os.path.join(examples, "linkify_count")]))
+    rg = ["rg", "--text", "--no-filename", "--no-line-number",
+          "--no-config", "-o", "-e", REGEX]
+    out.append(("ripgrep -o -j1", rg[:1] + ["-j1"] + rg[1:]))
+    out.append((f"ripgrep -o -j{os.cpu_count()}",
+                rg[:1] + [f"-j{os.cpu_count()}"] + rg[1:]))
+    out.append(("grep -oE", ["grep", "-a", "-h", "-o", "-E", REGEX]))
+    out.append(("memchr floor", [os.path.join(examples, "memchr_floor")]))
+    return out, has_j
+
+
+def warm(files):
+    """Re-reads the files so that the timed run starts from a hot cache."""
+    for f in files:
+        with open(f, "rb") as fh:
+            while fh.read(1 << 20):
+                pass
+
+
+def run(argv, files, out_path):
+    """One timed run: (wall seconds, CPU seconds, output lines, peak RSS
+    KiB)."""
+    warm(files)
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as tf, \
+            open(out_path, "wb") as out:
+        t0 = time.perf_counter()
+        p = subprocess.run(["/usr/bin/time", "-v", "-o", tf.name] + argv
+                           + files, stdout=out, stderr=subprocess.PIPE)
+        secs = time.perf_counter() - t0
+        timing = open(tf.name).read()
+    if p.returncode not in (0, 1):
+        raise RuntimeError(f"{argv[0]} failed ({p.returncode}): "
+                           f"{p.stderr.decode(errors='replace')[:300]}")
+    rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)",
+                        timing).group(1))
+    cpu = sum(float(re.search(rf"{k} time \(seconds\): ([\d.]+)",
+                              timing).group(1)) for k in ("User", "System"))
+    with open(out_path, "rb") as fh:
+        lines = sum(chunk.count(b"\n") for chunk in iter(
+            lambda: fh.read(1 << 20), b""))
+    return secs, cpu, lines, rss
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--corpus", action="append")
+    ap.add_argument("--no-build", action="store_true")
+    ap.add_argument("--note", default="",
+                    help="a line for the results file (what was measured)")
+    args = ap.parse_args()
+    runs = max(args.runs, 5)
+    if not os.path.isdir(SHARED):
+        log("../shared/corpora is absent; nothing to compare")
+        return 0
+    ensure_tools()
+    if not args.no_build:
+        build()
+    all_corpora = corpora()
+    names = args.corpus or list(all_corpora)
+    tool_list, has_j = tools()
+    out_path = os.path.join(WORK, "out.txt")
+    results = {}
+    for name in names:
+        files = all_corpora[name]
+        size = sum(os.path.getsize(f) for f in files)
+        times = {t: [] for t, _ in tool_list}
+        cpus = {t: [] for t, _ in tool_list}
+        info = {}
+        # Interleave the tools run by run, so that load on the shared
+        # machine hits them alike.
+        for r in range(runs):
+            for tool, argv in tool_list:
+                secs, cpu, lines, rss = run(argv, files, out_path)
+                times[tool].append(secs)
+                cpus[tool].append(cpu)
+                prev = info.get(tool, (lines, 0))
+                info[tool] = (lines, max(prev[1], rss))
+            log(f"{name}: run {r + 1}/{runs} done")
+        results[name] = (size, len(files), {
+            t: (statistics.median(times[t]), statistics.median(cpus[t]),
+                info[t][0], info[t][1])
+            for t, _ in tool_list})
+    write(results, tool_list, has_j, runs, args.note)
+    return 0
+
+
+def mib_s(size, secs):
+    return size / (1 << 20) / secs
+
+
+def write(results, tool_list, has_j, runs, note):
+    now = datetime.datetime.now(datetime.timezone.utc)
+    cpu = "unknown"
+    lscpu = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
+    m = re.search(r"Model name:\s*(.+)", lscpu)
+    if m:
+        cpu = m.group(1).strip()
+    ref = tool_list[0][0]
+    lines = [
+        f"# urlgrep comparison, {now:%Y-%m-%d %H:%M} UTC",
+        "",
+        f"CPU: {cpu}, {os.cpu_count()} CPUs (`lscpu`). Median of {runs} "
+        "runs per tool, tools interleaved run by run, every file re-read "
+        "just before each run (hot page cache). MiB/s = input bytes / wall "
+        "time. Speed-up = "
+        f"`{ref}` MiB/s / tool MiB/s. URLs = output lines. Peak RSS from "
+        "`/usr/bin/time -v` (max over the runs). CPU MiB/s = input bytes "
+        "/ (user + system time), median: on a loaded machine it is the "
+        "steadier measure (0.01 s resolution).",
+        "",
+    ]
+    if note:
+        lines += [note, ""]
+    for name, (size, nfiles, per_tool) in results.items():
+        floor = per_tool["memchr floor"][0]
+        lines.append(f"## {name} ({size / (1 << 20):.1f} MiB, "
+                     f"{nfiles} file{'s' if nfiles > 1 else ''})")
+        lines.append("")
+        lines.append("| tool | MiB/s | speed-up of urlgrep | % of floor "
+                     "| CPU MiB/s | CPU % of floor | URLs | peak RSS MiB |")
+        lines.append("|---|---:|---:|---:|---:|---:|---:|---:|")
+        floor_cpu = max(per_tool["memchr floor"][1], 0.005)
+        ref_secs = per_tool[ref][0]
+        for tool, _ in tool_list:
+            secs, cpu, urls, rss = per_tool[tool]
+            cpu = max(cpu, 0.005)
+            speed = (f"{secs / ref_secs:.2f}x" if tool != "memchr floor"
+                     else "")
+            urls_s = f"{urls:,}" if tool != "memchr floor" else "-"
+            lines.append(
+                f"| {tool} | {mib_s(size, secs):,.0f} | {speed} | "
+                f"{100 * floor / secs:.0f}% | {mib_s(size, cpu):,.0f} | "
+                f"{100 * floor_cpu / cpu:.0f}% | {urls_s} | {rss / 1024:.1f} |")
+        lines.append("")
+    lines += ["## Commands", "",
+              "Each command is followed by the corpus's files (a folder's "
+              "files in name order, or the one spool file):", ""]
+    for tool, argv in tool_list:
+        shown = [os.path.basename(argv[0])] + argv[1:]
+        lines.append(f"- {tool}: `{' '.join(shown)}`")
+    if not has_j:
+        lines.append("- this urlgrep build has no `-j`: one thread only")
+    lines += ["", "## Versions", ""]
+    urlgrep_rev = subprocess.run(
+        ["git", "describe", "--always", "--dirty"], cwd=REPO,
+        capture_output=True, text=True).stdout.strip()
+    lines.append(f"- urlgrep: {urlgrep_rev} (release build)")
+    lines.append(f"- rustc: {version(['rustc', '--version'])}")
+    lines.append("- linkify: crate 0.10 (examples/linkify_count.rs)")
+    lines.append(f"- ripgrep: {version(['rg', '--version'])}")
+    lines.append(f"- grep: {version(['grep', '--version'])}")
+    lines.append("")
+    os.makedirs(os.path.join(REPO, "benches", "results"), exist_ok=True)
+    path = os.path.join(REPO, "benches", "results",
+                        f"{now:%Y-%m-%d-%H%M}.md")
+    with open(path, "w") as fh:
+        fh.write("\n".join(lines))
+    print("\n".join(lines))
+    log(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
