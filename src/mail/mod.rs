@@ -415,6 +415,7 @@ impl MailFinder {
             let mut count = 0;
             for mut msg in messages(hay, format) {
                 msg.index += index;
+                msg.origin = origin;
                 count += 1;
                 if !sink.message(&msg)?
                     || !self.search(hay, &msg, origin, &mut scratch, sink)?
