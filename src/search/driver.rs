@@ -580,9 +580,7 @@ impl Driver {
         let mut how = None;
         if self.sniffs() {
             let mut head = Vec::with_capacity(SNIFF_LEN);
-            let got =
-                (&mut counted).take(SNIFF_LEN as u64).read_to_end(&mut head);
-            if let Err(error) = got {
+            if let Err(error) = read_head(&mut counted, &mut head) {
                 let err = InputError {
                     source: input.source.clone(),
                     offset: Some(counted.bytes),
@@ -1045,6 +1043,58 @@ fn boundaries(file: &File, size: u64, slice: u64) -> Option<Vec<u64>> {
 
 /// How many first bytes of an input decide whether it is mail.
 const SNIFF_LEN: usize = 8 * 1024;
+
+/// Reads the head of a stream to sniff: up to [`SNIFF_LEN`] bytes, but no
+/// more than it takes to decide, so that a slow stream (`tail -f`) is not
+/// held up: the sniff is decided once it sees mail, or once the lines
+/// read end what could be a header block.
+fn read_head<R: Read>(rdr: &mut R, head: &mut Vec<u8>) -> io::Result<()> {
+    let mut chunk = [0u8; 4096];
+    while head.len() < SNIFF_LEN
+        && !(memchr::memchr(b'\n', head).is_some()
+            && mail::Format::sniff(head) != mail::Format::Unknown)
+        && !header_ended(head)
+    {
+        let want = (SNIFF_LEN - head.len()).min(chunk.len());
+        let dst = chunk.get_mut(..want).unwrap_or_default();
+        match rdr.read(dst) {
+            Ok(0) => break,
+            Ok(n) => head.extend_from_slice(dst.get(..n).unwrap_or_default()),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+/// Whether the complete lines of `head` end the header block it may
+/// begin with: an empty line, or a line that is neither a field
+/// (`Name: value`, but not `http://…`) nor a continuation.
+fn header_ended(head: &[u8]) -> bool {
+    let mut rest = head;
+    while let Some(i) = memchr::memchr(b'\n', rest) {
+        let line = rest.get(..i).unwrap_or_default();
+        rest = rest.get(i + 1..).unwrap_or_default();
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.first().is_some_and(|&b| b == b' ' || b == b'\t') {
+            continue;
+        }
+        let field = match memchr::memchr(b':', line) {
+            Some(k) => {
+                let name = line.get(..k).unwrap_or_default();
+                let value = line.get(k + 1..).unwrap_or_default();
+                !name.is_empty()
+                    && name.iter().all(|&b| b.is_ascii_graphic())
+                    && !value.starts_with(b"//")
+            }
+            None => false,
+        };
+        if !field {
+            return true;
+        }
+    }
+    false
+}
 
 /// The ends of slices of an mbox of about `slice` bytes, each ending
 /// right before a separator line ([`mail::next_separator`]), the last one
@@ -1754,6 +1804,33 @@ mod tests {
         assert_eq!(want.len(), 3 * 40_001);
         assert_eq!(get(&paths, 3), want);
         assert_eq!(get(&paths, 1), want);
+    }
+
+    #[test]
+    fn stream_heads_are_read_until_the_sniff_is_decided() {
+        let head = |text: &[u8]| {
+            let mut h = Vec::new();
+            // One byte a read, as a slow stream gives them.
+            struct Slow<'a>(&'a [u8]);
+            impl Read for Slow<'_> {
+                fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                    let n = self.0.len().min(buf.len()).min(1);
+                    buf[..n].copy_from_slice(&self.0[..n]);
+                    self.0 = &self.0[n..];
+                    Ok(n)
+                }
+            }
+            read_head(&mut Slow(text), &mut h).unwrap();
+            h.len()
+        };
+        let log = b"2026-11-21 15:00 started http://a.example/\nmore\n";
+        assert_eq!(head(log), 43);
+        let mbox = b"From a@b Mon Jan  1 00:00:00 1996\nX: y\n";
+        assert_eq!(head(mbox), 34);
+        let msg = b"X-A: 1\nX-B: 2\n\nbody\n";
+        assert!(head(msg) <= 14, "{}", head(msg));
+        let urls = b"http://a.example/\nhttp://b.example/\n";
+        assert_eq!(head(urls), 18);
     }
 
     #[test]
