@@ -52,6 +52,6 @@ pub use parse::{Reject, Scheme};
 pub use scan::{Flags, Kind, Span, Triggers};
 pub use search::{
     Candidate, CandidateIter, Driver, DriverBuilder, FindIter, Finder,
-    FinderBuilder, Hit, InputDone, Match, OwnedMatch, Position, ReaderIter,
-    Report, Sink,
+    FinderBuilder, Hit, InputDone, MailHit, MailMode, Match, OwnedMatch,
+    Position, ReaderIter, Report, Sink,
 };

@@ -1,6 +1,6 @@
 //! The command line, as clap derive definitions.
 
-use clap::Parser;
+use clap::{Parser, ValueEnum};
 use std::path::PathBuf;
 
 const ABOUT: &str = "Find URLs in text archives: mail and news spools, \
@@ -15,8 +15,11 @@ would have typed it: RFC 1738 <URL:...> wrappers broken across lines are \
 joined, <scheme:...> and \"scheme:...\" are unwrapped, bare URLs end where a \
 reader would end them, and every candidate is validated. Folders are \
 searched recursively in sorted order; gzip, bzip2, xz and zstd input is \
-recognised by its first bytes and decompressed. Output is in input order \
-whatever the number of threads.";
+recognised by its first bytes and decompressed. Mail (mbox spools, Maildir \
+or MH messages, news articles) is recognised by its first bytes and \
+searched message by message: quoted-printable and base64 text parts are \
+decoded and headers such as List-Unsubscribe are scanned (never \
+Message-ID). Output is in input order whatever the number of threads.";
 
 const EXAMPLES: &str = "\
 Examples:
@@ -28,6 +31,9 @@ Examples:
   urlgrep --rejects -H archive/        also what was left out, and why
   zcat news.gz | urlgrep --source news.gz --json
                                        JSON Lines, stdin labelled
+  urlgrep --json ~/mail/inbox.mbox     with message index, Message-ID,
+                                       part, header/body, encoding
+  urlgrep --mail off spool.mbox        raw scan (no MIME decoding)
   urlgrep --stats --top 20 archive/    corpus statistics
   urlgrep --stats-tsv part1/ > p1.tsv; urlgrep merge p1.tsv p2.tsv
                                        partial counts, summed later
@@ -144,6 +150,21 @@ pub struct Args {
     #[arg(long, value_name = "BYTES", default_value_t = 8192)]
     pub max_url_len: usize,
 
+    /// Search mail as mail: frame messages (mbox, Maildir/MH files, news
+    /// articles), decode quoted-printable and base64 text parts, scan
+    /// headers. auto: inputs whose first bytes look like mail (after
+    /// decompression); on: every input (an mbox when it begins with a
+    /// `From ` line, else one message); off: raw scans. Mail scans report
+    /// no rejects: --rejects makes auto mean off.
+    #[arg(long, value_name = "WHEN", value_enum, default_value_t = Mail::Auto)]
+    pub mail: Mail,
+
+    /// Repair raw quoted-printable in text that is not MIME-encoded: join
+    /// `=` soft line breaks and decode `=3D` inside URLs (flagged
+    /// `qp-repair`). Reads each such input whole.
+    #[arg(long)]
+    pub qp_repair: bool,
+
     /// Never show a progress bar.
     #[arg(long)]
     pub no_progress: bool,
@@ -152,6 +173,17 @@ pub struct Args {
     /// (testing).
     #[arg(long, value_name = "BYTES", hide = true)]
     pub slice_size: Option<usize>,
+}
+
+/// `--mail WHEN`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Mail {
+    /// Sniff the first bytes of each input.
+    Auto,
+    /// Every input is mail.
+    On,
+    /// Raw scans only.
+    Off,
 }
 
 /// `urlgrep merge [FILE]...`

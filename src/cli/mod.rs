@@ -3,7 +3,7 @@
 mod args;
 
 use anyhow::{bail, Context};
-use args::{Args, MergeArgs};
+use args::{Args, Mail, MergeArgs};
 use clap::Parser;
 use std::ffi::OsString;
 use std::io::{self, BufRead, BufReader, IsTerminal, Write};
@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use urlgrep::input::{self, Input, InputError, WalkOptions};
 use urlgrep::output::stats::{Counts, Summary};
 use urlgrep::output::{Format, Printer, PrinterOptions};
-use urlgrep::{Driver, Finder, Hit, InputDone, Kind, Report};
+use urlgrep::{Driver, Finder, Hit, InputDone, Kind, MailMode, Report};
 
 /// Runs urlgrep; returns the exit status (0 found, 1 none, 2 error).
 pub fn run() -> i32 {
@@ -108,6 +108,14 @@ fn search(args: Args) -> anyhow::Result<i32> {
     if let Some(s) = args.slice_size {
         driver.slice_size(s);
     }
+    let mode = match args.mail {
+        Mail::On => MailMode::On,
+        // A mail search reports no rejects.
+        Mail::Auto if args.rejects => MailMode::Off,
+        Mail::Auto => MailMode::Auto,
+        Mail::Off => MailMode::Off,
+    };
+    driver.mail(mode, args.qp_repair);
     let driver = driver.build(finder);
 
     let show_progress = !args.no_progress

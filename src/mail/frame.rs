@@ -49,6 +49,7 @@ impl Format {
     /// assert_eq!(Format::sniff(b"From a@b Thu Aug 22 13:17:22 2002\n"), Format::Mbox);
     /// assert_eq!(Format::sniff(b"Return-Path: <a@b>\nX: y\n"), Format::Message);
     /// assert_eq!(Format::sniff(b"Network Working Group\n"), Format::Unknown);
+    /// assert_eq!(Format::sniff(b"http://a.example/\nhttp://b.example/\n"), Format::Unknown);
     /// ```
     pub fn sniff(head: &[u8]) -> Format {
         if is_separator(head, 0) {
@@ -59,6 +60,11 @@ impl Format {
         let mut count = 0;
         for f in header::fields(block) {
             let name = &block[f.name.start..f.name.end];
+            let value = block.get(f.value.start..f.value.end);
+            if value.is_some_and(|v| v.trim_ascii_start().starts_with(b"//")) {
+                // `http://…` at a line start is a URL, not a field.
+                return Format::Unknown;
+            }
             const KNOWN: [&[u8]; 12] = [
                 b"received",
                 b"return-path",
@@ -188,6 +194,8 @@ pub struct Message<'h> {
     pub(crate) span: Span,
     pub(crate) header: Span,
     pub(crate) body: Span,
+    /// Absolute offset of the slice framed (a reader search's buffer).
+    pub(crate) origin: u64,
     /// The header block, for [`Message::message_id`].
     pub(crate) block: &'h [u8],
 }
@@ -206,7 +214,7 @@ impl<'h> Message<'h> {
         let body =
             Span { start: span.start + b.start, end: span.start + b.end };
         let block = &bytes[h.start..h.end];
-        Message { index, span, header, body, block }
+        Message { index, span, header, body, origin: 0, block }
     }
 
     /// 0-based index of the message in the slice it was framed from.
@@ -217,6 +225,13 @@ impl<'h> Message<'h> {
     /// The whole message in the slice, mbox separator line included.
     pub fn span(&self) -> Span {
         self.span
+    }
+
+    /// Absolute offset of the message: its span's start in a slice
+    /// search, counted from the reader's start in a reader search
+    /// ([`crate::mail::MailFinder::find_reader`]).
+    pub fn offset(&self) -> u64 {
+        self.origin + self.span.start as u64
     }
 
     /// The header block (without the separator line or the empty line

@@ -415,6 +415,7 @@ impl MailFinder {
             let mut count = 0;
             for mut msg in messages(hay, format) {
                 msg.index += index;
+                msg.origin = origin;
                 count += 1;
                 if !sink.message(&msg)?
                     || !self.search(hay, &msg, origin, &mut scratch, sink)?
@@ -522,7 +523,20 @@ impl<'h, S: MailSink> Walk<'_, 'h, S> {
                 if let Some(boundary) = mime.boundary {
                     let parts =
                         split_multipart(&hay[body.start..body.end], boundary);
-                    if !parts.is_empty() {
+                    if let (Some(first), Some(last)) =
+                        (parts.first().copied(), parts.last().copied())
+                    {
+                        // The preamble and the epilogue (where mailing
+                        // lists add their footers) are scanned as they
+                        // are, so that nothing a raw scan finds is lost.
+                        let plain = Mime::default();
+                        let preamble = Span {
+                            start: body.start,
+                            end: body.start + first.start,
+                        };
+                        if !self.leaf(preamble, &plain, part)? {
+                            return Ok(false);
+                        }
                         let digest = mime.is(b"multipart/digest");
                         for p in parts {
                             let p = Span {
@@ -533,7 +547,11 @@ impl<'h, S: MailSink> Walk<'_, 'h, S> {
                                 return Ok(false);
                             }
                         }
-                        return Ok(true);
+                        let epilogue = Span {
+                            start: body.start + last.end,
+                            end: body.end,
+                        };
+                        return self.leaf(epilogue, &plain, part);
                     }
                 }
             } else if mime.is(b"message/rfc822")
@@ -833,6 +851,19 @@ mod tests {
         check::<MailMatch<'static>>();
         check::<Message<'static>>();
         check::<Repaired<'static>>();
+    }
+
+    #[test]
+    fn multipart_epilogue_is_scanned() {
+        let msg = b"Content-Type: multipart/mixed; boundary=b\n\n\
+            pre http://pre.example/\n--b\n\
+            Content-Type: image/png\nContent-Transfer-Encoding: base64\n\n\
+            aGk=\n--b--\n\
+            ___\nList: https://footer.example/listinfo\n";
+        assert_eq!(
+            urls(msg),
+            ["http://pre.example/", "https://footer.example/listinfo"]
+        );
     }
 
     #[test]

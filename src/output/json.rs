@@ -29,7 +29,32 @@
 //!   `"escaped"` says so. `host` is `null` when the URL has none.
 //! - `flags`: `joined` (whitespace removed), `hyphen-break` (a line break
 //!   after `-`), `trimmed` (trailing punctuation left out), `quote-prefix`
-//!   (a mail quote prefix removed), `escaped` (see `url`).
+//!   (a mail quote prefix removed), `escaped` (see `url`), `qp-repair`
+//!   (raw quoted-printable repaired by `--qp-repair` in text that is not
+//!   searched as mail).
+//! - An input searched as mail (`--mail`) adds to each `match` a `mail`
+//!   object, and to its `end` record (and the `summary`) a `messages`
+//!   count:
+//!
+//!   ```text
+//!   {"type":"match",…,"url":"http://a.example/?b=c","flags":[],
+//!    "mail":{"message":2,"message_offset":5120,"message_id":"<1@a.example>",
+//!    "part":1,"location":"body","encoding":"quoted-printable","decoded":true}}
+//!   {"type":"end",…,"matches":7,"rejected":0,"messages":3}
+//!   ```
+//!
+//!   `message` is the 0-based index of the message in the input,
+//!   `message_offset` the offset of its first byte (the `From ` line in
+//!   an mbox), `message_id` its `Message-ID` as written (`null` when it has
+//!   none), `part` the MIME entity (0 the message, then its parts depth
+//!   first), `location` `header` or `body`, `encoding` the transfer
+//!   encoding of the text (`identity`, `quoted-printable`, `base64`,
+//!   `qp-repair`), and `decoded` whether the URL differs from the input
+//!   bytes at `offset` (QP/base64 decoding, soft breaks, folds,
+//!   `format=flowed`, HTML references). `offset`, `line` and `column` point
+//!   at the URL's first byte in the input as stored (decompressed); the
+//!   URL's encoded form may span several lines. A mail search reports no
+//!   rejected candidates.
 //! - `reject` records appear only with `--rejects`; `reason` is a stable
 //!   name, `message` the readable text.
 //! - An input that cannot be opened gets an `error` record and no
@@ -108,6 +133,34 @@ pub struct MatchRecord<'a> {
     /// What was done to the text; see the module docs.
     #[serde(borrow)]
     pub flags: Vec<Cow<'a, str>>,
+    /// The message the URL was in, when the input was searched as mail.
+    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+    pub mail: Option<MailRecord<'a>>,
+}
+
+/// Where in a mail input a URL was (`--mail`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MailRecord<'a> {
+    /// 0-based index of the message in the input.
+    pub message: u64,
+    /// Byte offset of the message (its `From ` line in an mbox).
+    pub message_offset: u64,
+    /// The `Message-ID` as written, angle brackets kept, if any.
+    #[serde(borrow)]
+    pub message_id: Option<Cow<'a, str>>,
+    /// The MIME entity: 0 the message itself, then its parts depth first
+    /// (as Python's `Message.walk()` visits them).
+    pub part: u64,
+    /// `header` or `body`.
+    #[serde(borrow)]
+    pub location: Cow<'a, str>,
+    /// `identity`, `quoted-printable`, `base64` or `qp-repair`.
+    #[serde(borrow)]
+    pub encoding: Cow<'a, str>,
+    /// Whether the URL differs from the bytes at `offset`: decoding,
+    /// unfolding, unflowing or HTML references changed it.
+    pub decoded: bool,
 }
 
 /// A candidate the validator rejected.
@@ -176,6 +229,9 @@ pub struct EndRecord<'a> {
     pub matches: u64,
     /// Candidates rejected.
     pub rejected: u64,
+    /// Messages, when the input was searched as mail.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub messages: Option<u64>,
 }
 
 /// The totals of the run.
@@ -194,6 +250,9 @@ pub struct SummaryRecord {
     pub rejected: u64,
     /// Inputs that could not be (fully) read.
     pub errors: u64,
+    /// Messages, when an input was searched as mail.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub messages: Option<u64>,
 }
 
 #[cfg(test)]

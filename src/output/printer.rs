@@ -1,10 +1,10 @@
 //! The printer: turns the driver's ordered results into output lines.
 
 use super::json::{
-    EndRecord, ErrorRecord, MatchRecord, Origin, Record, RejectRecord,
-    SummaryRecord,
+    EndRecord, ErrorRecord, MailRecord, MatchRecord, Origin, Record,
+    RejectRecord, SummaryRecord,
 };
-use super::stats::{Counts, Summary};
+use super::stats::{per_message_bucket, Counts, Summary};
 use super::url::{host, redact, tld, utf8_or_escape};
 use crate::input::{Input, InputError, Source};
 use crate::search::{Hit, InputDone, Report};
@@ -71,6 +71,23 @@ struct Current {
     rejected: u64,
     printed: u64,
     counts: Counts,
+    /// The message whose URLs are being counted, and how many so far.
+    message: Option<u64>,
+    message_urls: u64,
+    /// Messages with at least one URL.
+    messages_with_urls: u64,
+}
+
+impl Current {
+    /// Counts the URLs of the message that ended.
+    fn end_message(&mut self) {
+        if self.message.take().is_some() {
+            let key = per_message_bucket(self.message_urls);
+            self.counts.add("urls-per-message", &key, 1);
+            self.messages_with_urls += 1;
+        }
+        self.message_urls = 0;
+    }
 }
 
 /// Writes results to `out` and errors to `err`; implements [`Report`].
@@ -85,6 +102,8 @@ pub struct Printer<W, E> {
     found: bool,
     errors: u64,
     cur: Current,
+    /// Some input was searched as mail.
+    mail: bool,
 }
 
 impl<W: Write, E: Write> Printer<W, E> {
@@ -100,6 +119,7 @@ impl<W: Write, E: Write> Printer<W, E> {
             found: false,
             errors: 0,
             cur: Current::default(),
+            mail: false,
         }
     }
 
@@ -131,6 +151,7 @@ impl<W: Write, E: Write> Printer<W, E> {
                     matches: c.get("total", "matches"),
                     rejected: c.get("total", "rejected"),
                     errors: c.get("total", "errors"),
+                    messages: self.mail.then(|| c.get("total", "messages")),
                 });
                 self.json(&rec)?;
             }
@@ -315,6 +336,16 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
         self.cur.matches += 1;
         self.found = true;
         if stats {
+            if let Some(m) = &hit.mail {
+                if self.cur.message != Some(m.message) {
+                    self.cur.end_message();
+                    self.cur.message = Some(m.message);
+                }
+                self.cur.message_urls += 1;
+                let c = &mut self.cur.counts;
+                c.add("location", m.location.name(), 1);
+                c.add("encoding", m.encoding.name(), 1);
+            }
             let c = &mut self.cur.counts;
             c.add("scheme", &scheme, 1);
             c.add("kind", hit.kind.name(), 1);
@@ -354,6 +385,18 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
                 if escaped {
                     flags.push(Cow::Borrowed("escaped"));
                 }
+                if hit.repaired {
+                    flags.push(Cow::Borrowed("qp-repair"));
+                }
+                let mail = hit.mail.as_ref().map(|m| MailRecord {
+                    message: m.message,
+                    message_offset: m.message_offset,
+                    message_id: m.message_id.map(|id| utf8_or_escape(id).0),
+                    part: m.part as u64,
+                    location: Cow::Borrowed(m.location.name()),
+                    encoding: Cow::Borrowed(m.encoding.name()),
+                    decoded: m.decoded,
+                });
                 let o = origin(&self.opts.stdin_label, &input.source);
                 let rec = Record::Match(MatchRecord {
                     path: o.path,
@@ -366,6 +409,7 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
                     scheme: Cow::Borrowed(&scheme),
                     host: host(hit.url).map(Cow::Owned),
                     flags,
+                    mail,
                 });
                 serde_json::to_writer(&mut self.out, &rec)?;
                 self.out.write_all(b"\n")?;
@@ -403,7 +447,16 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
     }
 
     fn end(&mut self, input: &Input, done: &InputDone) -> io::Result<()> {
-        let cur = std::mem::take(&mut self.cur);
+        let mut cur = std::mem::take(&mut self.cur);
+        cur.end_message();
+        if let Some(n) = done.messages {
+            self.mail = true;
+            cur.counts.add("total", "messages", n);
+            let without = n.saturating_sub(cur.messages_with_urls);
+            if without > 0 && self.stats() {
+                cur.counts.add("urls-per-message", "0", without);
+            }
+        }
         let mut counts = cur.counts;
         counts.add("total", "files", 1);
         counts.add("total", "bytes", done.bytes);
@@ -429,6 +482,7 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
                     candidates: cur.matches + cur.rejected,
                     matches: cur.matches,
                     rejected: cur.rejected,
+                    messages: done.messages,
                 });
                 serde_json::to_writer(&mut self.out, &rec)?;
                 self.out.write_all(b"\n")?;

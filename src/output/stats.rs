@@ -11,13 +11,18 @@
 //!
 //! | dim      | keys                                                    |
 //! |----------|---------------------------------------------------------|
-//! | `total`  | `files`, `bytes`, `candidates`, `matches`, `rejected`, `errors` |
+//! | `total`  | `files`, `bytes`, `candidates`, `matches`, `rejected`, `errors`, `messages` |
 //! | `reject` | reject reason names (`bad-port`, …)                     |
 //! | `scheme` | lower-case scheme names of matches                      |
 //! | `kind`   | `wrapped`, `angle`, `quoted`, `bare` (matches)          |
 //! | `host`   | lower-case hosts of matches                             |
 //! | `tld`    | top-level domains of those hosts                        |
+//! | `location` | `header`, `body`: where mail matches were (`--mail`)  |
+//! | `encoding` | `identity`, `quoted-printable`, `base64`, `qp-repair` (mail matches) |
+//! | `urls-per-message` | messages by URL count: `0`, `1`, `2-3`, `4-7`, … |
 //!
+//! `total`/`messages` counts the messages of the inputs searched as mail;
+//! `urls-per-message` sums to it.
 //! Unique URL counts and elapsed time are not additive and are not part
 //! of the partials.
 
@@ -191,6 +196,21 @@ fn unescape(s: &str) -> String {
     out
 }
 
+/// The `urls-per-message` key of a message with `n` URLs: `0`, `1`,
+/// then powers of two (`2-3`, `4-7`, …).
+pub fn per_message_bucket(n: u64) -> String {
+    if n < 2 {
+        return n.to_string();
+    }
+    let lo = 1u64 << (63 - n.leading_zeros());
+    format!("{lo}-{}", lo.saturating_mul(2) - 1)
+}
+
+/// The lower bound of a `urls-per-message` key, for sorting.
+fn bucket_low(key: &str) -> u64 {
+    key.split('-').next().and_then(|k| k.parse().ok()).unwrap_or(u64::MAX)
+}
+
 /// Everything the statistics report shows.
 #[derive(Clone, Debug, Default)]
 pub struct Summary {
@@ -204,8 +224,15 @@ pub struct Summary {
     pub top: usize,
 }
 
-const TOTALS: [&str; 6] =
-    ["files", "bytes", "candidates", "matches", "rejected", "errors"];
+const TOTALS: [&str; 7] = [
+    "files",
+    "bytes",
+    "candidates",
+    "matches",
+    "rejected",
+    "errors",
+    "messages",
+];
 
 impl Summary {
     fn mib_per_sec(&self) -> Option<f64> {
@@ -226,6 +253,9 @@ impl Summary {
             bytes,
             bytes as f64 / (1024.0 * 1024.0)
         )?;
+        if total("messages") > 0 {
+            writeln!(w, "messages    {:>14}", total("messages"))?;
+        }
         writeln!(w, "candidates  {:>14}", total("candidates"))?;
         writeln!(w, "matches     {:>14}", total("matches"))?;
         if let Some(u) = self.unique_urls {
@@ -248,6 +278,9 @@ impl Summary {
             ("matches by kind", c.top("kind", usize::MAX)),
             ("top hosts", c.top("host", self.top)),
             ("top TLDs", c.top("tld", self.top)),
+            ("mail matches by location", c.top("location", usize::MAX)),
+            ("mail matches by encoding", c.top("encoding", usize::MAX)),
+            ("messages by URL count", self.per_message()),
         ];
         for (title, rows) in sections {
             if rows.is_empty() {
@@ -259,6 +292,13 @@ impl Summary {
             }
         }
         Ok(())
+    }
+
+    /// The `urls-per-message` counters, fewest URLs first.
+    fn per_message(&self) -> Vec<(&str, u64)> {
+        let mut v = self.counts.dim("urls-per-message");
+        v.sort_by_key(|(k, _)| bucket_low(k));
+        v
     }
 
     /// The report as one JSON object.
@@ -285,6 +325,9 @@ impl Summary {
         obj.insert("rejections".into(), table("reject"));
         obj.insert("schemes".into(), table("scheme"));
         obj.insert("kinds".into(), table("kind"));
+        obj.insert("locations".into(), table("location"));
+        obj.insert("encodings".into(), table("encoding"));
+        obj.insert("urls_per_message".into(), table("urls-per-message"));
         let top = |dim| {
             let rows: Vec<Value> = c
                 .top(dim, self.top)
@@ -330,6 +373,17 @@ mod tests {
             e.to_string(),
             "line 1: count \"-1\" is not a non-negative integer"
         );
+    }
+
+    #[test]
+    fn per_message_buckets() {
+        let keys: Vec<_> =
+            [0, 1, 2, 3, 4, 7, 8, 1000].map(per_message_bucket).into();
+        assert_eq!(
+            keys,
+            ["0", "1", "2-3", "2-3", "4-7", "4-7", "8-15", "512-1023"]
+        );
+        assert_eq!(bucket_low("512-1023"), 512);
     }
 
     #[test]

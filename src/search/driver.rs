@@ -21,8 +21,10 @@
 
 use super::{Candidate, Finder, Match, Position, Sink};
 use crate::input::{self, Compression, Input, InputError, Source};
+use crate::mail::{self, Encoding, Location, MailFinder, MailMatch, MailSink};
 use crate::parse::{Reject, Scheme};
 use crate::scan::{Flags, Kind, LOOK_BEHIND};
+use std::cell::RefCell;
 use std::collections::{BTreeMap, VecDeque};
 use std::fs::File;
 use std::io::{self, Read};
@@ -46,6 +48,45 @@ pub struct Hit<'a> {
     pub flags: Flags,
     /// Why the validator rejected it, if it did.
     pub reject: Option<Reject>,
+    /// The message it was found in, when the input was searched as mail
+    /// ([`DriverBuilder::mail`]).
+    pub mail: Option<MailHit<'a>>,
+    /// Raw quoted-printable was repaired to get it (`--qp-repair` on
+    /// text that is not mail).
+    pub repaired: bool,
+}
+
+/// Where in a mail input a [`Hit`] was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MailHit<'a> {
+    /// 0-based index of the message in the input.
+    pub message: u64,
+    /// Absolute offset of the message (its separator line, in an mbox).
+    pub message_offset: u64,
+    /// The message's `Message-ID`, as written.
+    pub message_id: Option<&'a [u8]>,
+    /// The MIME entity, numbered as [`MailMatch::part`] says.
+    pub part: usize,
+    /// Header or body.
+    pub location: Location,
+    /// The transfer encoding of the text it was found in.
+    pub encoding: Encoding,
+    /// Whether its text differs from the bytes its span covers.
+    pub decoded: bool,
+}
+
+/// Whether inputs are searched as mail; see [`DriverBuilder::mail`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MailMode {
+    /// Raw scans only.
+    #[default]
+    Off,
+    /// Every input is mail: an mbox when it begins with a separator
+    /// line, else one message.
+    On,
+    /// Inputs whose first bytes look like mail
+    /// ([`mail::Format::sniff`]) are searched as mail, others raw.
+    Auto,
 }
 
 /// What the driver knows about an input once it is done.
@@ -55,6 +96,8 @@ pub struct InputDone {
     pub bytes: u64,
     /// The compression format that was undone.
     pub compression: Option<Compression>,
+    /// Messages searched, when the input was searched as mail.
+    pub messages: Option<u64>,
 }
 
 /// Receives the results of [`Driver::run`], in input order. Return an
@@ -87,6 +130,9 @@ pub struct Driver {
     slice: usize,
     overlap: usize,
     lines: bool,
+    mode: MailMode,
+    mail: MailFinder,
+    qp_repair: bool,
 }
 
 /// Builds a [`Driver`].
@@ -94,6 +140,8 @@ pub struct Driver {
 pub struct DriverBuilder {
     threads: Option<usize>,
     slice: Option<usize>,
+    mode: MailMode,
+    qp_repair: bool,
 }
 
 impl DriverBuilder {
@@ -116,6 +164,24 @@ impl DriverBuilder {
         self
     }
 
+    /// Whether inputs are searched as mail (by default, [`MailMode::Off`])
+    /// and whether raw quoted-printable is repaired
+    /// ([`mail::MailFinderBuilder::qp_repair`] in mail, [`mail::repair_iter`]
+    /// in other text). The format is sniffed from the first bytes of each
+    /// input, after decompression. An mbox bigger than the slice size is
+    /// split at separator lines ([`mail::next_separator`]). A mail search
+    /// reports URLs only, no rejected candidates; so does a repair search,
+    /// which reads its input whole.
+    pub fn mail(
+        &mut self,
+        mode: MailMode,
+        qp_repair: bool,
+    ) -> &mut DriverBuilder {
+        self.mode = mode;
+        self.qp_repair = qp_repair;
+        self
+    }
+
     /// Builds the driver around `finder`, whose settings it follows:
     /// lines are counted when the finder counts them
     /// ([`crate::FinderBuilder::line_numbers`]), and its length caps
@@ -128,13 +194,18 @@ impl DriverBuilder {
         let caps = cfg.max_wrapper.saturating_add(cfg.max_url);
         let lines = finder.inner().lines;
         Driver {
-            finder,
             threads,
             slice: self.slice.unwrap_or(4 << 20),
             // Reads past a trigger are bounded by the caps plus a UTF-8
             // sequence or a quote prefix: LOOK_BEHIND covers those.
             overlap: caps.saturating_add(2 * LOOK_BEHIND),
             lines,
+            mode: self.mode,
+            mail: MailFinder::builder()
+                .qp_repair(self.qp_repair)
+                .build(finder.clone()),
+            finder,
+            qp_repair: self.qp_repair,
         }
     }
 }
@@ -148,6 +219,76 @@ impl Driver {
     /// The number of worker threads.
     pub fn threads(&self) -> usize {
         self.threads
+    }
+
+    /// How an input that begins with `head` is searched: as mail of the
+    /// format returned, or raw (`None`).
+    fn mail_format(&self, head: &[u8]) -> Option<mail::Format> {
+        let head = head.get(..SNIFF_LEN).unwrap_or(head);
+        match (self.mode, mail::Format::sniff(head)) {
+            (MailMode::Off, _) => None,
+            (MailMode::On, mail::Format::Unknown) => {
+                Some(mail::Format::Message)
+            }
+            (MailMode::Auto, mail::Format::Unknown) => None,
+            (_, f) => Some(f),
+        }
+    }
+
+    /// Whether the first bytes of an input are needed to decide how to
+    /// search it.
+    fn sniffs(&self) -> bool {
+        self.mode != MailMode::Off || self.qp_repair
+    }
+
+    /// Searches `bytes` (a whole input, or an mbox slice starting at
+    /// absolute offset `base` at a separator) as mail.
+    fn search_mail_slice(
+        &self,
+        bytes: &[u8],
+        base: u64,
+        format: mail::Format,
+    ) -> Batch {
+        let mut batch = Batch { opened: true, mail: true, ..Batch::default() };
+        let mut sink = SliceCollect {
+            batch: &mut batch,
+            bytes,
+            base,
+            lines: self.lines.then(LineCounter::default),
+        };
+        let Ok(()) = self.mail.find(bytes, format, &mut sink);
+        batch.bytes = bytes.len() as u64;
+        if self.lines {
+            batch.newlines = memchr::memchr_iter(b'\n', bytes).count() as u64;
+        }
+        batch
+    }
+
+    /// Searches `bytes` (a whole input) with raw quoted-printable
+    /// repaired.
+    fn search_repair(&self, bytes: &[u8]) -> Batch {
+        let mut batch = Batch { opened: true, ..Batch::default() };
+        let mut lines = self.lines.then(LineCounter::default);
+        for r in mail::repair_iter(&self.finder, bytes) {
+            let m = r.as_match();
+            let span = m.span();
+            let (line, column) = match &mut lines {
+                Some(l) => l.at(bytes, span.start),
+                None => (0, 0),
+            };
+            let at = Position {
+                start: span.start as u64,
+                end: span.end as u64,
+                line,
+                column,
+            };
+            batch.push(at, m, None);
+            if let Some(f) = batch.hits.last_mut() {
+                f.repaired = r.is_repaired();
+            }
+        }
+        batch.bytes = bytes.len() as u64;
+        batch
     }
 
     /// Searches `inputs` (as listed by [`input::walk`] or
@@ -397,6 +538,14 @@ impl Driver {
         if format != Compression::None {
             return self.search_stream(input, bytes, part);
         }
+        if self.sniffs() {
+            if let Some(f) = self.mail_format(bytes) {
+                return (self.search_mail_slice(bytes, 0, f), None);
+            }
+            if self.qp_repair {
+                return (self.search_repair(bytes), None);
+            }
+        }
         let mut batch = Batch::default();
         let it = self.finder.candidates(bytes);
         batch.collect(it, bytes, 0, self.lines);
@@ -428,6 +577,45 @@ impl Driver {
         batch.compression = Some(format);
         batch.opened = true;
         let mut counted = Counted { rdr, bytes: 0, shared: None };
+        let mut how = None;
+        if self.sniffs() {
+            let mut head = Vec::with_capacity(SNIFF_LEN);
+            if let Err(error) = read_head(&mut counted, &mut head) {
+                let err = InputError {
+                    source: input.source.clone(),
+                    offset: Some(counted.bytes),
+                    error,
+                };
+                return (batch, Some(err));
+            }
+            how = match self.mail_format(&head) {
+                Some(f) => Some(Some(f)),
+                None if self.qp_repair => Some(None),
+                None => None,
+            };
+            counted.bytes = 0;
+            let rest: Box<dyn Read + Send + '_> = Box::new(counted.rdr);
+            counted = Counted {
+                rdr: Box::new(io::Cursor::new(head).chain(rest)),
+                bytes: 0,
+                shared: None,
+            };
+        }
+        if how == Some(None) {
+            // Raw repair: the whole input at once.
+            let mut all = Vec::new();
+            let got = counted.read_to_end(&mut all);
+            let mut b = self.search_repair(&all);
+            b.compression = Some(format);
+            b.raw = raw.load(Ordering::Relaxed);
+            let error = got.err().map(|error| InputError {
+                source: input.source.clone(),
+                offset: (format != Compression::None).then_some(counted.bytes),
+                error,
+            });
+            return (b, error);
+        }
+        let log = RefCell::new(NewlineLog::default());
         let finder = &self.finder;
         let mut sink = Collect {
             batch: &mut batch,
@@ -439,8 +627,20 @@ impl Driver {
             last: std::time::Instant::now()
                 .checked_sub(PART_EVERY)
                 .unwrap_or_else(std::time::Instant::now),
+            log: self.lines.then_some(&log),
         };
-        let result = finder.find_reader(&mut counted, &mut sink);
+        let result = match how {
+            Some(Some(f)) => {
+                sink.batch.mail = true;
+                let rdr = LogNewlines {
+                    rdr: &mut counted,
+                    log: self.lines.then_some(&log),
+                    at: 0,
+                };
+                self.mail.find_reader(rdr, f, &mut sink)
+            }
+            _ => finder.find_reader(&mut counted, &mut sink),
+        };
         let sink_sent = sink.sent;
         batch.bytes = counted.bytes;
         batch.raw = raw.load(Ordering::Relaxed).saturating_sub(sink_sent);
@@ -465,6 +665,15 @@ impl Driver {
             .saturating_add(self.overlap as u64)
             .min(slice.size)
             .saturating_sub(slice.start);
+        if slice.mail {
+            // Mbox slices start and end at separator lines.
+            let len = (slice.end - slice.start) as usize;
+            let bytes = buf.fill_at(&slice.file, slice.start, len)?;
+            let mut batch =
+                self.search_mail_slice(bytes, slice.start, mail::Format::Mbox);
+            batch.resume = slice.end;
+            return Ok(batch);
+        }
         let bytes = buf.fill_at(&slice.file, slice.start, want as usize)?;
         let stop = (slice.end - slice.start) as usize;
         let mut batch = Batch::default();
@@ -501,7 +710,7 @@ impl Driver {
                     if !begun {
                         report.begin(&input)?;
                     }
-                    batch.report(&input, 0, report)?;
+                    batch.report(&input, 0, 0, report)?;
                 }
                 if let Some(err) = &error {
                     report.error(err)?;
@@ -510,6 +719,7 @@ impl Driver {
                     let done = InputDone {
                         bytes: batch.bytes,
                         compression: batch.compression,
+                        messages: batch.mail.then_some(batch.messages),
                     };
                     report.end(&input, &done)?;
                 }
@@ -537,9 +747,15 @@ impl Driver {
                     }
                 }
                 file.resume = file.resume.max(batch.resume);
-                batch.report(&slice.input, file.lines, report)?;
+                batch.report(
+                    &slice.input,
+                    file.lines,
+                    file.messages,
+                    report,
+                )?;
                 file.lines += batch.newlines;
                 file.bytes += batch.bytes;
+                file.messages += batch.messages;
                 if let Some(err) = &error {
                     report.error(err)?;
                 }
@@ -547,6 +763,7 @@ impl Driver {
                     let done = InputDone {
                         bytes: file.bytes,
                         compression: Some(Compression::None),
+                        messages: slice.mail.then_some(file.messages),
                     };
                     report.end(&slice.input, &done)?;
                 }
@@ -646,7 +863,7 @@ impl<R: Report> Reporter<'_, R> {
             self.report.begin(input)?;
             self.begun = true;
         }
-        batch.report(input, 0, self.report)?;
+        batch.report(input, 0, 0, self.report)?;
         self.report.progress(batch.raw);
         self.progressed += batch.raw;
         Ok(())
@@ -669,6 +886,8 @@ struct SliceUnit {
     end: u64,
     first: bool,
     last: bool,
+    /// An mbox slice, searched as mail.
+    mail: bool,
 }
 
 /// A finished unit.
@@ -687,6 +906,8 @@ struct FileState {
     lines: u64,
     /// Bytes reported.
     bytes: u64,
+    /// Messages before the current slice.
+    messages: u64,
 }
 
 /// Cuts the inputs into units, in order.
@@ -735,11 +956,27 @@ impl<'d, I: Iterator<Item = Result<Input, InputError>>> Planner<'d, I> {
                 return self.queue.push_back(Unit::Failed(err));
             }
         };
-        let mut head = [0u8; Compression::MAGIC_LEN];
+        let mut head = vec![0u8; SNIFF_LEN];
         let n = file.read_at(&mut head, 0).unwrap_or(0);
-        let plain = Compression::detect(head.get(..n).unwrap_or_default())
-            == Compression::None;
-        let bounds = if plain { boundaries(&file, size, slice) } else { None };
+        let head = head.get(..n).unwrap_or_default();
+        let plain = Compression::detect(head) == Compression::None;
+        let mut mail = false;
+        if plain && self.driver.sniffs() {
+            match self.driver.mail_format(head) {
+                Some(mail::Format::Mbox) => mail = true,
+                // One message, or raw repair: searched whole.
+                Some(_) => return self.queue.push_back(Unit::Whole(input)),
+                None if self.driver.qp_repair => {
+                    return self.queue.push_back(Unit::Whole(input));
+                }
+                None => {}
+            }
+        }
+        let bounds = match (plain, mail) {
+            (true, true) => mbox_boundaries(&file, size, slice),
+            (true, false) => boundaries(&file, size, slice),
+            _ => None,
+        };
         let Some(bounds) = bounds else {
             return self.queue.push_back(Unit::Whole(input));
         };
@@ -755,6 +992,7 @@ impl<'d, I: Iterator<Item = Result<Input, InputError>>> Planner<'d, I> {
                 end,
                 first: k == 0,
                 last: k + 1 == count,
+                mail,
             }));
             start = end;
         }
@@ -803,6 +1041,243 @@ fn boundaries(file: &File, size: u64, slice: u64) -> Option<Vec<u64>> {
     Some(ends)
 }
 
+/// How many first bytes of an input decide whether it is mail.
+const SNIFF_LEN: usize = 8 * 1024;
+
+/// Reads the head of a stream to sniff: up to [`SNIFF_LEN`] bytes, but no
+/// more than it takes to decide, so that a slow stream (`tail -f`) is not
+/// held up: the sniff is decided once it sees mail, or once the lines
+/// read end what could be a header block.
+fn read_head<R: Read>(rdr: &mut R, head: &mut Vec<u8>) -> io::Result<()> {
+    let mut chunk = [0u8; 4096];
+    while head.len() < SNIFF_LEN
+        && !(memchr::memchr(b'\n', head).is_some()
+            && mail::Format::sniff(head) != mail::Format::Unknown)
+        && !header_ended(head)
+    {
+        let want = (SNIFF_LEN - head.len()).min(chunk.len());
+        let dst = chunk.get_mut(..want).unwrap_or_default();
+        match rdr.read(dst) {
+            Ok(0) => break,
+            Ok(n) => head.extend_from_slice(dst.get(..n).unwrap_or_default()),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+/// Whether the complete lines of `head` end the header block it may
+/// begin with: an empty line, or a line that is neither a field
+/// (`Name: value`, but not `http://…`) nor a continuation.
+fn header_ended(head: &[u8]) -> bool {
+    let mut rest = head;
+    while let Some(i) = memchr::memchr(b'\n', rest) {
+        let line = rest.get(..i).unwrap_or_default();
+        rest = rest.get(i + 1..).unwrap_or_default();
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.first().is_some_and(|&b| b == b' ' || b == b'\t') {
+            continue;
+        }
+        let field = match memchr::memchr(b':', line) {
+            Some(k) => {
+                let name = line.get(..k).unwrap_or_default();
+                let value = line.get(k + 1..).unwrap_or_default();
+                !name.is_empty()
+                    && name.iter().all(|&b| b.is_ascii_graphic())
+                    && !value.starts_with(b"//")
+            }
+            None => false,
+        };
+        if !field {
+            return true;
+        }
+    }
+    false
+}
+
+/// The ends of slices of an mbox of about `slice` bytes, each ending
+/// right before a separator line ([`mail::next_separator`]), the last one
+/// `size`; `None` when no separator comes for too long (the file is then
+/// streamed by one worker).
+fn mbox_boundaries(file: &File, size: u64, slice: u64) -> Option<Vec<u64>> {
+    const LONGEST_MESSAGE: u64 = 64 << 20;
+    // A separator this close to the end of a probe may be cut short.
+    const TAIL: usize = 1024;
+    let mut ends = Vec::new();
+    let mut start = 0u64;
+    let mut probe = vec![0u8; 256 * 1024];
+    while size - start > slice {
+        // The probe starts one byte early: a separator at probe index 1
+        // counts only after a newline at index 0.
+        let first = start + slice - 1;
+        let mut at = first;
+        let end = loop {
+            if at >= size {
+                break None;
+            }
+            if at - first > LONGEST_MESSAGE {
+                return None;
+            }
+            let n = file.read_at(&mut probe, at).ok()?;
+            if n == 0 {
+                break None;
+            }
+            let got = probe.get(..n)?;
+            let eof = at + n as u64 >= size;
+            let limit = if eof { n } else { n.saturating_sub(TAIL) };
+            if let Some(k) = mail::next_separator(got, 1) {
+                if k < limit {
+                    break Some(at + k as u64);
+                }
+            }
+            if eof || limit < 2 {
+                break None;
+            }
+            at += (limit - 1) as u64;
+        };
+        match end {
+            Some(e) if e < size => {
+                ends.push(e);
+                start = e;
+            }
+            _ => break,
+        }
+    }
+    ends.push(size);
+    Some(ends)
+}
+
+/// Line numbers of offsets into a buffer, counted incrementally: cheap
+/// when the offsets mostly increase.
+#[derive(Default)]
+struct LineCounter {
+    /// Newlines before `pos`.
+    newlines: u64,
+    pos: usize,
+    /// Where the line of `pos` starts.
+    line_start: usize,
+}
+
+impl LineCounter {
+    /// The 1-based line and byte column of offset `q` of `bytes`.
+    fn at(&mut self, bytes: &[u8], q: usize) -> (u64, u64) {
+        let q = q.min(bytes.len());
+        if q >= self.pos {
+            let seg = bytes.get(self.pos..q).unwrap_or_default();
+            self.newlines += memchr::memchr_iter(b'\n', seg).count() as u64;
+            if let Some(i) = memchr::memrchr(b'\n', seg) {
+                self.line_start = self.pos + i + 1;
+            }
+        } else {
+            let seg = bytes.get(q..self.pos).unwrap_or_default();
+            self.newlines -= memchr::memchr_iter(b'\n', seg).count() as u64;
+            let before = bytes.get(..q).unwrap_or_default();
+            self.line_start =
+                memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
+        }
+        self.pos = q;
+        (self.newlines + 1, (q - self.line_start) as u64 + 1)
+    }
+}
+
+/// The offsets of the newlines read from a stream that later matches may
+/// need; those before the current message are dropped.
+#[derive(Default)]
+struct NewlineLog {
+    pending: VecDeque<u64>,
+    /// Newlines dropped, and the last of them.
+    dropped: u64,
+    last_dropped: Option<u64>,
+}
+
+impl NewlineLog {
+    /// Forgets the newlines before `offset` (the start of a message).
+    fn forget_before(&mut self, offset: u64) {
+        while let Some(&n) = self.pending.front() {
+            if n >= offset {
+                break;
+            }
+            self.pending.pop_front();
+            self.dropped += 1;
+            self.last_dropped = Some(n);
+        }
+    }
+
+    /// The 1-based line and byte column of absolute offset `q`.
+    fn at(&self, q: u64) -> (u64, u64) {
+        let k = self.pending.partition_point(|&n| n < q);
+        let prev = match k.checked_sub(1) {
+            Some(i) => self.pending.get(i).copied(),
+            None => self.last_dropped,
+        };
+        let start = prev.map_or(0, |n| n + 1);
+        (self.dropped + k as u64 + 1, q.saturating_sub(start) + 1)
+    }
+}
+
+/// Logs the offsets of the newlines it reads.
+struct LogNewlines<'a, R> {
+    rdr: R,
+    log: Option<&'a RefCell<NewlineLog>>,
+    at: u64,
+}
+
+impl<R: Read> Read for LogNewlines<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.rdr.read(buf)?;
+        if let Some(log) = self.log {
+            let mut log = log.borrow_mut();
+            let got = buf.get(..n).unwrap_or_default();
+            for i in memchr::memchr_iter(b'\n', got) {
+                log.pending.push_back(self.at + i as u64);
+            }
+        }
+        self.at += n as u64;
+        Ok(n)
+    }
+}
+
+/// Collects the mail matches of a slice search.
+struct SliceCollect<'b> {
+    batch: &'b mut Batch,
+    bytes: &'b [u8],
+    /// Absolute offset of `bytes`.
+    base: u64,
+    lines: Option<LineCounter>,
+}
+
+impl MailSink for SliceCollect<'_> {
+    type Error = std::convert::Infallible;
+
+    fn matched(
+        &mut self,
+        m: &MailMatch<'_>,
+    ) -> Result<bool, std::convert::Infallible> {
+        let span = m.as_match().span();
+        let (line, column) = match &mut self.lines {
+            Some(l) => l.at(self.bytes, span.start),
+            None => (0, 0),
+        };
+        let at = Position {
+            start: self.base + m.offset(),
+            end: self.base + m.end_offset(),
+            line,
+            column,
+        };
+        self.batch.push_mail(at, m, self.base);
+        Ok(true)
+    }
+
+    fn message(
+        &mut self,
+        _: &mail::Message<'_>,
+    ) -> Result<bool, std::convert::Infallible> {
+        self.batch.messages += 1;
+        Ok(true)
+    }
+}
+
 /// The candidates of one unit, owning their URLs.
 #[derive(Default)]
 struct Batch {
@@ -819,6 +1294,10 @@ struct Batch {
     raw: u64,
     /// The input could be opened (a `begin` and `end` are reported).
     opened: bool,
+    /// Searched as mail.
+    mail: bool,
+    /// Messages searched (mail only).
+    messages: u64,
 }
 
 /// A candidate whose URL is `urls[url.0..url.1]` of its batch.
@@ -829,6 +1308,20 @@ struct Found {
     scheme: Scheme,
     flags: Flags,
     reject: Option<Reject>,
+    mail: Option<FoundMail>,
+    repaired: bool,
+}
+
+/// [`MailHit`], its Message-ID at `urls[id.0..id.1]` of its batch.
+struct FoundMail {
+    /// Relative to the unit (a slice adds the messages before it).
+    message: u64,
+    message_offset: u64,
+    id: Option<(usize, usize)>,
+    part: usize,
+    location: Location,
+    encoding: Encoding,
+    decoded: bool,
 }
 
 impl Batch {
@@ -846,7 +1339,31 @@ impl Batch {
             scheme: m.scheme(),
             flags: m.flags(),
             reject,
+            mail: None,
+            repaired: false,
         });
+    }
+
+    /// Pushes a mail match; `base` is the absolute offset of the slice
+    /// searched (0 for a reader search).
+    fn push_mail(&mut self, at: Position, m: &MailMatch<'_>, base: u64) {
+        self.push(at, m.as_match(), None);
+        let id = m.message_id().map(|id| {
+            let from = self.urls.len();
+            self.urls.extend_from_slice(id);
+            (from, self.urls.len())
+        });
+        if let Some(f) = self.hits.last_mut() {
+            f.mail = Some(FoundMail {
+                message: m.message() as u64,
+                message_offset: base + m.message_offset(),
+                id,
+                part: m.part(),
+                location: m.location(),
+                encoding: m.encoding(),
+                decoded: m.decoded(),
+            });
+        }
     }
 
     /// Collects the candidates of a slice scan of `bytes`, which start at
@@ -887,11 +1404,12 @@ impl Batch {
     }
 
     /// Reports the candidates, adding `lines_before` to slice-relative
-    /// line numbers.
+    /// line numbers and `messages_before` to message indexes.
     fn report<R: Report>(
         &self,
         input: &Input,
         lines_before: u64,
+        messages_before: u64,
         report: &mut R,
     ) -> io::Result<()> {
         for f in &self.hits {
@@ -907,6 +1425,16 @@ impl Batch {
                 scheme: f.scheme,
                 flags: f.flags,
                 reject: f.reject,
+                mail: f.mail.as_ref().map(|m| MailHit {
+                    message: m.message + messages_before,
+                    message_offset: m.message_offset,
+                    message_id: m.id.and_then(|(a, b)| self.urls.get(a..b)),
+                    part: m.part,
+                    location: m.location,
+                    encoding: m.encoding,
+                    decoded: m.decoded,
+                }),
+                repaired: f.repaired,
             };
             report.hit(input, &hit)?;
         }
@@ -926,6 +1454,8 @@ struct Collect<'b, 'p> {
     /// When the last part was sent: a slow stream (`tail -f`) sends what
     /// it has at least this often.
     last: std::time::Instant,
+    /// The newlines read, for the line numbers of mail matches.
+    log: Option<&'b RefCell<NewlineLog>>,
 }
 
 /// Matches of a stream are sent on in parts of this many, or sooner
@@ -978,6 +1508,35 @@ impl Sink for Collect<'_, '_> {
     ) -> io::Result<bool> {
         self.batch.push(*at, c.as_match(), c.reject());
         self.sent_on();
+        Ok(true)
+    }
+}
+
+impl MailSink for Collect<'_, '_> {
+    type Error = io::Error;
+
+    fn matched(&mut self, m: &MailMatch<'_>) -> io::Result<bool> {
+        let (line, column) = match self.log {
+            Some(log) => {
+                let mut log = log.borrow_mut();
+                log.forget_before(m.message_offset().min(m.offset()));
+                log.at(m.offset())
+            }
+            None => (0, 0),
+        };
+        let at =
+            Position { start: m.offset(), end: m.end_offset(), line, column };
+        self.batch.push_mail(at, m, 0);
+        self.sent_on();
+        Ok(true)
+    }
+
+    fn message(&mut self, msg: &mail::Message<'_>) -> io::Result<bool> {
+        if let Some(log) = self.log {
+            // Later matches are in this message or after it.
+            log.borrow_mut().forget_before(msg.offset());
+        }
+        self.batch.messages += 1;
         Ok(true)
     }
 }
@@ -1245,6 +1804,33 @@ mod tests {
         assert_eq!(want.len(), 3 * 40_001);
         assert_eq!(get(&paths, 3), want);
         assert_eq!(get(&paths, 1), want);
+    }
+
+    #[test]
+    fn stream_heads_are_read_until_the_sniff_is_decided() {
+        let head = |text: &[u8]| {
+            let mut h = Vec::new();
+            // One byte a read, as a slow stream gives them.
+            struct Slow<'a>(&'a [u8]);
+            impl Read for Slow<'_> {
+                fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                    let n = self.0.len().min(buf.len()).min(1);
+                    buf[..n].copy_from_slice(&self.0[..n]);
+                    self.0 = &self.0[n..];
+                    Ok(n)
+                }
+            }
+            read_head(&mut Slow(text), &mut h).unwrap();
+            h.len()
+        };
+        let log = b"2026-11-21 15:00 started http://a.example/\nmore\n";
+        assert_eq!(head(log), 43);
+        let mbox = b"From a@b Mon Jan  1 00:00:00 1996\nX: y\n";
+        assert_eq!(head(mbox), 34);
+        let msg = b"X-A: 1\nX-B: 2\n\nbody\n";
+        assert!(head(msg) <= 14, "{}", head(msg));
+        let urls = b"http://a.example/\nhttp://b.example/\n";
+        assert_eq!(head(urls), 18);
     }
 
     #[test]

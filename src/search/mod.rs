@@ -4,7 +4,9 @@ mod driver;
 mod finder;
 mod stream;
 
-pub use driver::{Driver, DriverBuilder, Hit, InputDone, Report};
+pub use driver::{
+    Driver, DriverBuilder, Hit, InputDone, MailHit, MailMode, Report,
+};
 pub use finder::{
     Candidate, CandidateIter, FindIter, Finder, FinderBuilder, Match,
 };
