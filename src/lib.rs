@@ -40,6 +40,8 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod input;
+pub mod output;
 pub mod parse;
 pub mod scan;
 mod search;
@@ -47,6 +49,7 @@ mod search;
 pub use parse::{Reject, Scheme};
 pub use scan::{Flags, Kind, Span, Triggers};
 pub use search::{
-    Candidate, CandidateIter, FindIter, Finder, FinderBuilder, Match,
-    OwnedMatch, Position, ReaderIter, Sink,
+    Candidate, CandidateIter, Driver, DriverBuilder, FindIter, Finder,
+    FinderBuilder, Hit, InputDone, Match, OwnedMatch, Position, ReaderIter,
+    Report, Sink,
 };

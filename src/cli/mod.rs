@@ -1,44 +1,285 @@
-//! Command-line front end: argument parsing and exit codes.
+//! Command-line front end: arguments, wiring, progress, exit codes.
 
-use std::io::Write;
+mod args;
 
-/// Runs urlgrep over the paths in the arguments; returns the exit status
-/// (0 found, 1 none, 2 error).
+use anyhow::{bail, Context};
+use args::{Args, MergeArgs};
+use clap::Parser;
+use std::ffi::OsString;
+use std::io::{self, BufRead, BufReader, IsTerminal, Write};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+use urlgrep::input::{self, Input, InputError, WalkOptions};
+use urlgrep::output::stats::{Counts, Summary};
+use urlgrep::output::{Format, Printer, PrinterOptions};
+use urlgrep::{Driver, Finder, Hit, InputDone, Kind, Report};
+
+/// Runs urlgrep; returns the exit status (0 found, 1 none, 2 error).
 pub fn run() -> i32 {
-    let finder = urlgrep::Finder::new();
-    let mut found = false;
-    let mut error = false;
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    for path in std::env::args_os().skip(1) {
-        let file = match std::fs::File::open(&path) {
-            Ok(f) => f,
-            Err(e) => {
-                eprintln!("urlgrep: {}: {e}", path.to_string_lossy());
-                error = true;
-                continue;
-            }
-        };
-        for m in finder.reader_iter(file) {
-            match m {
-                Ok(m) => {
-                    found = true;
-                    let _ = out.write_all(m.m.url());
-                    let _ = out.write_all(b"\n");
-                }
-                Err(e) => {
-                    eprintln!("urlgrep: {}: {e}", path.to_string_lossy());
-                    error = true;
-                    break;
-                }
-            }
+    let argv: Vec<OsString> = std::env::args_os().collect();
+    let result = if argv.get(1).is_some_and(|a| a == "merge") {
+        let rest = argv.iter().skip(2).cloned();
+        let name = OsString::from("urlgrep merge");
+        merge(MergeArgs::parse_from(std::iter::once(name).chain(rest)))
+    } else {
+        search(Args::parse_from(argv))
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) if is_broken_pipe(&e) => 0,
+        Err(e) => {
+            eprintln!("urlgrep: {e:#}");
+            2
         }
     }
-    if error {
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<io::Error>()
+            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+            || c.downcast_ref::<serde_json::Error>().is_some_and(|j| {
+                j.io_error_kind() == Some(io::ErrorKind::BrokenPipe)
+            })
+    })
+}
+
+/// The search command.
+fn search(args: Args) -> anyhow::Result<i32> {
+    let started = Instant::now();
+    let mut kinds = Vec::new();
+    for k in &args.kind {
+        match Kind::from_name(&k.to_ascii_lowercase()) {
+            Some(kind) => kinds.push(kind),
+            None => bail!(
+                "--kind {k:?}: expected one of wrapped, angle, quoted, bare"
+            ),
+        }
+    }
+    let mut paths = args.paths.clone();
+    if let Some(list) = &args.files_from {
+        paths.extend(read_path_list(list)?);
+    }
+    let named_several = paths.len() > 1 || args.files_from.is_some();
+    if paths.is_empty() && args.files_from.is_none() {
+        paths.push(PathBuf::from("-"));
+    }
+    let any_dir = paths.iter().any(|p| p.is_dir());
+    let inputs =
+        input::walk(&paths, WalkOptions { follow_links: args.follow });
+    let with_filename = if args.no_filename {
+        false
+    } else {
+        args.with_filename || named_several || any_dir
+    };
+    let format = match (args.stats, args.stats_tsv, args.json, args.count) {
+        (_, true, _, _) => Format::StatsTsv,
+        (true, _, true, _) => Format::StatsJson,
+        (true, _, false, _) => Format::Stats,
+        (false, _, true, _) => Format::Json,
+        (false, _, false, true) => Format::Count,
+        _ => Format::Plain,
+    };
+    let opts = PrinterOptions {
+        format,
+        with_filename,
+        line_number: args.line_number,
+        byte_offset: args.byte_offset,
+        unique: args.unique,
+        rejects: args.rejects,
+        redact: args.redact,
+        kinds,
+        schemes: args.scheme.iter().map(|s| s.to_ascii_lowercase()).collect(),
+        stdin_label: args.source.clone(),
+        top: args.top,
+    };
+    let lines = args.line_number || format == Format::Json;
+    let finder = Finder::builder()
+        .max_wrapper_len(args.max_wrapper_len)
+        .max_url_len(args.max_url_len)
+        .strict(args.strict)
+        .line_numbers(lines)
+        .build();
+    let mut driver = Driver::builder();
+    driver
+        .line_numbers(lines)
+        .length_caps(args.max_wrapper_len, args.max_url_len);
+    if let Some(n) = args.threads {
+        driver.threads(n);
+    }
+    if let Some(s) = args.slice_size {
+        driver.slice_size(s);
+    }
+    let driver = driver.build(finder);
+
+    let total: u64 = inputs
+        .iter()
+        .filter_map(|i| i.as_ref().ok().and_then(|i| i.size))
+        .sum();
+    let show_progress = !args.no_progress
+        && io::stderr().is_terminal()
+        && std::env::var_os("CI").is_none();
+    let stdout = io::stdout();
+    let out = io::BufWriter::with_capacity(64 * 1024, stdout.lock());
+    let printer = Printer::new(opts, out, io::stderr());
+    let mut report = Progress {
+        printer,
+        bar: None,
+        enabled: show_progress,
+        total,
+        done: 0,
+        started,
+    };
+    driver.run(inputs, &mut report)?;
+    if let Some(bar) = report.bar.take() {
+        bar.finish_and_clear();
+    }
+    let mut printer = report.printer;
+    printer.finish(started.elapsed())?;
+    Ok(if printer.errors() > 0 {
         2
-    } else if found {
+    } else if printer.found() {
         0
     } else {
         1
+    })
+}
+
+/// Reads a `--files-from` list: one path a line, empty lines skipped.
+fn read_path_list(list: &PathBuf) -> anyhow::Result<Vec<PathBuf>> {
+    let rdr: Box<dyn BufRead> = if list.as_os_str() == "-" {
+        Box::new(BufReader::new(io::stdin()))
+    } else {
+        let f = std::fs::File::open(list)
+            .with_context(|| format!("{}", list.display()))?;
+        Box::new(BufReader::new(f))
+    };
+    let mut paths = Vec::new();
+    for line in rdr.split(b'\n') {
+        let mut line = line.with_context(|| format!("{}", list.display()))?;
+        if line.last() == Some(&b'\r') {
+            line.pop();
+        }
+        if line.is_empty() {
+            continue;
+        }
+        paths.push(path_from_bytes(line));
     }
+    Ok(paths)
+}
+
+#[cfg(unix)]
+fn path_from_bytes(bytes: Vec<u8>) -> PathBuf {
+    use std::os::unix::ffi::OsStringExt;
+    PathBuf::from(OsString::from_vec(bytes))
+}
+
+#[cfg(not(unix))]
+fn path_from_bytes(bytes: Vec<u8>) -> PathBuf {
+    PathBuf::from(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// The printer, plus a progress bar on a terminal once the run is long.
+struct Progress<W: Write, E: Write> {
+    printer: Printer<W, E>,
+    bar: Option<indicatif::ProgressBar>,
+    enabled: bool,
+    total: u64,
+    done: u64,
+    started: Instant,
+}
+
+/// A run shorter than this shows no progress bar.
+const LONG_RUN: Duration = Duration::from_millis(1500);
+
+impl<W: Write, E: Write> Report for Progress<W, E> {
+    fn begin(&mut self, input: &Input) -> io::Result<()> {
+        self.printer.begin(input)
+    }
+
+    fn hit(&mut self, input: &Input, hit: &Hit<'_>) -> io::Result<()> {
+        self.printer.hit(input, hit)
+    }
+
+    fn error(&mut self, err: &InputError) -> io::Result<()> {
+        if let Some(bar) = &self.bar {
+            bar.suspend(|| self.printer.error(err))
+        } else {
+            self.printer.error(err)
+        }
+    }
+
+    fn end(&mut self, input: &Input, done: &InputDone) -> io::Result<()> {
+        self.printer.end(input, done)
+    }
+
+    fn progress(&mut self, bytes: u64) {
+        self.done += bytes;
+        if !self.enabled {
+            return;
+        }
+        if self.bar.is_none() && self.started.elapsed() >= LONG_RUN {
+            let bar = indicatif::ProgressBar::with_draw_target(
+                Some(self.total.max(self.done)),
+                indicatif::ProgressDrawTarget::stderr(),
+            );
+            let style = indicatif::ProgressStyle::with_template(
+                "{bytes:>10}/{total_bytes} {wide_bar} {binary_bytes_per_sec} \
+                 ETA {eta}",
+            );
+            if let Ok(style) = style {
+                bar.set_style(style);
+            }
+            self.bar = Some(bar);
+        }
+        if let Some(bar) = &self.bar {
+            if self.done > self.total {
+                bar.set_length(self.done);
+            }
+            bar.set_position(self.done);
+        }
+    }
+}
+
+/// The merge command.
+fn merge(args: MergeArgs) -> anyhow::Result<i32> {
+    let mut counts = Counts::new();
+    let mut files = args.files.clone();
+    if files.is_empty() {
+        files.push(PathBuf::from("-"));
+    }
+    for f in &files {
+        let name = f.display();
+        if f.as_os_str() == "-" {
+            counts
+                .add_tsv(io::stdin().lock())
+                .with_context(|| "<stdin>".to_string())?;
+        } else {
+            let file =
+                std::fs::File::open(f).with_context(|| format!("{name}"))?;
+            counts
+                .add_tsv(BufReader::new(file))
+                .with_context(|| format!("{name}"))?;
+        }
+    }
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    if args.tsv {
+        counts.write_tsv(&mut out)?;
+    } else {
+        let summary = Summary {
+            counts,
+            unique_urls: None,
+            elapsed: None,
+            top: args.top,
+        };
+        if args.json {
+            serde_json::to_writer_pretty(&mut out, &summary.to_json())?;
+            out.write_all(b"\n")?;
+        } else {
+            summary.write_text(&mut out)?;
+        }
+    }
+    out.flush()?;
+    Ok(0)
 }

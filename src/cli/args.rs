@@ -1,0 +1,188 @@
+//! The command line, as clap derive definitions.
+
+use clap::Parser;
+use std::path::PathBuf;
+
+const ABOUT: &str = "Find URLs in text archives: mail and news spools, \
+Maildir folders, RFC texts, compressed or not.";
+
+const LONG_ABOUT: &str = "\
+Find URLs in text archives: mail and news spools, Maildir folders, RFC \
+texts, compressed or not.
+
+urlgrep prints every URL in its inputs, one per line, exactly as a reader \
+would have typed it: RFC 1738 <URL:...> wrappers broken across lines are \
+joined, <scheme:...> and \"scheme:...\" are unwrapped, bare URLs end where a \
+reader would end them, and every candidate is validated. Folders are \
+searched recursively in sorted order; gzip, bzip2, xz and zstd input is \
+recognised by its first bytes and decompressed. Output is in input order \
+whatever the number of threads.";
+
+const EXAMPLES: &str = "\
+Examples:
+  urlgrep notes.txt                    every URL, one per line
+  urlgrep -Hn ~/Maildir                with file name and line number
+  urlgrep -u --scheme http,https spool.mbox.gz
+                                       each web URL once, from a gzip file
+  urlgrep --kind wrapped rfc*.txt      only <URL:...> wrappers
+  urlgrep --rejects -H archive/        also what was left out, and why
+  zcat news.gz | urlgrep --source news.gz --json
+                                       JSON Lines, stdin labelled
+  urlgrep --stats --top 20 archive/    corpus statistics
+  urlgrep --stats-tsv part1/ > p1.tsv; urlgrep merge p1.tsv p2.tsv
+                                       partial counts, summed later
+  find . -name '*.eml' | urlgrep --files-from -
+
+Exit status: 0 if a URL was found, 1 if none, 2 if an error happened \
+(an error wins over found). A broken pipe ends urlgrep quietly with 0.";
+
+/// `urlgrep [OPTIONS] [PATH]...`
+#[derive(Debug, Parser)]
+#[command(
+    name = "urlgrep",
+    version,
+    about = ABOUT,
+    long_about = LONG_ABOUT,
+    after_long_help = EXAMPLES,
+    after_help = "Run 'urlgrep --help' for examples; 'urlgrep merge --help' \
+                  for summing --stats-tsv partials."
+)]
+pub struct Args {
+    /// Files or folders to search; stdin when none, or for `-`.
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+
+    /// Read the paths to search from FILE, one a line (`-` for stdin).
+    #[arg(long, value_name = "FILE")]
+    pub files_from: Option<PathBuf>,
+
+    /// The name stdin goes by in output.
+    #[arg(long, value_name = "NAME", default_value = "<stdin>")]
+    pub source: String,
+
+    /// Follow symbolic links inside folders.
+    #[arg(short = 'L', long = "follow")]
+    pub follow: bool,
+
+    /// Print the file name before each URL (default when more than one
+    /// file, or a folder, is searched).
+    #[arg(short = 'H', long, overrides_with = "no_filename")]
+    pub with_filename: bool,
+
+    /// Never print file names.
+    #[arg(long, overrides_with = "with_filename")]
+    pub no_filename: bool,
+
+    /// Print the 1-based line number of each URL.
+    #[arg(short = 'n', long)]
+    pub line_number: bool,
+
+    /// Print the 0-based byte offset of each URL (of its first byte,
+    /// delimiters included, in the decompressed input).
+    #[arg(short = 'b', long)]
+    pub byte_offset: bool,
+
+    /// Print each URL only the first time it is found.
+    #[arg(short = 'u', long)]
+    pub unique: bool,
+
+    /// Print the number of URLs in each file instead of the URLs.
+    #[arg(short = 'c', long)]
+    pub count: bool,
+
+    /// Only URLs of these kinds: wrapped (<URL:...>), angle (<...>),
+    /// quoted ("..."), bare. Repeat or separate with commas.
+    #[arg(long, value_name = "KIND", value_delimiter = ',')]
+    pub kind: Vec<String>,
+
+    /// Only URLs with these schemes (any case). Repeat or separate with
+    /// commas.
+    #[arg(long, value_name = "NAME", value_delimiter = ',')]
+    pub scheme: Vec<String>,
+
+    /// Accept only RFC 1738 URLs (ASCII, unsafe characters escaped).
+    #[arg(long)]
+    pub strict: bool,
+
+    /// Also print the candidates that were rejected, with their offset
+    /// and the reason: `PATH:OFFSET: reject: REASON: TEXT`.
+    #[arg(long)]
+    pub rejects: bool,
+
+    /// Print `user:***@host` for URLs carrying a password.
+    #[arg(long)]
+    pub redact: bool,
+
+    /// JSON Lines: one object per URL, and begin/end/summary records.
+    /// With --stats, the statistics as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Print corpus statistics after the run instead of the URLs.
+    #[arg(long)]
+    pub stats: bool,
+
+    /// Print additive partial counters (`dim<TAB>key<TAB>count`) for
+    /// `urlgrep merge` instead of the URLs.
+    #[arg(long, conflicts_with_all = ["stats", "count"])]
+    pub stats_tsv: bool,
+
+    /// How many hosts and TLDs the statistics list.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub top: usize,
+
+    /// Worker threads (default: one per core).
+    #[arg(short = 'j', long, value_name = "N")]
+    pub threads: Option<usize>,
+
+    /// Longest delimited URL (wrapper) in bytes, delimiters and
+    /// whitespace included.
+    #[arg(long, value_name = "BYTES", default_value_t = 2048)]
+    pub max_wrapper_len: usize,
+
+    /// Longest bare URL in bytes; longer runs are rejected.
+    #[arg(long, value_name = "BYTES", default_value_t = 8192)]
+    pub max_url_len: usize,
+
+    /// Never show a progress bar.
+    #[arg(long)]
+    pub no_progress: bool,
+
+    /// Split regular files larger than this into slices of this size
+    /// (testing).
+    #[arg(long, value_name = "BYTES", hide = true)]
+    pub slice_size: Option<usize>,
+}
+
+/// `urlgrep merge [FILE]...`
+#[derive(Debug, Parser)]
+#[command(
+    name = "urlgrep merge",
+    about = "Sum the partial counters of `urlgrep --stats-tsv` runs and \
+             print the statistics.",
+    after_long_help = "\
+Examples:
+  urlgrep --stats-tsv a/ > a.tsv; urlgrep --stats-tsv b/ > b.tsv
+  urlgrep merge a.tsv b.tsv              the report of a/ and b/ together
+  cat *.tsv | urlgrep merge --tsv        one partial (merges compose)
+
+Unique URL counts and elapsed time are not additive: merge does not \
+report them."
+)]
+pub struct MergeArgs {
+    /// Partial files (`-` or none: stdin).
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+
+    /// Print the statistics as one JSON object.
+    #[arg(long, conflicts_with = "tsv")]
+    pub json: bool,
+
+    /// Print the summed partial counters.
+    #[arg(long)]
+    pub tsv: bool,
+
+    /// How many hosts and TLDs to list.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub top: usize,
+}

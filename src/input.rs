@@ -1,0 +1,311 @@
+//! Inputs: files, folders, stdin, and decompression by magic bytes.
+//!
+//! [`walk`] turns the paths of a command line into an ordered list of
+//! [`Input`]s: `-` is stdin, a folder is searched recursively in sorted
+//! order (symbolic links are followed only when asked), anything else is
+//! read as it is — so a FIFO named on the command line is read, while one
+//! met in a folder walk is skipped (reading it could block forever).
+//!
+//! [`Compression::detect`] looks at the first bytes, never at the name:
+//! gzip (multi-member files such as WARC/WET included), bzip2, xz and zstd
+//! are decompressed on the fly by [`decoder`].
+
+use std::fmt;
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+
+/// Where bytes come from.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Source {
+    /// Standard input.
+    Stdin,
+    /// A file (or anything else that can be opened by name).
+    Path(PathBuf),
+}
+
+/// One input to search, in output order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Input {
+    /// Where its bytes come from.
+    pub source: Source,
+    /// The size when it is a regular file, as seen by the walk.
+    pub size: Option<u64>,
+}
+
+/// An input that could not be listed or opened.
+#[derive(Debug)]
+pub struct InputError {
+    /// The input, as it would be printed.
+    pub source: Source,
+    /// Where in the (decompressed) input the error happened, when it
+    /// happened while reading.
+    pub offset: Option<u64>,
+    /// What went wrong.
+    pub error: io::Error,
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(offset) = self.offset {
+            write!(f, "offset {offset}: ")?;
+        }
+        write!(f, "{}", self.error)
+    }
+}
+
+impl std::error::Error for InputError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
+/// How the paths are walked.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct WalkOptions {
+    /// Follow symbolic links met inside folders (`-L`). By default, they
+    /// are skipped.
+    pub follow_links: bool,
+}
+
+/// Lists the inputs named by `paths`, in order: `-` is stdin, folders
+/// are walked recursively in sorted order. Errors (a missing path, an
+/// unreadable folder, a symbolic link loop) take the place of the input
+/// they concern, so they can be reported in order.
+pub fn walk(
+    paths: &[PathBuf],
+    opts: WalkOptions,
+) -> Vec<Result<Input, InputError>> {
+    let mut out = Vec::new();
+    for path in paths {
+        if path.as_os_str() == "-" {
+            out.push(Ok(Input { source: Source::Stdin, size: None }));
+            continue;
+        }
+        let meta = match std::fs::metadata(path) {
+            Ok(m) => m,
+            Err(error) => {
+                out.push(Err(InputError {
+                    source: Source::Path(path.clone()),
+                    offset: None,
+                    error,
+                }));
+                continue;
+            }
+        };
+        if meta.is_dir() {
+            walk_dir(path, opts, &mut out);
+        } else {
+            let size = meta.is_file().then_some(meta.len());
+            out.push(Ok(Input { source: Source::Path(path.clone()), size }));
+        }
+    }
+    out
+}
+
+/// Walks one folder in sorted order.
+fn walk_dir(
+    dir: &Path,
+    opts: WalkOptions,
+    out: &mut Vec<Result<Input, InputError>>,
+) {
+    let walker = walkdir::WalkDir::new(dir)
+        .follow_links(opts.follow_links)
+        .sort_by_file_name();
+    for entry in walker {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                let path = e.path().unwrap_or(dir).to_path_buf();
+                let error = match e.io_error() {
+                    Some(io) => io::Error::new(io.kind(), io.to_string()),
+                    None => io::Error::other(e.to_string()),
+                };
+                out.push(Err(InputError {
+                    source: Source::Path(path),
+                    offset: None,
+                    error,
+                }));
+                continue;
+            }
+        };
+        // Only regular files: symbolic links (when not followed), FIFOs,
+        // sockets and devices inside a folder are skipped.
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        let size = entry.metadata().ok().map(|m| m.len());
+        out.push(Ok(Input { source: Source::Path(entry.into_path()), size }));
+    }
+}
+
+/// A compression format, recognised by its magic bytes.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Compression {
+    /// Not compressed (or not recognised).
+    None,
+    /// gzip (RFC 1952), `1f 8b`; every member is read.
+    Gzip,
+    /// bzip2, `BZh`; every stream is read.
+    Bzip2,
+    /// xz, `fd 37 7a 58 5a 00`; every stream is read.
+    Xz,
+    /// Zstandard (RFC 8878), `28 b5 2f fd`; every frame is read.
+    Zstd,
+}
+
+impl Compression {
+    /// How many leading bytes [`Compression::detect`] looks at.
+    pub const MAGIC_LEN: usize = 6;
+
+    /// The format whose magic bytes start `head`.
+    ///
+    /// ```
+    /// use urlgrep::input::Compression;
+    /// assert_eq!(Compression::detect(b"\x1f\x8b\x08"), Compression::Gzip);
+    /// assert_eq!(Compression::detect(b"From x"), Compression::None);
+    /// ```
+    pub fn detect(head: &[u8]) -> Compression {
+        if head.starts_with(&[0x1f, 0x8b]) {
+            Compression::Gzip
+        } else if head.starts_with(b"BZh") {
+            Compression::Bzip2
+        } else if head.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0]) {
+            Compression::Xz
+        } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+            Compression::Zstd
+        } else {
+            Compression::None
+        }
+    }
+}
+
+/// A reader that decompresses `rdr` as `format`.
+pub fn decoder<'a, R: BufRead + Send + 'a>(
+    format: Compression,
+    rdr: R,
+) -> io::Result<Box<dyn Read + Send + 'a>> {
+    Ok(match format {
+        Compression::None => Box::new(rdr),
+        Compression::Gzip => {
+            Box::new(flate2::bufread::MultiGzDecoder::new(rdr))
+        }
+        Compression::Bzip2 => {
+            Box::new(bzip2::bufread::MultiBzDecoder::new(rdr))
+        }
+        Compression::Xz => {
+            Box::new(xz2::bufread::XzDecoder::new_multi_decoder(rdr))
+        }
+        Compression::Zstd => {
+            Box::new(zstd::stream::read::Decoder::with_buffer(rdr)?)
+        }
+    })
+}
+
+/// Reads the first bytes of `rdr`, recognises a compression format, and
+/// returns it with a reader of the decompressed bytes.
+pub fn open_stream<'a, R: Read + Send + 'a>(
+    mut rdr: R,
+) -> io::Result<(Compression, Box<dyn Read + Send + 'a>)> {
+    let mut head = [0u8; Compression::MAGIC_LEN];
+    let mut n = 0;
+    while n < head.len() {
+        match rdr.read(&mut head[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let head = head.get(..n).unwrap_or_default().to_vec();
+    let format = Compression::detect(&head);
+    let whole = io::Cursor::new(head).chain(rdr);
+    if format == Compression::None {
+        return Ok((format, Box::new(whole)));
+    }
+    let rdr = decoder(format, BufReader::with_capacity(64 * 1024, whole))?;
+    Ok((format, rdr))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn unpack(bytes: &[u8]) -> (Compression, Vec<u8>) {
+        let (format, mut rdr) = open_stream(bytes).unwrap();
+        let mut out = Vec::new();
+        rdr.read_to_end(&mut out).unwrap();
+        (format, out)
+    }
+
+    #[test]
+    fn plain_passes_through() {
+        assert_eq!(unpack(b"abc"), (Compression::None, b"abc".to_vec()));
+        assert_eq!(unpack(b""), (Compression::None, vec![]));
+    }
+
+    #[test]
+    fn multi_member_gzip() {
+        let mut all = Vec::new();
+        for part in [&b"one "[..], b"two"] {
+            let mut enc = flate2::write::GzEncoder::new(
+                Vec::new(),
+                flate2::Compression::fast(),
+            );
+            enc.write_all(part).unwrap();
+            all.extend(enc.finish().unwrap());
+        }
+        assert_eq!(unpack(&all), (Compression::Gzip, b"one two".to_vec()));
+    }
+
+    #[test]
+    fn other_formats() {
+        let text = b"see http://a.b/\n".repeat(10);
+        let bz = {
+            let mut e = bzip2::write::BzEncoder::new(
+                Vec::new(),
+                bzip2::Compression::fast(),
+            );
+            e.write_all(&text).unwrap();
+            e.finish().unwrap()
+        };
+        let xz = {
+            let mut e = xz2::write::XzEncoder::new(Vec::new(), 1);
+            e.write_all(&text).unwrap();
+            e.finish().unwrap()
+        };
+        let zst = zstd::stream::encode_all(&text[..], 1).unwrap();
+        assert_eq!(unpack(&bz), (Compression::Bzip2, text.clone()));
+        assert_eq!(unpack(&xz), (Compression::Xz, text.clone()));
+        assert_eq!(unpack(&zst), (Compression::Zstd, text.clone()));
+    }
+
+    #[test]
+    fn walk_is_sorted_and_reports_missing() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["b", "a", "c/d"] {
+            let p = dir.path().join(name);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, b"x").unwrap();
+        }
+        let missing = dir.path().join("nope");
+        let got = walk(
+            &[dir.path().to_path_buf(), missing.clone()],
+            WalkOptions::default(),
+        );
+        let names: Vec<_> = got
+            .iter()
+            .map(|r| match r {
+                Ok(Input { source: Source::Path(p), .. }) => p
+                    .strip_prefix(dir.path())
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned(),
+                Ok(_) => "stdin".into(),
+                Err(e) => format!("error {:?}", e.error.kind()),
+            })
+            .collect();
+        assert_eq!(names, ["a", "b", "c/d", "error NotFound"]);
+    }
+}

@@ -1,0 +1,445 @@
+//! The printer: turns the driver's ordered results into output lines.
+
+use super::json::{
+    EndRecord, ErrorRecord, MatchRecord, Origin, Record, RejectRecord,
+    SummaryRecord,
+};
+use super::stats::{Counts, Summary};
+use super::url::{host, redact, tld, utf8_or_escape};
+use crate::input::{Input, InputError, Source};
+use crate::search::{Hit, InputDone, Report};
+use crate::Kind;
+use std::borrow::Cow;
+use std::collections::HashSet;
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::io::{self, Write};
+use std::time::Duration;
+
+/// What the printer writes.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Format {
+    /// One URL a line, with the prefixes asked for
+    /// (`PATH:LINE:OFFSET:URL`).
+    #[default]
+    Plain,
+    /// One count of URLs per input (`PATH:COUNT`).
+    Count,
+    /// JSON Lines; see [`crate::output::json`].
+    Json,
+    /// The readable statistics report, after the run.
+    Stats,
+    /// The statistics as one JSON object.
+    StatsJson,
+    /// The additive partial counters; see [`crate::output::stats`].
+    StatsTsv,
+}
+
+/// How the printer prints.
+#[derive(Clone, Debug, Default)]
+pub struct PrinterOptions {
+    /// What to write.
+    pub format: Format,
+    /// Prefix each line with the input's name.
+    pub with_filename: bool,
+    /// Prefix each line with the line number.
+    pub line_number: bool,
+    /// Prefix each line with the byte offset.
+    pub byte_offset: bool,
+    /// Print each URL only the first time it is seen.
+    pub unique: bool,
+    /// Print rejected candidates too.
+    pub rejects: bool,
+    /// Replace passwords in URLs with `***`.
+    pub redact: bool,
+    /// Only these kinds (all when empty).
+    pub kinds: Vec<Kind>,
+    /// Only these schemes, lower-case (all when empty).
+    pub schemes: Vec<String>,
+    /// The name of stdin.
+    pub stdin_label: String,
+    /// How many hosts and TLDs the statistics list.
+    pub top: usize,
+}
+
+/// Counters of the current input.
+#[derive(Default)]
+struct Current {
+    matches: u64,
+    rejected: u64,
+    printed: u64,
+    counts: Counts,
+}
+
+/// Writes results to `out` and errors to `err`; implements [`Report`].
+#[derive(Debug)]
+pub struct Printer<W, E> {
+    opts: PrinterOptions,
+    out: W,
+    err: E,
+    seen: HashSet<Vec<u8>>,
+    hashes: HashSet<u64>,
+    total: Counts,
+    found: bool,
+    errors: u64,
+    cur: CurrentBox,
+}
+
+/// `Current` without a Debug requirement on users.
+#[derive(Default)]
+struct CurrentBox(Current);
+
+impl std::fmt::Debug for CurrentBox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Current")
+    }
+}
+
+impl<W: Write, E: Write> Printer<W, E> {
+    /// A printer.
+    pub fn new(opts: PrinterOptions, out: W, err: E) -> Printer<W, E> {
+        Printer {
+            opts,
+            out,
+            err,
+            seen: HashSet::new(),
+            hashes: HashSet::new(),
+            total: Counts::new(),
+            found: false,
+            errors: 0,
+            cur: CurrentBox::default(),
+        }
+    }
+
+    /// Whether any URL was selected.
+    pub fn found(&self) -> bool {
+        self.found
+    }
+
+    /// How many inputs had errors.
+    pub fn errors(&self) -> u64 {
+        self.errors
+    }
+
+    /// The counters of the run so far.
+    pub fn counts(&self) -> &Counts {
+        &self.total
+    }
+
+    /// Writes what comes after the last input (a summary record, the
+    /// statistics) and flushes.
+    pub fn finish(&mut self, elapsed: Duration) -> io::Result<()> {
+        let c = &self.total;
+        match self.opts.format {
+            Format::Json => {
+                let rec = Record::Summary(SummaryRecord {
+                    files: c.get("total", "files"),
+                    bytes: c.get("total", "bytes"),
+                    candidates: c.get("total", "candidates"),
+                    matches: c.get("total", "matches"),
+                    rejected: c.get("total", "rejected"),
+                    errors: c.get("total", "errors"),
+                });
+                self.json(&rec)?;
+            }
+            Format::Stats | Format::StatsJson => {
+                let summary = Summary {
+                    counts: c.clone(),
+                    unique_urls: Some(self.hashes.len() as u64),
+                    elapsed: Some(elapsed),
+                    top: self.opts.top,
+                };
+                if self.opts.format == Format::Stats {
+                    summary.write_text(&mut self.out)?;
+                } else {
+                    serde_json::to_writer_pretty(
+                        &mut self.out,
+                        &summary.to_json(),
+                    )?;
+                    self.out.write_all(b"\n")?;
+                }
+            }
+            Format::StatsTsv => c.write_tsv(&mut self.out)?,
+            Format::Plain | Format::Count => {}
+        }
+        self.out.flush()
+    }
+
+    fn stats(&self) -> bool {
+        matches!(
+            self.opts.format,
+            Format::Stats | Format::StatsJson | Format::StatsTsv
+        )
+    }
+
+    fn json(&mut self, rec: &Record<'_>) -> io::Result<()> {
+        serde_json::to_writer(&mut self.out, rec)?;
+        self.out.write_all(b"\n")
+    }
+
+    /// The input's name for plain output.
+    fn label<'a>(&'a self, input: &'a Input) -> Cow<'a, [u8]> {
+        match &input.source {
+            Source::Stdin => Cow::Borrowed(self.opts.stdin_label.as_bytes()),
+            Source::Path(p) => path_bytes(p),
+        }
+    }
+
+    /// The grep-style prefix of a line.
+    fn prefix(
+        &mut self,
+        input: &Input,
+        hit: &Hit<'_>,
+        offset: bool,
+    ) -> io::Result<()> {
+        if self.opts.with_filename {
+            let label = self.label(input).into_owned();
+            self.out.write_all(&label)?;
+            self.out.write_all(b":")?;
+        }
+        if self.opts.line_number {
+            write!(self.out, "{}:", hit.at.line)?;
+        }
+        if offset {
+            write!(self.out, "{}:", hit.at.start)?;
+        }
+        Ok(())
+    }
+
+    fn selected(&self, hit: &Hit<'_>, scheme: &str) -> bool {
+        (self.opts.kinds.is_empty() || self.opts.kinds.contains(&hit.kind))
+            && (self.opts.schemes.is_empty()
+                || self.opts.schemes.iter().any(|s| s == scheme))
+    }
+}
+
+/// The input's name for JSON.
+fn origin<'a>(stdin_label: &'a str, source: &'a Source) -> Origin<'a> {
+    match source {
+        Source::Stdin => {
+            Origin { path: None, source: Some(Cow::Borrowed(stdin_label)) }
+        }
+        Source::Path(p) => match path_bytes(p) {
+            Cow::Borrowed(b) => {
+                Origin { path: Some(utf8_or_escape(b).0), source: None }
+            }
+            Cow::Owned(b) => Origin {
+                path: Some(Cow::Owned(utf8_or_escape(&b).0.into_owned())),
+                source: None,
+            },
+        },
+    }
+}
+
+/// A path's bytes as given (on Unix, exactly).
+fn path_bytes(p: &std::path::Path) -> Cow<'_, [u8]> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        Cow::Borrowed(p.as_os_str().as_bytes())
+    }
+    #[cfg(not(unix))]
+    {
+        match p.to_string_lossy() {
+            Cow::Borrowed(s) => Cow::Borrowed(s.as_bytes()),
+            Cow::Owned(s) => Cow::Owned(s.into_bytes()),
+        }
+    }
+}
+
+/// The lower-case scheme name as written in `url`.
+fn scheme_of(url: &[u8]) -> Cow<'_, str> {
+    let name = match memchr::memchr(b':', url) {
+        Some(i) => url.get(..i).unwrap_or_default(),
+        None => url,
+    };
+    match utf8_or_escape(name).0 {
+        Cow::Borrowed(s) if !s.bytes().any(|b| b.is_ascii_uppercase()) => {
+            Cow::Borrowed(s)
+        }
+        s => Cow::Owned(s.to_ascii_lowercase()),
+    }
+}
+
+impl<W: Write, E: Write> Report for Printer<W, E> {
+    fn begin(&mut self, input: &Input) -> io::Result<()> {
+        self.cur = CurrentBox::default();
+        if self.opts.format == Format::Json {
+            let rec =
+                Record::Begin(origin(&self.opts.stdin_label, &input.source));
+            serde_json::to_writer(&mut self.out, &rec)?;
+            self.out.write_all(b"\n")?;
+        }
+        Ok(())
+    }
+
+    fn hit(&mut self, input: &Input, hit: &Hit<'_>) -> io::Result<()> {
+        let scheme = scheme_of(hit.url);
+        if !self.selected(hit, &scheme) {
+            return Ok(());
+        }
+        let stats = self.stats();
+        if let Some(reject) = hit.reject {
+            self.cur.0.rejected += 1;
+            if stats {
+                self.cur.0.counts.add("reject", reject.name(), 1);
+            }
+            if !self.opts.rejects {
+                return Ok(());
+            }
+            let url = if self.opts.redact {
+                redact(hit.url)
+            } else {
+                Cow::Borrowed(hit.url)
+            };
+            match self.opts.format {
+                Format::Plain => {
+                    self.prefix(input, hit, true)?;
+                    write!(self.out, " reject: {}: ", reject.name())?;
+                    self.out.write_all(&url)?;
+                    self.out.write_all(b"\n")?;
+                }
+                Format::Json => {
+                    let o = origin(&self.opts.stdin_label, &input.source);
+                    let rec = Record::Reject(RejectRecord {
+                        path: o.path,
+                        source: o.source,
+                        offset: hit.at.start,
+                        line: hit.at.line,
+                        column: hit.at.column,
+                        kind: Cow::Borrowed(hit.kind.name()),
+                        url: utf8_or_escape(&url).0,
+                        scheme: Cow::Borrowed(&scheme),
+                        reason: Cow::Borrowed(reject.name()),
+                        message: Cow::Owned(reject.to_string()),
+                    });
+                    serde_json::to_writer(&mut self.out, &rec)?;
+                    self.out.write_all(b"\n")?;
+                }
+                _ => {}
+            }
+            return Ok(());
+        }
+        self.cur.0.matches += 1;
+        self.found = true;
+        if stats {
+            let c = &mut self.cur.0.counts;
+            c.add("scheme", &scheme, 1);
+            c.add("kind", hit.kind.name(), 1);
+            if let Some(h) = host(hit.url) {
+                if let Some(t) = tld(&h) {
+                    c.add("tld", t, 1);
+                }
+                c.add("host", &h, 1);
+            }
+            let mut hasher = DefaultHasher::new();
+            hit.url.hash(&mut hasher);
+            self.hashes.insert(hasher.finish());
+            return Ok(());
+        }
+        let url = if self.opts.redact {
+            redact(hit.url)
+        } else {
+            Cow::Borrowed(hit.url)
+        };
+        if self.opts.unique && !self.seen.insert(url.to_vec()) {
+            return Ok(());
+        }
+        self.cur.0.printed += 1;
+        match self.opts.format {
+            Format::Plain => {
+                self.prefix(input, hit, self.opts.byte_offset)?;
+                self.out.write_all(&url)?;
+                self.out.write_all(b"\n")?;
+            }
+            Format::Json => {
+                let (text, escaped) = utf8_or_escape(&url);
+                let mut flags: Vec<Cow<'_, str>> =
+                    hit.flags.names().map(Cow::Borrowed).collect();
+                if escaped {
+                    flags.push(Cow::Borrowed("escaped"));
+                }
+                let o = origin(&self.opts.stdin_label, &input.source);
+                let rec = Record::Match(MatchRecord {
+                    path: o.path,
+                    source: o.source,
+                    offset: hit.at.start,
+                    line: hit.at.line,
+                    column: hit.at.column,
+                    kind: Cow::Borrowed(hit.kind.name()),
+                    url: text,
+                    scheme: Cow::Borrowed(&scheme),
+                    host: host(hit.url).map(Cow::Owned),
+                    flags,
+                });
+                serde_json::to_writer(&mut self.out, &rec)?;
+                self.out.write_all(b"\n")?;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn error(&mut self, err: &InputError) -> io::Result<()> {
+        self.errors += 1;
+        self.total.add("total", "errors", 1);
+        self.out.flush()?;
+        let label = match &err.source {
+            Source::Stdin => Cow::Borrowed(self.opts.stdin_label.as_bytes()),
+            Source::Path(p) => path_bytes(p),
+        };
+        let mut line = b"urlgrep: ".to_vec();
+        line.extend_from_slice(&label);
+        line.extend_from_slice(format!(": {err}\n").as_bytes());
+        // A closed stderr must not stop the run.
+        let _ = self.err.write_all(&line);
+        let _ = self.err.flush();
+        if self.opts.format == Format::Json {
+            let o = origin(&self.opts.stdin_label, &err.source);
+            let rec = Record::Error(ErrorRecord {
+                path: o.path,
+                source: o.source,
+                message: Cow::Owned(err.to_string()),
+            });
+            serde_json::to_writer(&mut self.out, &rec)?;
+            self.out.write_all(b"\n")?;
+        }
+        Ok(())
+    }
+
+    fn end(&mut self, input: &Input, done: &InputDone) -> io::Result<()> {
+        let cur = std::mem::take(&mut self.cur.0);
+        let mut counts = cur.counts;
+        counts.add("total", "files", 1);
+        counts.add("total", "bytes", done.bytes);
+        counts.add("total", "candidates", cur.matches + cur.rejected);
+        counts.add("total", "matches", cur.matches);
+        counts.add("total", "rejected", cur.rejected);
+        self.total.merge(&counts);
+        match self.opts.format {
+            Format::Count => {
+                if self.opts.with_filename {
+                    let label = self.label(input).into_owned();
+                    self.out.write_all(&label)?;
+                    self.out.write_all(b":")?;
+                }
+                writeln!(self.out, "{}", cur.printed)?;
+            }
+            Format::Json => {
+                let o = origin(&self.opts.stdin_label, &input.source);
+                let rec = Record::End(EndRecord {
+                    path: o.path,
+                    source: o.source,
+                    bytes: done.bytes,
+                    candidates: cur.matches + cur.rejected,
+                    matches: cur.matches,
+                    rejected: cur.rejected,
+                });
+                serde_json::to_writer(&mut self.out, &rec)?;
+                self.out.write_all(b"\n")?;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,154 @@
+//! Small URL helpers for output: the host for statistics and JSON, and
+//! password redaction. The scheme-aware parser will replace both.
+
+use std::borrow::Cow;
+
+/// The authority of `scheme://authority/…`, or `None` for URLs without
+/// one.
+fn authority(url: &[u8]) -> Option<(usize, &[u8])> {
+    let colon = memchr::memchr(b':', url)?;
+    let rest = url.get(colon + 1..)?;
+    let after = rest.strip_prefix(b"//")?;
+    let end = after
+        .iter()
+        .position(|&b| matches!(b, b'/' | b'?' | b'#'))
+        .unwrap_or(after.len());
+    Some((colon + 3, after.get(..end)?))
+}
+
+/// The host of a URL, lower-cased: the host of its authority (RFC 3986
+/// §3.2.2, brackets of an IP literal kept), or the domain of the first
+/// `mailto:` address; `None` when it has neither.
+///
+/// ```
+/// use urlgrep::output::host;
+/// assert_eq!(host(b"HTTP://u:p@WWW.A.B:80/x").as_deref(), Some("www.a.b"));
+/// assert_eq!(host(b"mailto:x@Y.Z?subject=a").as_deref(), Some("y.z"));
+/// assert_eq!(host(b"http://[::1]:8/").as_deref(), Some("[::1]"));
+/// assert_eq!(host(b"news:comp.x"), None);
+/// ```
+// TODO(parse): use Url::parse host
+pub fn host(url: &[u8]) -> Option<String> {
+    let raw = if let Some((_, auth)) = authority(url) {
+        let hostport = match memchr::memrchr(b'@', auth) {
+            Some(at) => auth.get(at + 1..)?,
+            None => auth,
+        };
+        if hostport.first() == Some(&b'[') {
+            let close = memchr::memchr(b']', hostport)?;
+            hostport.get(..=close)?
+        } else {
+            match memchr::memrchr(b':', hostport) {
+                Some(i) => hostport.get(..i)?,
+                None => hostport,
+            }
+        }
+    } else {
+        let colon = memchr::memchr(b':', url)?;
+        if !url.get(..colon)?.eq_ignore_ascii_case(b"mailto") {
+            return None;
+        }
+        let addr = url.get(colon + 1..)?;
+        let end = addr
+            .iter()
+            .position(|&b| matches!(b, b'?' | b',' | b'#'))
+            .unwrap_or(addr.len());
+        let addr = addr.get(..end)?;
+        addr.get(memchr::memrchr(b'@', addr)? + 1..)?
+    };
+    if raw.is_empty() {
+        return None;
+    }
+    Some(String::from_utf8_lossy(raw).to_lowercase())
+}
+
+/// The top-level domain of a host name (its last label, without a
+/// trailing dot); `None` for IP addresses and single-label names.
+///
+/// ```
+/// use urlgrep::output::tld;
+/// assert_eq!(tld("www.a.org."), Some("org"));
+/// assert_eq!(tld("10.0.0.1"), None);
+/// assert_eq!(tld("localhost"), None);
+/// ```
+pub fn tld(host: &str) -> Option<&str> {
+    let host = host.strip_suffix('.').unwrap_or(host);
+    if host.starts_with('[') {
+        return None;
+    }
+    let (_, last) = host.rsplit_once('.')?;
+    if last.is_empty() || last.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(last)
+}
+
+/// The URL with the password of `scheme://user:password@host` replaced
+/// by `***` (RFC 3986 §7.5, RFC 1738 §6); other URLs unchanged.
+///
+/// ```
+/// use urlgrep::output::redact;
+/// assert_eq!(&*redact(b"ftp://me:secret@h.example/f"), b"ftp://me:***@h.example/f");
+/// assert_eq!(&*redact(b"http://h.example/a:b@c"), b"http://h.example/a:b@c");
+/// ```
+// TODO(parse): use Url::parse password span
+pub fn redact(url: &[u8]) -> Cow<'_, [u8]> {
+    let Some((start, auth)) = authority(url) else {
+        return Cow::Borrowed(url);
+    };
+    let Some(at) = memchr::memrchr(b'@', auth) else {
+        return Cow::Borrowed(url);
+    };
+    let Some(colon) = auth.get(..at).and_then(|u| memchr::memchr(b':', u))
+    else {
+        return Cow::Borrowed(url);
+    };
+    let mut out = Vec::with_capacity(url.len());
+    out.extend_from_slice(url.get(..start + colon + 1).unwrap_or_default());
+    out.extend_from_slice(b"***");
+    out.extend_from_slice(url.get(start + at..).unwrap_or_default());
+    Cow::Owned(out)
+}
+
+/// `bytes` as UTF-8 text: valid UTF-8 as it is, any other byte
+/// percent-encoded (`%E9`); the flag says whether anything was encoded.
+///
+/// ```
+/// use urlgrep::output::utf8_or_escape;
+/// assert_eq!(utf8_or_escape(b"http://a.b/\xe9"), ("http://a.b/%E9".into(), true));
+/// ```
+pub fn utf8_or_escape(bytes: &[u8]) -> (Cow<'_, str>, bool) {
+    if let Ok(s) = std::str::from_utf8(bytes) {
+        return (Cow::Borrowed(s), false);
+    }
+    let mut out = String::with_capacity(bytes.len() + 8);
+    for chunk in bytes.utf8_chunks() {
+        out.push_str(chunk.valid());
+        for b in chunk.invalid() {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    (Cow::Owned(out), true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hosts() {
+        assert_eq!(host(b"http://a.b").as_deref(), Some("a.b"));
+        assert_eq!(host(b"http://a.b?x").as_deref(), Some("a.b"));
+        assert_eq!(host(b"http://:80/"), None);
+        assert_eq!(host(b"mailto:nobody"), None);
+        assert_eq!(host(b"file:///etc"), None);
+    }
+
+    #[test]
+    fn redaction() {
+        assert_eq!(&*redact(b"http://u@h/"), b"http://u@h/");
+        assert_eq!(&*redact(b"http://u:@h/"), b"http://u:***@h/");
+        assert_eq!(&*redact(b"telnet://a:b:c@h"), b"telnet://a:***@h");
+        assert_eq!(&*redact(b"mailto:a:b@c"), b"mailto:a:b@c");
+    }
+}

@@ -1,0 +1,992 @@
+//! The parallel driver: many inputs, and slices of one big file, searched
+//! on a rayon pool, reported in input order.
+//!
+//! Work is cut into units, numbered in input order: a whole input (a small
+//! file, stdin, a FIFO, a compressed file), or a newline-aligned slice of a
+//! big regular file. Workers take units in increasing order and never run
+//! more than a window of units ahead of the one being reported, so memory
+//! stays O(threads × buffer) plus the matches of the window. The calling
+//! thread reports finished units strictly in order, so the output is the
+//! same bytes for any thread count.
+//!
+//! A big file is split right after newlines; each slice is read with
+//! `read_at` into the worker's buffer together with [`Driver`]'s overlap
+//! (enough bytes for a candidate whose trigger lies in the slice to end: it
+//! never reads further than the longer length cap past its trigger). The
+//! slices are scanned with [`Finder::candidates_in`]; when the previous
+//! slice's last candidate spilled past a slice's start, that slice is
+//! scanned again from there with [`Finder::candidates_from`] when it is
+//! reported. The result equals a scan of the whole file. Line numbers are
+//! counted per slice and summed in order.
+
+use super::{Candidate, Finder, Match, Position, Sink};
+use crate::input::{self, Compression, Input, InputError, Source};
+use crate::parse::{Reject, Scheme};
+use crate::scan::{Flags, Kind, LOOK_BEHIND};
+use std::collections::{BTreeMap, VecDeque};
+use std::fs::File;
+use std::io::{self, Read};
+use std::os::unix::fs::FileExt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc, Condvar, Mutex};
+
+/// One candidate as the driver reports it: a match when `reject` is
+/// `None`.
+#[derive(Clone, Copy, Debug)]
+pub struct Hit<'a> {
+    /// Absolute position in the (decompressed) input.
+    pub at: Position,
+    /// The URL (wrapper whitespace removed).
+    pub url: &'a [u8],
+    /// How it was delimited.
+    pub kind: Kind,
+    /// Its scheme (a best guess for a rejected candidate).
+    pub scheme: Scheme,
+    /// What was done to get it out of its text.
+    pub flags: Flags,
+    /// Why the validator rejected it, if it did.
+    pub reject: Option<Reject>,
+}
+
+/// What the driver knows about an input once it is done.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct InputDone {
+    /// Bytes searched (decompressed).
+    pub bytes: u64,
+    /// The compression format that was undone.
+    pub compression: Option<Compression>,
+}
+
+/// Receives the results of [`Driver::run`], in input order. Return an
+/// error to stop the run (it is returned by [`Driver::run`]).
+pub trait Report {
+    /// An input is about to be reported.
+    fn begin(&mut self, input: &Input) -> io::Result<()>;
+
+    /// A candidate of the current input (rejected ones included).
+    fn hit(&mut self, input: &Input, hit: &Hit<'_>) -> io::Result<()>;
+
+    /// An input, or part of it, could not be read. For an input that
+    /// could not be opened, no `begin` or `end` is reported.
+    fn error(&mut self, err: &InputError) -> io::Result<()>;
+
+    /// The current input is done.
+    fn end(&mut self, input: &Input, done: &InputDone) -> io::Result<()>;
+
+    /// `bytes` more bytes of the inputs (as stored) were searched.
+    fn progress(&mut self, bytes: u64) {
+        let _ = bytes;
+    }
+}
+
+/// Searches inputs in parallel and reports them in order.
+#[derive(Clone, Debug)]
+pub struct Driver {
+    finder: Finder,
+    threads: usize,
+    slice: usize,
+    overlap: usize,
+    lines: bool,
+}
+
+/// Builds a [`Driver`].
+#[derive(Clone, Debug, Default)]
+pub struct DriverBuilder {
+    threads: Option<usize>,
+    slice: Option<usize>,
+    lines: Option<bool>,
+    max_wrapper: Option<usize>,
+    max_url: Option<usize>,
+}
+
+impl DriverBuilder {
+    /// A builder with the defaults.
+    pub fn new() -> DriverBuilder {
+        DriverBuilder::default()
+    }
+
+    /// Worker threads. By default, one per core.
+    pub fn threads(&mut self, n: usize) -> &mut DriverBuilder {
+        self.threads = Some(n.max(1));
+        self
+    }
+
+    /// Regular files larger than this are searched in slices of about
+    /// this size (the slice is also the largest buffer a worker reads a
+    /// file into). By default, 4 MiB.
+    pub fn slice_size(&mut self, bytes: usize) -> &mut DriverBuilder {
+        self.slice = Some(bytes.max(1));
+        self
+    }
+
+    /// Compute line numbers and columns. By default, they are computed.
+    pub fn line_numbers(&mut self, yes: bool) -> &mut DriverBuilder {
+        self.lines = Some(yes);
+        self
+    }
+
+    /// The length caps the finder was built with
+    /// ([`crate::FinderBuilder::max_wrapper_len`],
+    /// [`crate::FinderBuilder::max_url_len`]); they bound how far a
+    /// candidate reads past its slice. By default, 2048 and 8192.
+    pub fn length_caps(
+        &mut self,
+        max_wrapper: usize,
+        max_url: usize,
+    ) -> &mut DriverBuilder {
+        self.max_wrapper = Some(max_wrapper);
+        self.max_url = Some(max_url);
+        self
+    }
+
+    /// Builds the driver around `finder` (whose own line counting setting
+    /// is replaced by [`DriverBuilder::line_numbers`]).
+    pub fn build(&self, finder: Finder) -> Driver {
+        let threads = self.threads.unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        });
+        let caps = self
+            .max_wrapper
+            .unwrap_or(2048)
+            .max(8)
+            .saturating_add(self.max_url.unwrap_or(8192).max(8));
+        Driver {
+            finder,
+            threads,
+            slice: self.slice.unwrap_or(4 << 20),
+            // Reads past a trigger are bounded by the caps plus a UTF-8
+            // sequence or a quote prefix: LOOK_BEHIND covers those.
+            overlap: caps.saturating_add(2 * LOOK_BEHIND),
+            lines: self.lines.unwrap_or(true),
+        }
+    }
+}
+
+impl Driver {
+    /// A builder.
+    pub fn builder() -> DriverBuilder {
+        DriverBuilder::new()
+    }
+
+    /// The number of worker threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Searches `inputs` (as listed by [`input::walk`]) and reports every
+    /// candidate, error and input boundary to `report`, in input order.
+    pub fn run<R: Report>(
+        &self,
+        inputs: Vec<Result<Input, InputError>>,
+        report: &mut R,
+    ) -> io::Result<()> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(self.threads)
+            .thread_name(|i| format!("urlgrep-{i}"))
+            .build()
+            .map_err(io::Error::other)?;
+        let shared = Shared {
+            planner: Mutex::new(Planner::new(self, inputs)),
+            reported: Mutex::new(0),
+            moved: Condvar::new(),
+            stop: AtomicBool::new(false),
+            window: 4 * self.threads + 4,
+        };
+        let (tx, rx) = mpsc::channel::<(usize, Done)>();
+        let mut outcome = Ok(());
+        pool.in_place_scope(|scope| {
+            for _ in 0..self.threads {
+                let tx = tx.clone();
+                let shared = &shared;
+                scope.spawn(move |_| self.work(shared, tx));
+            }
+            drop(tx);
+            outcome = self.report_in_order(&shared, rx, report);
+            if outcome.is_err() {
+                shared.stop.store(true, Ordering::SeqCst);
+                shared.moved.notify_all();
+            }
+        });
+        outcome
+    }
+
+    /// A worker: takes units in order, searches them, sends the results.
+    fn work(&self, shared: &Shared<'_>, tx: mpsc::Sender<(usize, Done)>) {
+        let mut buf = Buffer::default();
+        loop {
+            if shared.stop.load(Ordering::SeqCst) {
+                return;
+            }
+            let next = match shared.planner.lock() {
+                Ok(mut p) => p.next(),
+                Err(_) => return,
+            };
+            let Some((seq, unit)) = next else { return };
+            // Stay within the window of the unit being reported. The
+            // lowest unreported unit is always taken and never waits
+            // here (its number is below `reported + window`), so this
+            // cannot deadlock.
+            if let Ok(mut reported) = shared.reported.lock() {
+                while seq >= *reported + shared.window
+                    && !shared.stop.load(Ordering::SeqCst)
+                {
+                    reported = match shared.moved.wait(reported) {
+                        Ok(r) => r,
+                        Err(_) => return,
+                    };
+                }
+            }
+            let done = self.search(unit, &mut buf);
+            if tx.send((seq, done)).is_err() {
+                return;
+            }
+        }
+    }
+
+    /// Searches one unit.
+    fn search(&self, unit: Unit, buf: &mut Buffer) -> Done {
+        match unit {
+            Unit::Failed(err) => Done::Failed(err),
+            Unit::Whole(input) => {
+                let (batch, error) = self.search_whole(&input, buf);
+                Done::Whole { input, batch, error }
+            }
+            Unit::Slice(slice) => {
+                let batch = self.search_slice(&slice, None, buf);
+                match batch {
+                    Ok(batch) => Done::Slice { slice, batch, error: None },
+                    Err(error) => Done::Slice {
+                        batch: Batch::default(),
+                        error: Some(InputError {
+                            source: slice.input.source.clone(),
+                            offset: Some(slice.start),
+                            error,
+                        }),
+                        slice,
+                    },
+                }
+            }
+        }
+    }
+
+    /// A whole input: read into the buffer when it is a small regular
+    /// file, else streamed (stdin, FIFOs, compressed files).
+    fn search_whole(
+        &self,
+        input: &Input,
+        buf: &mut Buffer,
+    ) -> (Batch, Option<InputError>) {
+        let fail = |error, offset| InputError {
+            source: input.source.clone(),
+            offset,
+            error,
+        };
+        let path = match &input.source {
+            Source::Stdin => {
+                return self.search_stream(input, io::stdin());
+            }
+            Source::Path(p) => p,
+        };
+        let file = match File::open(path) {
+            Ok(f) => f,
+            Err(e) => return (Batch::failed(), Some(fail(e, None))),
+        };
+        let small = match file.metadata() {
+            Ok(m) => m.is_file() && m.len() <= self.slice as u64,
+            Err(e) => return (Batch::failed(), Some(fail(e, None))),
+        };
+        if !small {
+            return self.search_stream(input, file);
+        }
+        let limit = (self.slice as u64).saturating_add(1);
+        let bytes = match buf.fill_from(file.take(limit)) {
+            Ok(b) => b,
+            Err(e) => return (Batch::failed(), Some(fail(e, None))),
+        };
+        if bytes.len() as u64 >= limit {
+            // It grew since we looked: stream it instead.
+            return match File::open(path) {
+                Ok(f) => self.search_stream(input, f),
+                Err(e) => (Batch::failed(), Some(fail(e, None))),
+            };
+        }
+        let format = Compression::detect(bytes);
+        if format != Compression::None {
+            return self.search_stream(input, bytes);
+        }
+        let mut batch = Batch::default();
+        let it = self.finder.candidates(bytes);
+        batch.collect(it, bytes, 0, self.lines);
+        batch.bytes = bytes.len() as u64;
+        (batch, None)
+    }
+
+    /// A stream, decompressed when its magic bytes say so.
+    fn search_stream<R: Read + Send>(
+        &self,
+        input: &Input,
+        rdr: R,
+    ) -> (Batch, Option<InputError>) {
+        let mut batch = Batch::default();
+        let (format, rdr) = match input::open_stream(rdr) {
+            Ok(x) => x,
+            Err(error) => {
+                let err = InputError {
+                    source: input.source.clone(),
+                    offset: None,
+                    error,
+                };
+                return (Batch::failed(), Some(err));
+            }
+        };
+        batch.compression = Some(format);
+        let mut counted = Counted { rdr, bytes: 0 };
+        let mut finder = self.finder.clone();
+        if !self.lines {
+            finder = without_lines(&finder);
+        }
+        let mut sink = Collect { batch: &mut batch };
+        let result = finder.find_reader(&mut counted, &mut sink);
+        batch.bytes = counted.bytes;
+        let error = result.err().map(|error| InputError {
+            source: input.source.clone(),
+            offset: (format != Compression::None).then_some(counted.bytes),
+            error,
+        });
+        (batch, error)
+    }
+
+    /// A slice of a big file, scanned from its start or, when the
+    /// previous slice spilled into it, from `resume` (absolute).
+    fn search_slice(
+        &self,
+        slice: &SliceUnit,
+        resume: Option<u64>,
+        buf: &mut Buffer,
+    ) -> io::Result<Batch> {
+        let want = slice
+            .end
+            .saturating_add(self.overlap as u64)
+            .min(slice.size)
+            .saturating_sub(slice.start);
+        let bytes = buf.fill_at(&slice.file, slice.start, want as usize)?;
+        let stop = (slice.end - slice.start) as usize;
+        let mut batch = Batch::default();
+        let mut it = match resume {
+            None => self.finder.candidates_in(bytes, 0..stop),
+            Some(r) => {
+                let from = r.saturating_sub(slice.start) as usize;
+                self.finder.candidates_from(bytes, from, stop)
+            }
+        };
+        batch.collect(it.by_ref(), bytes, slice.start, self.lines);
+        batch.resume = slice.start + it.resume() as u64;
+        if self.lines {
+            let head = bytes.get(..stop).unwrap_or(bytes);
+            batch.newlines = memchr::memchr_iter(b'\n', head).count() as u64;
+        }
+        batch.bytes = stop as u64;
+        Ok(batch)
+    }
+
+    /// Reports finished units in order.
+    fn report_in_order<R: Report>(
+        &self,
+        shared: &Shared<'_>,
+        rx: mpsc::Receiver<(usize, Done)>,
+        report: &mut R,
+    ) -> io::Result<()> {
+        let mut pending = BTreeMap::new();
+        let mut next = 0usize;
+        let mut file = FileState::default();
+        let mut buf = Buffer::default();
+        for (seq, done) in rx {
+            pending.insert(seq, done);
+            while let Some(done) = pending.remove(&next) {
+                self.report_one(done, &mut file, &mut buf, report)?;
+                next += 1;
+                if let Ok(mut reported) = shared.reported.lock() {
+                    *reported = next;
+                }
+                shared.moved.notify_all();
+            }
+        }
+        Ok(())
+    }
+
+    /// Reports one unit; `file` carries the state of a sliced file.
+    fn report_one<R: Report>(
+        &self,
+        done: Done,
+        file: &mut FileState,
+        buf: &mut Buffer,
+        report: &mut R,
+    ) -> io::Result<()> {
+        match done {
+            Done::Failed(err) => report.error(&err),
+            Done::Whole { input, batch, error } => {
+                if batch.opened {
+                    report.begin(&input)?;
+                    batch.report(&input, 0, report)?;
+                }
+                if let Some(err) = &error {
+                    report.error(err)?;
+                }
+                if batch.opened {
+                    let done = InputDone {
+                        bytes: batch.bytes,
+                        compression: batch.compression,
+                    };
+                    report.end(&input, &done)?;
+                }
+                report.progress(input.size.unwrap_or(batch.bytes));
+                Ok(())
+            }
+            Done::Slice { slice, mut batch, mut error } => {
+                if slice.first {
+                    *file = FileState::default();
+                    report.begin(&slice.input)?;
+                }
+                if !slice.first && file.resume > slice.start {
+                    // The previous slice's last candidate spilled into
+                    // this one: scan it again from where that one ended.
+                    match self.search_slice(&slice, Some(file.resume), buf) {
+                        Ok(b) => batch = b,
+                        Err(e) => {
+                            error = Some(InputError {
+                                source: slice.input.source.clone(),
+                                offset: Some(slice.start),
+                                error: e,
+                            })
+                        }
+                    }
+                }
+                file.resume = file.resume.max(batch.resume);
+                batch.report(&slice.input, file.lines, report)?;
+                file.lines += batch.newlines;
+                file.bytes += batch.bytes;
+                if let Some(err) = &error {
+                    report.error(err)?;
+                }
+                if slice.last {
+                    let done = InputDone {
+                        bytes: file.bytes,
+                        compression: Some(Compression::None),
+                    };
+                    report.end(&slice.input, &done)?;
+                }
+                report.progress(slice.end - slice.start);
+                Ok(())
+            }
+        }
+    }
+}
+
+/// A copy of `finder` that does not count lines.
+fn without_lines(finder: &Finder) -> Finder {
+    let inner = finder.inner();
+    let mut b = Finder::builder();
+    b.wrapped(inner.cfg.wrapped)
+        .angle(inner.cfg.angle)
+        .quoted(inner.cfg.quoted)
+        .bare(inner.cfg.bare)
+        .max_wrapper_len(inner.cfg.max_wrapper)
+        .max_url_len(inner.cfg.max_url)
+        .strict(inner.cfg.strict)
+        .triggers(inner.cfg.triggers)
+        .buffer_capacity(inner.capacity)
+        .line_numbers(false);
+    b.build()
+}
+
+/// State shared by the workers and the reporting thread.
+struct Shared<'d> {
+    planner: Mutex<Planner<'d>>,
+    /// Units reported so far.
+    reported: Mutex<usize>,
+    moved: Condvar,
+    stop: AtomicBool,
+    window: usize,
+}
+
+/// A unit of work.
+enum Unit {
+    Failed(InputError),
+    Whole(Input),
+    Slice(SliceUnit),
+}
+
+/// A newline-aligned slice `[start, end)` of a big regular file.
+struct SliceUnit {
+    input: Input,
+    file: Arc<File>,
+    size: u64,
+    start: u64,
+    end: u64,
+    first: bool,
+    last: bool,
+}
+
+/// A finished unit.
+enum Done {
+    Failed(InputError),
+    Whole { input: Input, batch: Batch, error: Option<InputError> },
+    Slice { slice: SliceUnit, batch: Batch, error: Option<InputError> },
+}
+
+/// Per-file state while the slices of a file are reported.
+#[derive(Default)]
+struct FileState {
+    /// Absolute offset where the scan of the whole file would go on.
+    resume: u64,
+    /// Newlines before the current slice.
+    lines: u64,
+    /// Bytes reported.
+    bytes: u64,
+}
+
+/// Cuts the inputs into units, in order.
+struct Planner<'d> {
+    driver: &'d Driver,
+    inputs: std::vec::IntoIter<Result<Input, InputError>>,
+    queue: VecDeque<Unit>,
+    seq: usize,
+}
+
+impl<'d> Planner<'d> {
+    fn new(
+        driver: &'d Driver,
+        inputs: Vec<Result<Input, InputError>>,
+    ) -> Planner<'d> {
+        Planner {
+            driver,
+            inputs: inputs.into_iter(),
+            queue: VecDeque::new(),
+            seq: 0,
+        }
+    }
+
+    fn next(&mut self) -> Option<(usize, Unit)> {
+        if self.queue.is_empty() {
+            let input = self.inputs.next()?;
+            self.plan(input);
+        }
+        let unit = self.queue.pop_front()?;
+        let seq = self.seq;
+        self.seq += 1;
+        Some((seq, unit))
+    }
+
+    /// Queues the units of one input.
+    fn plan(&mut self, input: Result<Input, InputError>) {
+        let input = match input {
+            Ok(i) => i,
+            Err(e) => return self.queue.push_back(Unit::Failed(e)),
+        };
+        let slice = self.driver.slice as u64;
+        let (Source::Path(path), Some(size)) = (&input.source, input.size)
+        else {
+            return self.queue.push_back(Unit::Whole(input));
+        };
+        if size <= slice {
+            return self.queue.push_back(Unit::Whole(input));
+        }
+        let file = match File::open(path) {
+            Ok(f) => f,
+            Err(error) => {
+                let source = input.source.clone();
+                let err = InputError { source, offset: None, error };
+                return self.queue.push_back(Unit::Failed(err));
+            }
+        };
+        let mut head = [0u8; Compression::MAGIC_LEN];
+        let n = file.read_at(&mut head, 0).unwrap_or(0);
+        let plain = Compression::detect(head.get(..n).unwrap_or_default())
+            == Compression::None;
+        let bounds = if plain { boundaries(&file, size, slice) } else { None };
+        let Some(bounds) = bounds else {
+            return self.queue.push_back(Unit::Whole(input));
+        };
+        let file = Arc::new(file);
+        let count = bounds.len();
+        let mut start = 0;
+        for (k, end) in bounds.into_iter().enumerate() {
+            self.queue.push_back(Unit::Slice(SliceUnit {
+                input: input.clone(),
+                file: Arc::clone(&file),
+                size,
+                start,
+                end,
+                first: k == 0,
+                last: k + 1 == count,
+            }));
+            start = end;
+        }
+    }
+}
+
+/// The ends of newline-aligned slices of about `slice` bytes, the last
+/// one `size`; `None` when a line is too long to split at (the file is
+/// then streamed, with bounded memory, by one worker).
+fn boundaries(file: &File, size: u64, slice: u64) -> Option<Vec<u64>> {
+    const LONGEST_LINE: u64 = 1 << 20;
+    let mut ends = Vec::new();
+    let mut start = 0u64;
+    let mut probe = vec![0u8; 64 * 1024];
+    while size - start > slice {
+        // The first newline at or after `start + slice - 1`.
+        let mut at = start + slice - 1;
+        let end = loop {
+            if at >= size || at - (start + slice - 1) > LONGEST_LINE {
+                break None;
+            }
+            let n = file.read_at(&mut probe, at).ok()?;
+            if n == 0 {
+                break None;
+            }
+            let got = probe.get(..n)?;
+            if let Some(i) = memchr::memchr(b'\n', got) {
+                break Some(at + i as u64 + 1);
+            }
+            at += n as u64;
+        };
+        match end {
+            Some(e) if e < size => {
+                ends.push(e);
+                start = e;
+            }
+            Some(_) => break,
+            None if at >= size => break,
+            None => return None,
+        }
+    }
+    ends.push(size);
+    Some(ends)
+}
+
+/// The candidates of one unit, owning their URLs.
+#[derive(Default)]
+struct Batch {
+    hits: Vec<Found>,
+    urls: Vec<u8>,
+    /// Bytes searched.
+    bytes: u64,
+    /// Newlines in the slice (slices only).
+    newlines: u64,
+    /// Absolute offset where a whole-file scan would go on.
+    resume: u64,
+    compression: Option<Compression>,
+    /// The input could be opened (a `begin` and `end` are reported).
+    opened: bool,
+}
+
+/// A candidate whose URL is `urls[url.0..url.1]` of its batch.
+struct Found {
+    at: Position,
+    url: (usize, usize),
+    kind: Kind,
+    scheme: Scheme,
+    flags: Flags,
+    reject: Option<Reject>,
+}
+
+impl Batch {
+    fn failed() -> Batch {
+        Batch { opened: false, ..Batch::default() }
+    }
+
+    fn push(&mut self, at: Position, m: &Match<'_>, reject: Option<Reject>) {
+        let from = self.urls.len();
+        self.urls.extend_from_slice(m.url());
+        self.hits.push(Found {
+            at,
+            url: (from, self.urls.len()),
+            kind: m.kind(),
+            scheme: m.scheme(),
+            flags: m.flags(),
+            reject,
+        });
+    }
+
+    /// Collects the candidates of a slice scan of `bytes`, which start at
+    /// absolute offset `base` right after a newline (or at 0). `line` is
+    /// then relative: the number of newlines before the candidate in the
+    /// slice, plus 1; [`Batch::report`] adds the newlines before the slice.
+    fn collect<'h>(
+        &mut self,
+        it: impl Iterator<Item = Candidate<'h>>,
+        bytes: &[u8],
+        base: u64,
+        lines: bool,
+    ) {
+        self.opened = true;
+        let (mut counted, mut line, mut line_start) = (0usize, 1u64, 0usize);
+        for c in it {
+            let span = c.as_match().span();
+            let (mut l, mut col) = (0, 0);
+            if lines {
+                let upto = span.start.min(bytes.len());
+                let seg = bytes.get(counted..upto).unwrap_or_default();
+                for i in memchr::memchr_iter(b'\n', seg) {
+                    line += 1;
+                    line_start = counted + i + 1;
+                }
+                counted = counted.max(upto);
+                l = line;
+                col = (span.start - line_start) as u64 + 1;
+            }
+            let at = Position {
+                start: base + span.start as u64,
+                end: base + span.end as u64,
+                line: l,
+                column: col,
+            };
+            self.push(at, c.as_match(), c.reject());
+        }
+    }
+
+    /// Reports the candidates, adding `lines_before` to slice-relative
+    /// line numbers.
+    fn report<R: Report>(
+        &self,
+        input: &Input,
+        lines_before: u64,
+        report: &mut R,
+    ) -> io::Result<()> {
+        for f in &self.hits {
+            let mut at = f.at;
+            if at.line > 0 {
+                at.line += lines_before;
+            }
+            let url = self.urls.get(f.url.0..f.url.1).unwrap_or_default();
+            let hit = Hit {
+                at,
+                url,
+                kind: f.kind,
+                scheme: f.scheme,
+                flags: f.flags,
+                reject: f.reject,
+            };
+            report.hit(input, &hit)?;
+        }
+        Ok(())
+    }
+}
+
+/// Collects the results of a reader search.
+struct Collect<'b> {
+    batch: &'b mut Batch,
+}
+
+impl Sink for Collect<'_> {
+    type Error = io::Error;
+
+    fn matched(&mut self, at: &Position, m: &Match<'_>) -> io::Result<bool> {
+        self.batch.opened = true;
+        self.batch.push(*at, m, None);
+        Ok(true)
+    }
+
+    fn rejected(
+        &mut self,
+        at: &Position,
+        c: &Candidate<'_>,
+    ) -> io::Result<bool> {
+        self.batch.push(*at, c.as_match(), c.reject());
+        Ok(true)
+    }
+}
+
+/// Counts the bytes read, for the offset of a decompression error.
+struct Counted<R> {
+    rdr: R,
+    bytes: u64,
+}
+
+impl<R: Read> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.rdr.read(buf)?;
+        self.bytes += n as u64;
+        Ok(n)
+    }
+}
+
+/// A worker's reusable buffer; its contents start page-aligned, which
+/// keeps the SIMD scan at its floor (DESIGN.md).
+#[derive(Default)]
+struct Buffer {
+    buf: Vec<u8>,
+}
+
+const ALIGN: usize = 4096;
+
+impl Buffer {
+    /// Makes room for `len` bytes; returns where they start.
+    fn room(&mut self, len: usize) -> usize {
+        let need = len.saturating_add(ALIGN);
+        if self.buf.len() < need {
+            self.buf = vec![0u8; need.next_multiple_of(ALIGN)];
+        }
+        self.buf.as_ptr().align_offset(ALIGN).min(ALIGN)
+    }
+
+    /// Reads `rdr` to its end (the caller bounds it with `take`).
+    fn fill_from<R: Read>(&mut self, mut rdr: R) -> io::Result<&[u8]> {
+        let mut len = 0;
+        let mut base = self.room(64 * 1024);
+        loop {
+            if base + len == self.buf.len() {
+                let mut bigger = vec![0u8; (self.buf.len() * 2).max(ALIGN)];
+                let nb = bigger.as_ptr().align_offset(ALIGN).min(ALIGN);
+                if let (Some(dst), Some(src)) = (
+                    bigger.get_mut(nb..nb + len),
+                    self.buf.get(base..base + len),
+                ) {
+                    dst.copy_from_slice(src);
+                }
+                self.buf = bigger;
+                base = nb;
+            }
+            let dst = self.buf.get_mut(base + len..).unwrap_or_default();
+            match rdr.read(dst) {
+                Ok(0) => break,
+                Ok(n) => len += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(self.buf.get(base..base + len).unwrap_or_default())
+    }
+
+    /// Reads `len` bytes of `file` at `offset` (fewer at its end).
+    fn fill_at(
+        &mut self,
+        file: &File,
+        offset: u64,
+        len: usize,
+    ) -> io::Result<&[u8]> {
+        let base = self.room(len);
+        let mut got = 0;
+        while got < len {
+            let dst =
+                self.buf.get_mut(base + got..base + len).unwrap_or_default();
+            match file.read_at(dst, offset + got as u64) {
+                Ok(0) => break,
+                Ok(n) => got += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(self.buf.get(base..base + got).unwrap_or_default())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    /// What a report saw, as comparable values.
+    #[derive(Default)]
+    struct Record(Vec<String>);
+
+    impl Report for Record {
+        fn begin(&mut self, input: &Input) -> io::Result<()> {
+            self.0.push(format!("begin {:?}", input.source));
+            Ok(())
+        }
+        fn hit(&mut self, _: &Input, h: &Hit<'_>) -> io::Result<()> {
+            self.0.push(format!(
+                "{} {} {} {} {:?} {:?}",
+                h.at.start,
+                h.at.end,
+                h.at.line,
+                h.at.column,
+                String::from_utf8_lossy(h.url),
+                h.reject
+            ));
+            Ok(())
+        }
+        fn error(&mut self, err: &InputError) -> io::Result<()> {
+            self.0.push(format!("error {err}"));
+            Ok(())
+        }
+        fn end(&mut self, _: &Input, d: &InputDone) -> io::Result<()> {
+            self.0.push(format!("end {}", d.bytes));
+            Ok(())
+        }
+    }
+
+    fn text() -> Vec<u8> {
+        let mut t = Vec::new();
+        for i in 0..400 {
+            write!(
+                t,
+                "line {i} http://h{i}.example/p <URL:http://w{i}.exa\n  \
+                 mple/q{i}> x:y http://bad:99999/ \"ftp://q.r/\n s\"\n\
+                 > > <URL:http://quoted.example/a-\n> > b>\n"
+            )
+            .unwrap();
+        }
+        t
+    }
+
+    fn run(
+        path: &std::path::Path,
+        threads: usize,
+        slice: usize,
+    ) -> Vec<String> {
+        let d = Driver::builder()
+            .threads(threads)
+            .slice_size(slice)
+            .build(Finder::new());
+        let inputs = input::walk(&[path.to_path_buf()], Default::default());
+        let mut r = Record::default();
+        d.run(inputs, &mut r).unwrap();
+        r.0
+    }
+
+    #[test]
+    fn slices_equal_whole_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("spool");
+        std::fs::write(&path, text()).unwrap();
+        let whole = run(&path, 1, 1 << 30);
+        assert!(whole.len() > 1000, "{}", whole.len());
+        for slice in [1, 2, 3, 7, 50, 64, 333, 4096] {
+            for threads in [1, 3] {
+                let got = run(&path, threads, slice);
+                assert_eq!(got, whole, "slice {slice} threads {threads}");
+            }
+        }
+    }
+
+    #[test]
+    fn compressed_equals_plain() {
+        let dir = tempfile::tempdir().unwrap();
+        let plain = dir.path().join("plain");
+        let gz = dir.path().join("gz");
+        std::fs::write(&plain, text()).unwrap();
+        let mut enc = flate2::write::GzEncoder::new(
+            Vec::new(),
+            flate2::Compression::fast(),
+        );
+        enc.write_all(&text()).unwrap();
+        std::fs::write(&gz, enc.finish().unwrap()).unwrap();
+        let a = run(&plain, 2, 1000);
+        let b = run(&gz, 2, 1000);
+        assert_eq!(a[1..], b[1..]);
+    }
+
+    #[test]
+    fn long_line_is_streamed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("oneline");
+        let mut t = b"http://a.example/ ".repeat(200_000);
+        t.extend_from_slice(b"\nhttp://b.example/\n");
+        std::fs::write(&path, &t).unwrap();
+        let got = run(&path, 2, 1000);
+        assert_eq!(got.len(), 200_003);
+        assert!(got[200_001].contains("b.example"), "{}", got[200_001]);
+    }
+}

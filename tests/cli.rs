@@ -1,0 +1,708 @@
+//! Integration tests of the `urlgrep` binary.
+//!
+//! Table of contents:
+//!
+//! 1. Exit status and errors: `exit_status_*`, `unreadable_*`,
+//!    `truncated_gzip_*`, `broken_pipe_*`.
+//! 2. Inputs: `stdin_*`, `files_from_*`, `folder_*`, `symlink_*`,
+//!    `compressed_copies_*`.
+//! 3. Plain output: `filename_*`, `prefixes_*`, `unique_*`, `count_*`,
+//!    `filters_*`, `rejects_*`, `redact_*`.
+//! 4. JSON Lines: `json_*` (records deserialised with unknown fields
+//!    denied).
+//! 5. Statistics: `stats_*`, `merge_*`.
+//! 6. Determinism on the corpora of `../shared/corpora` (skipped when
+//!    absent): `corpus_*`.
+//!
+//! Regressions are named after what they reproduce.
+
+use serde::Deserialize;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_urlgrep");
+
+/// Runs urlgrep with `args` and `stdin`.
+fn run(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .env_remove("CI")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let data = stdin.to_vec();
+    let feeder = std::thread::spawn(move || {
+        let _ = input.write_all(&data);
+    });
+    let out = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    out
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn code(o: &Output) -> i32 {
+    o.status.code().unwrap_or(-1)
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+/// A small text with every kind of URL and one reject.
+const SAMPLE: &str = "From a@b Mon Jan  1 00:00:00 1996\n\
+see http://a.example/x. and <URL:ftp://ds.internic.\n    net/rfc/>\n\
+> quoted \"https://q.example/y\" and <mailto:me@m.example>\n\
+bad http://b.example:99999/ end\n\
+dup http://a.example/x\n";
+
+fn sample_dir() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("sample.txt");
+    std::fs::write(&f, SAMPLE).unwrap();
+    (dir, f)
+}
+
+// 1. Exit status and errors
+
+#[test]
+fn exit_status_found_none_error() {
+    let (_d, f) = sample_dir();
+    assert_eq!(code(&run(&[p(&f)], b"")), 0);
+    assert_eq!(code(&run(&[], b"no urls here\n")), 1);
+    let o = run(&["/nonexistent/x"], b"");
+    assert_eq!(code(&o), 2);
+    assert_eq!(
+        stderr(&o),
+        "urlgrep: /nonexistent/x: No such file or directory (os error 2)\n"
+    );
+    // an error wins over found
+    assert_eq!(code(&run(&[p(&f), "/nonexistent/x"], b"")), 2);
+    // a usage error is an error
+    assert_eq!(code(&run(&["--kind", "nope", p(&f)], b"")), 2);
+}
+
+#[test]
+fn unreadable_file_among_readable_ones() {
+    let (d, f) = sample_dir();
+    let g = d.path().join("z.txt");
+    std::fs::write(&g, "http://z.example/\n").unwrap();
+    // Open succeeds, read fails (EIO): urlgrep's own memory at offset 0.
+    let mem = "/proc/self/mem";
+    let o = run(&["-j2", p(&f), mem, p(&g)], b"");
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with(&format!("{}:http://a.example/x\n", p(&f))));
+    assert!(out.ends_with(&format!("{}:http://z.example/\n", p(&g))));
+    assert!(stderr(&o).starts_with("urlgrep: /proc/self/mem: "));
+}
+
+#[test]
+fn unreadable_permission_denied_is_reported() {
+    let (d, f) = sample_dir();
+    let locked = d.path().join("locked.txt");
+    std::fs::write(&locked, "http://l.example/\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000))
+        .unwrap();
+    if std::fs::File::open(&locked).is_ok() {
+        eprintln!("skipped: running as root, permissions are not enforced");
+        return;
+    }
+    let o = run(&[p(&f), p(&locked)], b"");
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("Permission denied"), "{}", stderr(&o));
+    assert!(stdout(&o).contains("http://a.example/x"));
+}
+
+#[test]
+fn truncated_gzip_reports_offset_and_keeps_matches() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "http://t.example/a\n".repeat(5000);
+    let gz = gzip(text.as_bytes());
+    let cut = dir.path().join("cut.gz");
+    std::fs::write(&cut, &gz[..gz.len() / 2]).unwrap();
+    let o = run(&[p(&cut)], b"");
+    assert_eq!(code(&o), 2);
+    let err = stderr(&o);
+    let prefix = format!("urlgrep: {}: offset ", p(&cut));
+    assert!(err.starts_with(&prefix), "{err}");
+    let n = stdout(&o).lines().count();
+    assert!(n > 100 && n < 5000, "{n} matches kept");
+}
+
+#[test]
+fn broken_pipe_exits_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("many.txt");
+    std::fs::write(&f, "http://p.example/x\n".repeat(200_000)).unwrap();
+    let mut child = Command::new(BIN)
+        .arg(p(&f))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = child.stdout.take().unwrap();
+    let mut first = [0u8; 100];
+    out.read_exact(&mut first).unwrap();
+    drop(out);
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(code(&o), 0);
+    assert_eq!(stderr(&o), "");
+}
+
+// 2. Inputs
+
+#[test]
+fn stdin_is_labelled_with_source() {
+    let o = run(&["-H", "--source", "feed.txt"], SAMPLE.as_bytes());
+    assert!(stdout(&o).starts_with("feed.txt:http://a.example/x\n"));
+    let o = run(&["-H", "-"], b"http://s.example/\n");
+    assert_eq!(stdout(&o), "<stdin>:http://s.example/\n");
+}
+
+#[test]
+fn files_from_list_and_stdin() {
+    let (d, f) = sample_dir();
+    let g = d.path().join("g.txt");
+    std::fs::write(&g, "http://g.example/\n").unwrap();
+    let list = format!("{}\n\n{}\n", p(&g), p(&f));
+    let o = run(&["--files-from", "-"], list.as_bytes());
+    let out = stdout(&o);
+    assert!(out.starts_with(&format!("{}:http://g.example/\n", p(&g))));
+    assert!(out.contains(&format!("{}:http://a.example/x\n", p(&f))));
+}
+
+#[test]
+fn folder_walk_is_sorted_and_recursive() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, host) in [("b/2", "b2"), ("a", "a"), ("b/1", "b1"), ("c", "c")]
+    {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, format!("http://{host}.example/\n")).unwrap();
+    }
+    let o = run(&["--no-filename", p(dir.path())], b"");
+    assert_eq!(
+        stdout(&o),
+        "http://a.example/\nhttp://b1.example/\nhttp://b2.example/\n\
+         http://c.example/\n"
+    );
+}
+
+#[test]
+fn symlinks_in_folders_followed_only_with_follow() {
+    let dir = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("o"), "http://o.example/\n").unwrap();
+    std::fs::create_dir(dir.path().join("d")).unwrap();
+    std::fs::write(dir.path().join("d/f"), "http://f.example/\n").unwrap();
+    std::os::unix::fs::symlink(outside.path(), dir.path().join("d/link"))
+        .unwrap();
+    // a loop: only a problem when following
+    std::os::unix::fs::symlink(dir.path(), dir.path().join("d/loop")).unwrap();
+    let o = run(&["--no-filename", p(dir.path())], b"");
+    assert_eq!(stdout(&o), "http://f.example/\n");
+    assert_eq!(code(&o), 0);
+    let o = run(&["--no-filename", "-L", p(dir.path())], b"");
+    assert!(stdout(&o).contains("http://o.example/"), "{}", stdout(&o));
+    assert!(stderr(&o).contains("loop"), "{}", stderr(&o));
+    assert_eq!(code(&o), 2);
+}
+
+#[test]
+fn fifo_in_folder_is_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a"), "http://a.example/\n").unwrap();
+    let fifo = dir.path().join("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: mkfifo not available");
+        return;
+    }
+    let o = run(&["--no-filename", p(dir.path())], b"");
+    assert_eq!(stdout(&o), "http://a.example/\n");
+    assert_eq!(code(&o), 0);
+}
+
+fn gzip(data: &[u8]) -> Vec<u8> {
+    let mut e =
+        flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    e.write_all(data).unwrap();
+    e.finish().unwrap()
+}
+
+/// The same bytes in every compressed form urlgrep reads.
+fn compressed_forms(data: &[u8]) -> Vec<(&'static str, Vec<u8>)> {
+    let half = data.len() / 2;
+    let mut multi = gzip(&data[..half]);
+    multi.extend(gzip(&data[half..]));
+    let bz = {
+        let mut e = bzip2::write::BzEncoder::new(
+            Vec::new(),
+            bzip2::Compression::fast(),
+        );
+        e.write_all(data).unwrap();
+        e.finish().unwrap()
+    };
+    let xz = {
+        let mut e = xz2::write::XzEncoder::new(Vec::new(), 1);
+        e.write_all(data).unwrap();
+        e.finish().unwrap()
+    };
+    let zst = zstd::stream::encode_all(data, 1).unwrap();
+    vec![
+        ("gz", gzip(data)),
+        ("multi.gz", multi),
+        ("bz2", bz),
+        ("xz", xz),
+        ("zst", zst),
+    ]
+}
+
+#[test]
+fn compressed_copies_give_the_same_matches() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = SAMPLE.repeat(300);
+    let plain = dir.path().join("plain");
+    std::fs::write(&plain, &text).unwrap();
+    let want = run(&["-nb", "--rejects", p(&plain)], b"");
+    assert_eq!(stdout(&want).lines().count(), 300 * 6);
+    for (ext, bytes) in compressed_forms(text.as_bytes()) {
+        // a name that does not say it is compressed: magic bytes decide
+        let f = dir.path().join(format!("copy-{ext}.txt"));
+        std::fs::write(&f, &bytes).unwrap();
+        let got = run(&["-nb", "--rejects", p(&f)], b"");
+        assert_eq!(stdout(&got), stdout(&want), "{ext}");
+        assert_eq!(code(&got), 0, "{ext}: {}", stderr(&got));
+        // and through stdin
+        let got = run(&["-nb", "--rejects"], &bytes);
+        assert_eq!(stdout(&got), stdout(&want), "{ext} on stdin");
+    }
+}
+
+// 3. Plain output
+
+#[test]
+fn filename_shown_for_several_files_or_a_folder() {
+    let (d, f) = sample_dir();
+    let one = stdout(&run(&[p(&f)], b""));
+    assert!(one.starts_with("http://a.example/x\n"));
+    let two = stdout(&run(&[p(&f), p(&f)], b""));
+    assert!(two.starts_with(&format!("{}:http://", p(&f))));
+    let dir = stdout(&run(&[p(d.path())], b""));
+    assert!(dir.starts_with(&format!("{}:http://", p(&f))));
+    let none = stdout(&run(&["--no-filename", p(&f), p(&f)], b""));
+    assert!(none.starts_with("http://a.example/x\n"));
+}
+
+#[test]
+fn prefixes_line_and_byte_offset() {
+    let o = run(&["-Hnb"], SAMPLE.as_bytes());
+    let out = stdout(&o);
+    let first: Vec<&str> = out.lines().take(2).collect();
+    assert_eq!(
+        first,
+        [
+            "<stdin>:2:38:http://a.example/x",
+            "<stdin>:2:62:ftp://ds.internic.net/rfc/"
+        ]
+    );
+    assert_eq!(&SAMPLE[62..67], "<URL:");
+}
+
+#[test]
+fn unique_prints_each_url_once() {
+    let o = run(&["-u"], SAMPLE.as_bytes());
+    let out = stdout(&o);
+    assert_eq!(out.matches("http://a.example/x\n").count(), 1);
+    assert_eq!(out.lines().count(), 4);
+}
+
+#[test]
+fn count_per_file_like_grep() {
+    let (d, f) = sample_dir();
+    let empty = d.path().join("empty");
+    std::fs::write(&empty, "").unwrap();
+    let o = run(&["-c", p(&f), p(&empty)], b"");
+    assert_eq!(stdout(&o), format!("{}:5\n{}:0\n", p(&f), p(&empty)));
+    assert_eq!(stdout(&run(&["-c", "-u"], SAMPLE.as_bytes())), "4\n");
+}
+
+#[test]
+fn filters_by_kind_and_scheme() {
+    let kinds = run(&["--kind", "wrapped,angle"], SAMPLE.as_bytes());
+    assert_eq!(
+        stdout(&kinds),
+        "ftp://ds.internic.net/rfc/\nmailto:me@m.example\n"
+    );
+    let schemes =
+        run(&["--scheme", "HTTPS", "--scheme", "ftp"], SAMPLE.as_bytes());
+    assert_eq!(
+        stdout(&schemes),
+        "ftp://ds.internic.net/rfc/\nhttps://q.example/y\n"
+    );
+    let none = run(&["--scheme", "gopher"], SAMPLE.as_bytes());
+    assert_eq!(code(&none), 1);
+}
+
+#[test]
+fn rejects_show_offset_and_reason() {
+    let o = run(&["--rejects", "--kind", "bare"], SAMPLE.as_bytes());
+    let at = SAMPLE.find("http://b.example").unwrap();
+    let line = format!("{at}: reject: bad-port: http://b.example:99999/");
+    assert!(stdout(&o).lines().any(|l| l == line), "{}", stdout(&o));
+    let o = run(&["--rejects", "-H", "-n"], SAMPLE.as_bytes());
+    let line = format!("<stdin>:5:{at}: reject: bad-port: ");
+    assert!(stdout(&o).contains(&line), "{}", stdout(&o));
+}
+
+#[test]
+fn redact_hides_passwords() {
+    let text =
+        b"ftp://anon:secret@f.example/pub <URL:telnet://u:pw@t.example>";
+    let o = run(&["--redact"], text);
+    assert_eq!(
+        stdout(&o),
+        "ftp://anon:***@f.example/pub\ntelnet://u:***@t.example\n"
+    );
+    let o = run(&["--redact", "--json"], text);
+    assert!(!stdout(&o).contains("secret"));
+}
+
+// 4. JSON Lines
+
+/// The documented envelope, written from the README, not from the code.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
+#[allow(dead_code)]
+enum Rec {
+    Begin {
+        path: Option<String>,
+        source: Option<String>,
+    },
+    Match {
+        path: Option<String>,
+        source: Option<String>,
+        offset: u64,
+        line: u64,
+        column: u64,
+        kind: String,
+        url: String,
+        scheme: String,
+        host: Option<String>,
+        flags: Vec<String>,
+    },
+    Reject {
+        path: Option<String>,
+        source: Option<String>,
+        offset: u64,
+        line: u64,
+        column: u64,
+        kind: String,
+        url: String,
+        scheme: String,
+        reason: String,
+        message: String,
+    },
+    Error {
+        path: Option<String>,
+        source: Option<String>,
+        message: String,
+    },
+    End {
+        path: Option<String>,
+        source: Option<String>,
+        bytes: u64,
+        candidates: u64,
+        matches: u64,
+        rejected: u64,
+    },
+    Summary {
+        files: u64,
+        bytes: u64,
+        candidates: u64,
+        matches: u64,
+        rejected: u64,
+        errors: u64,
+    },
+}
+
+fn records(o: &Output) -> Vec<Rec> {
+    stdout(o)
+        .lines()
+        .map(|l| {
+            serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"))
+        })
+        .collect()
+}
+
+#[test]
+fn json_envelope_deserialises_with_unknown_fields_denied() {
+    let (_d, f) = sample_dir();
+    let o = run(&["--json", "--rejects", p(&f), "/nonexistent/y"], b"");
+    let recs = records(&o);
+    assert!(matches!(&recs[0], Rec::Begin { path: Some(_), source: None }));
+    let Rec::Match { offset, line, column, kind, url, host, flags, .. } =
+        &recs[2]
+    else {
+        panic!("{:?}", recs[2])
+    };
+    assert_eq!((*offset, *line, *column), (62, 2, 29));
+    assert_eq!(
+        (kind.as_str(), url.as_str()),
+        ("wrapped", "ftp://ds.internic.net/rfc/")
+    );
+    assert_eq!(host.as_deref(), Some("ds.internic.net"));
+    assert_eq!(flags, &["joined"]);
+    assert!(recs.iter().any(
+        |r| matches!(r, Rec::Reject { reason, .. } if reason == "bad-port")
+    ));
+    let n = recs.len();
+    assert!(matches!(
+        &recs[n - 3],
+        Rec::End { matches: 5, rejected: 1, candidates: 6, .. }
+    ));
+    assert!(matches!(&recs[n - 2], Rec::Error { .. }));
+    assert!(matches!(&recs[n - 1], Rec::Summary { files: 1, errors: 1, .. }));
+    assert_eq!(code(&o), 2);
+}
+
+#[test]
+fn json_stdin_uses_source_and_escapes_non_utf8() {
+    let o = run(
+        &["--json", "--rejects", "--source", "in"],
+        b"<URL:http://e.example/caf\xe9> http://ok.example/\n",
+    );
+    let recs = records(&o);
+    assert!(matches!(
+        &recs[0],
+        Rec::Begin { path: None, source: Some(s) } if s == "in"
+    ));
+    assert!(matches!(
+        &recs[2],
+        Rec::Match { url, flags, source: Some(_), .. }
+            if url == "http://ok.example/" && flags.is_empty()
+    ));
+    // Whether the validator takes it or not, the bytes come out escaped.
+    match &recs[1] {
+        Rec::Match { url, flags, .. } => {
+            assert_eq!(url, "http://e.example/caf%E9");
+            assert_eq!(flags, &["escaped"]);
+        }
+        Rec::Reject { url, .. } => assert_eq!(url, "http://e.example/caf%E9"),
+        other => panic!("{other:?}"),
+    }
+}
+
+// 5. Statistics
+
+#[derive(Debug, Deserialize)]
+struct StatsJson {
+    files: u64,
+    bytes: u64,
+    candidates: u64,
+    matches: u64,
+    rejected: u64,
+    unique_urls: Option<u64>,
+    schemes: std::collections::BTreeMap<String, u64>,
+    kinds: std::collections::BTreeMap<String, u64>,
+    rejections: std::collections::BTreeMap<String, u64>,
+    top_hosts: Vec<serde_json::Value>,
+}
+
+/// Sums the `end` records of a `--json` run: (files, bytes, candidates,
+/// matches, rejected).
+fn sum_of_ends(o: &Output) -> (u64, u64, u64, u64, u64) {
+    let mut s = (0, 0, 0, 0, 0);
+    for r in records(o) {
+        if let Rec::End { bytes, candidates, matches, rejected, .. } = r {
+            s.0 += 1;
+            s.1 += bytes;
+            s.2 += candidates;
+            s.3 += matches;
+            s.4 += rejected;
+        }
+    }
+    s
+}
+
+#[test]
+fn stats_json_equals_sum_of_json_records() {
+    let (d, _f) = sample_dir();
+    std::fs::write(d.path().join("more"), SAMPLE.repeat(7)).unwrap();
+    std::fs::write(d.path().join("none"), "nothing").unwrap();
+    let dir = p(d.path());
+    let stats: StatsJson =
+        serde_json::from_slice(&run(&["--stats", "--json", dir], b"").stdout)
+            .unwrap();
+    let ends = sum_of_ends(&run(&["--json", dir], b""));
+    assert_eq!(
+        (
+            stats.files,
+            stats.bytes,
+            stats.candidates,
+            stats.matches,
+            stats.rejected
+        ),
+        ends
+    );
+    assert_eq!(ends.0, 3);
+    assert_eq!(stats.matches, 8 * 5);
+    assert_eq!(stats.unique_urls, Some(4));
+    assert_eq!(stats.kinds.values().sum::<u64>(), stats.matches);
+    assert_eq!(stats.schemes.values().sum::<u64>(), stats.matches);
+    assert_eq!(stats.rejections.get("bad-port"), Some(&8));
+    assert_eq!(stats.top_hosts[0]["key"], "a.example");
+    assert_eq!(stats.top_hosts[0]["count"], 16);
+}
+
+#[test]
+fn stats_report_is_readable() {
+    let o = run(&["--stats", "--top", "1"], SAMPLE.as_bytes());
+    let out = stdout(&o);
+    for want in [
+        "matches                  5",
+        "unique URLs              4",
+        "rejections by reason",
+        "           1  bad-port",
+        "top hosts\n             2  a.example\n\n",
+        "MiB/s",
+    ] {
+        assert!(out.contains(want), "{want:?} not in\n{out}");
+    }
+}
+
+#[test]
+fn merge_of_partials_equals_stats_of_the_whole() {
+    let d = tempfile::tempdir().unwrap();
+    let a = d.path().join("a");
+    let b = d.path().join("b");
+    std::fs::write(&a, SAMPLE).unwrap();
+    std::fs::write(&b, SAMPLE.repeat(3)).unwrap();
+    let pa = d.path().join("a.tsv");
+    let pb = d.path().join("b.tsv");
+    std::fs::write(&pa, run(&["--stats-tsv", p(&a)], b"").stdout).unwrap();
+    std::fs::write(&pb, run(&["--stats-tsv", p(&b)], b"").stdout).unwrap();
+    let merged = run(&["merge", "--tsv", p(&pa), p(&pb)], b"");
+    let whole = run(&["--stats-tsv", p(&a), p(&b)], b"");
+    assert_eq!(stdout(&merged), stdout(&whole));
+    assert!(stdout(&whole).contains("total\tmatches\t20\n"));
+    // from stdin, as a report
+    let report = run(&["merge", "-"], &std::fs::read(&pb).unwrap());
+    assert!(stdout(&report).contains("matches                 15"));
+    let bad = run(&["merge", "-"], b"total\tmatches\n");
+    assert_eq!(code(&bad), 2);
+    assert!(
+        stderr(&bad).contains("line 1: expected three"),
+        "{}",
+        stderr(&bad)
+    );
+}
+
+// 6. Determinism on the corpora
+
+/// Unpacks the regular files of a tarball under ../shared into `dest`,
+/// up to about `max_bytes` of them (in archive order).
+fn unpack(tarball: &str, dest: &Path, max_bytes: u64) -> bool {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpora")
+        .join(tarball);
+    let Ok(file) = std::fs::File::open(&path) else {
+        eprintln!("skipped: {} is absent", path.display());
+        return false;
+    };
+    let mut ar = tar::Archive::new(flate2::read::GzDecoder::new(file));
+    std::fs::create_dir_all(dest).unwrap();
+    let mut total = 0;
+    for entry in ar.entries().unwrap() {
+        let mut entry = entry.unwrap();
+        if entry.header().entry_type() != tar::EntryType::Regular {
+            continue;
+        }
+        total += entry.size();
+        if total > max_bytes {
+            break;
+        }
+        assert!(entry.unpack_in(dest).unwrap());
+    }
+    true
+}
+
+/// One file holding every file under `dir`, in sorted order.
+fn concatenate(dir: &Path, out: &Path) {
+    let mut all = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    let mut files = Vec::new();
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(d).unwrap() {
+            let e = e.unwrap();
+            if e.file_type().unwrap().is_dir() {
+                stack.push(e.path());
+            } else if e.file_type().unwrap().is_file() {
+                files.push(e.path());
+            }
+        }
+    }
+    files.sort();
+    for f in files {
+        all.extend(std::fs::read(f).unwrap());
+    }
+    std::fs::write(out, all).unwrap();
+}
+
+#[test]
+fn corpus_output_is_identical_for_any_threads_and_slices() {
+    let tmp = tempfile::tempdir().unwrap();
+    let corpus = tmp.path().join("rfc");
+    if !unpack("rfc/rfc8400-8499.tar.gz", &corpus, 8 << 20) {
+        return;
+    }
+    let mail = tmp.path().join("mail");
+    let spam = "spamassassin/spamassassin-public-corpus.tar.gz";
+    if !unpack(spam, &mail, 4 << 20) {
+        return;
+    }
+    let spool = tempfile::tempdir().unwrap();
+    let big = spool.path().join("all.txt");
+    concatenate(tmp.path(), &big);
+    for (args, target) in [
+        (&["-Hnb", "--rejects"][..], &corpus),
+        (&["--json", "--rejects"][..], &mail),
+        (&["-nb", "--rejects"][..], &big),
+        (&["--json"][..], &big),
+    ] {
+        let mut want: Option<Vec<u8>> = None;
+        let threads = ["-j1", "-j2", "-j8"];
+        let slices = ["--slice-size=65536", "--slice-size=4093"];
+        let mut runs: Vec<Vec<&str>> =
+            threads.iter().map(|j| vec![*j]).collect();
+        if target == &big {
+            runs.extend(slices.iter().map(|s| vec!["-j2", *s]));
+        }
+        for extra in runs {
+            let mut all: Vec<&str> = args.to_vec();
+            all.extend(&extra);
+            all.push(p(target));
+            let o = run(&all, b"");
+            assert_eq!(code(&o), 0, "{all:?}: {}", stderr(&o));
+            match &want {
+                None => {
+                    assert!(o.stdout.len() > 10_000, "{all:?}");
+                    want = Some(o.stdout);
+                }
+                Some(w) => assert!(*w == o.stdout, "{all:?} differs"),
+            }
+        }
+    }
+}
