@@ -6,8 +6,9 @@
     compare.py jsonl EXPECTED.jsonl SPARK_DIR
     compare.py error URLGREP FILE
 
-stats: the TSV files under SPARK_DIR (Spark's part files) hold exactly the
-lines of EXPECTED.tsv (`urlgrep merge` of per-file `--stats-tsv` runs).
+stats: the TSV part files under SPARK_DIR, read in order, are EXPECTED.tsv
+line for line (`urlgrep merge --tsv` of per-file `--stats-tsv` runs:
+sorted by dim and key), and it counts at least one match.
 jsonl: the JSON match records under SPARK_DIR equal the match records of
 EXPECTED.jsonl (`urlgrep --json` over the same files), compared by file
 name, position, kind, url, scheme, host and flags; Spark labels a file by
@@ -40,18 +41,27 @@ def spark_files(folder, suffix):
 
 
 def compare_stats(expected, folder):
-    want = collections.Counter(stats_lines(expected))
-    got = collections.Counter()
+    want = stats_lines(expected)
+    got = []
     for name in spark_files(folder, ""):
-        got.update(stats_lines(name))
-    if not want:
-        print(f"  {expected} is empty: nothing to compare")
+        got.extend(stats_lines(name))
+    matches = [w for w in want if w.startswith(b"total\tmatches\t")]
+    if not matches or matches[0].endswith(b"\t0"):
+        print(f"  {expected} counts no match: nothing to compare")
         return False
-    print(f"  {len(want)} counters in the plain CLI run, e.g.:")
-    for line in sorted(want)[:12]:
-        print("    " + line.decode("utf-8", "replace"))
+    dims = collections.Counter(w.split(b"\t", 1)[0] for w in want)
+    print("  " + ", ".join(
+        f"{n} {d.decode('utf-8', 'replace')}" for d, n in sorted(dims.items())
+    ) + " counters; the totals:")
+    for line in want:
+        if line.startswith(b"total\t"):
+            print("    " + line.decode("utf-8", "replace"))
     if want == got:
         return True
+    if collections.Counter(want) == collections.Counter(got):
+        print("  the same counters, in another order")
+        return False
+    want, got = collections.Counter(want), collections.Counter(got)
     for line in sorted(want - got):
         print("  only in the plain CLI run: " + repr(line))
     for line in sorted(got - want):
