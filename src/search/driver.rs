@@ -192,7 +192,7 @@ impl Driver {
             stop: AtomicBool::new(false),
             window: 4 * self.threads + 4,
         };
-        let (tx, rx) = mpsc::channel::<(usize, Done)>();
+        let (tx, rx) = mpsc::channel::<Msg>();
         let mut outcome = Ok(());
         pool.in_place_scope(|scope| {
             for _ in 0..self.threads {
@@ -211,7 +211,7 @@ impl Driver {
     }
 
     /// A worker: takes units in order, searches them, sends the results.
-    fn work(&self, shared: &Shared<'_>, tx: mpsc::Sender<(usize, Done)>) {
+    fn work(&self, shared: &Shared<'_>, tx: mpsc::Sender<Msg>) {
         let mut buf = Buffer::default();
         loop {
             if shared.stop.load(Ordering::SeqCst) {
@@ -236,19 +236,35 @@ impl Driver {
                     };
                 }
             }
-            let done = self.search(unit, &mut buf);
-            if tx.send((seq, done)).is_err() {
+            // A long stream sends its matches in parts; one that is not
+            // being reported yet waits after each part, so at most one
+            // part per unit is buffered.
+            let mut part = |input: &Input, batch: Batch| {
+                let _ = tx.send(Msg::Part(seq, input.clone(), batch));
+                if let Ok(mut reported) = shared.reported.lock() {
+                    while *reported < seq
+                        && !shared.stop.load(Ordering::SeqCst)
+                    {
+                        reported = match shared.moved.wait(reported) {
+                            Ok(r) => r,
+                            Err(_) => return,
+                        };
+                    }
+                }
+            };
+            let done = self.search(unit, &mut buf, &mut part);
+            if tx.send(Msg::Done(seq, done)).is_err() {
                 return;
             }
         }
     }
 
     /// Searches one unit.
-    fn search(&self, unit: Unit, buf: &mut Buffer) -> Done {
+    fn search(&self, unit: Unit, buf: &mut Buffer, part: Part<'_>) -> Done {
         match unit {
             Unit::Failed(err) => Done::Failed(err),
             Unit::Whole(input) => {
-                let (batch, error) = self.search_whole(&input, buf);
+                let (batch, error) = self.search_whole(&input, buf, part);
                 Done::Whole { input, batch, error }
             }
             Unit::Slice(slice) => {
@@ -275,6 +291,7 @@ impl Driver {
         &self,
         input: &Input,
         buf: &mut Buffer,
+        part: Part<'_>,
     ) -> (Batch, Option<InputError>) {
         let fail = |error, offset| InputError {
             source: input.source.clone(),
@@ -283,7 +300,7 @@ impl Driver {
         };
         let path = match &input.source {
             Source::Stdin => {
-                return self.search_stream(input, io::stdin());
+                return self.search_stream(input, io::stdin(), part);
             }
             Source::Path(p) => p,
         };
@@ -296,7 +313,7 @@ impl Driver {
             Err(e) => return (Batch::failed(), Some(fail(e, None))),
         };
         if !small {
-            return self.search_stream(input, file);
+            return self.search_stream(input, file, part);
         }
         let limit = (self.slice as u64).saturating_add(1);
         let bytes = match buf.fill_from(file.take(limit)) {
@@ -306,13 +323,13 @@ impl Driver {
         if bytes.len() as u64 >= limit {
             // It grew since we looked: stream it instead.
             return match File::open(path) {
-                Ok(f) => self.search_stream(input, f),
+                Ok(f) => self.search_stream(input, f, part),
                 Err(e) => (Batch::failed(), Some(fail(e, None))),
             };
         }
         let format = Compression::detect(bytes);
         if format != Compression::None {
-            return self.search_stream(input, bytes);
+            return self.search_stream(input, bytes, part);
         }
         let mut batch = Batch::default();
         let it = self.finder.candidates(bytes);
@@ -326,6 +343,7 @@ impl Driver {
         &self,
         input: &Input,
         rdr: R,
+        part: Part<'_>,
     ) -> (Batch, Option<InputError>) {
         let mut batch = Batch::default();
         let (format, rdr) = match input::open_stream(rdr) {
@@ -340,12 +358,13 @@ impl Driver {
             }
         };
         batch.compression = Some(format);
+        batch.opened = true;
         let mut counted = Counted { rdr, bytes: 0 };
         let mut finder = self.finder.clone();
         if !self.lines {
             finder = without_lines(&finder);
         }
-        let mut sink = Collect { batch: &mut batch };
+        let mut sink = Collect { batch: &mut batch, input, part };
         let result = finder.find_reader(&mut counted, &mut sink);
         batch.bytes = counted.bytes;
         let error = result.err().map(|error| InputError {
@@ -393,17 +412,36 @@ impl Driver {
     fn report_in_order<R: Report>(
         &self,
         shared: &Shared<'_>,
-        rx: mpsc::Receiver<(usize, Done)>,
+        rx: mpsc::Receiver<Msg>,
         report: &mut R,
     ) -> io::Result<()> {
         let mut pending = BTreeMap::new();
+        let mut parts: BTreeMap<usize, Vec<(Input, Batch)>> = BTreeMap::new();
         let mut next = 0usize;
+        // Whether the unit `next` has had its `begin` reported.
+        let mut begun = false;
         let mut file = FileState::default();
         let mut buf = Buffer::default();
-        for (seq, done) in rx {
-            pending.insert(seq, done);
-            while let Some(done) = pending.remove(&next) {
-                self.report_one(done, &mut file, &mut buf, report)?;
+        for msg in rx {
+            match msg {
+                Msg::Part(seq, input, batch) => {
+                    parts.entry(seq).or_default().push((input, batch))
+                }
+                Msg::Done(seq, done) => {
+                    pending.insert(seq, done);
+                }
+            }
+            loop {
+                for (input, batch) in parts.remove(&next).unwrap_or_default() {
+                    if !begun {
+                        report.begin(&input)?;
+                        begun = true;
+                    }
+                    batch.report(&input, 0, report)?;
+                }
+                let Some(done) = pending.remove(&next) else { break };
+                self.report_one(done, begun, &mut file, &mut buf, report)?;
+                begun = false;
                 next += 1;
                 if let Ok(mut reported) = shared.reported.lock() {
                     *reported = next;
@@ -418,6 +456,7 @@ impl Driver {
     fn report_one<R: Report>(
         &self,
         done: Done,
+        begun: bool,
         file: &mut FileState,
         buf: &mut Buffer,
         report: &mut R,
@@ -426,7 +465,9 @@ impl Driver {
             Done::Failed(err) => report.error(&err),
             Done::Whole { input, batch, error } => {
                 if batch.opened {
-                    report.begin(&input)?;
+                    if !begun {
+                        report.begin(&input)?;
+                    }
                     batch.report(&input, 0, report)?;
                 }
                 if let Some(err) = &error {
@@ -497,6 +538,17 @@ fn without_lines(finder: &Finder) -> Finder {
         .buffer_capacity(inner.capacity)
         .line_numbers(false);
     b.build()
+}
+
+/// Receives the parts of a long stream.
+type Part<'p> = &'p mut dyn FnMut(&Input, Batch);
+
+/// What the workers send to the reporting thread.
+enum Msg {
+    /// Matches of a stream unit that is not finished.
+    Part(usize, Input, Batch),
+    /// A finished unit.
+    Done(usize, Done),
 }
 
 /// State shared by the workers and the reporting thread.
@@ -773,17 +825,37 @@ impl Batch {
     }
 }
 
-/// Collects the results of a reader search.
-struct Collect<'b> {
+/// Collects the results of a reader search, sending them on in parts.
+struct Collect<'b, 'p> {
     batch: &'b mut Batch,
+    input: &'b Input,
+    part: Part<'p>,
 }
 
-impl Sink for Collect<'_> {
+/// Matches of a stream are sent on in parts of this many.
+const PART_HITS: usize = 16 * 1024;
+
+impl Collect<'_, '_> {
+    fn sent_on(&mut self) {
+        if self.batch.hits.len() < PART_HITS {
+            return;
+        }
+        let part = Batch {
+            hits: std::mem::take(&mut self.batch.hits),
+            urls: std::mem::take(&mut self.batch.urls),
+            opened: true,
+            ..Batch::default()
+        };
+        (self.part)(self.input, part);
+    }
+}
+
+impl Sink for Collect<'_, '_> {
     type Error = io::Error;
 
     fn matched(&mut self, at: &Position, m: &Match<'_>) -> io::Result<bool> {
-        self.batch.opened = true;
         self.batch.push(*at, m, None);
+        self.sent_on();
         Ok(true)
     }
 
@@ -793,6 +865,7 @@ impl Sink for Collect<'_> {
         c: &Candidate<'_>,
     ) -> io::Result<bool> {
         self.batch.push(*at, c.as_match(), c.reject());
+        self.sent_on();
         Ok(true)
     }
 }
@@ -976,6 +1049,39 @@ mod tests {
         let a = run(&plain, 2, 1000);
         let b = run(&gz, 2, 1000);
         assert_eq!(a[1..], b[1..]);
+    }
+
+    #[test]
+    fn long_streams_are_reported_in_parts_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut paths = Vec::new();
+        let mut plain = Vec::new();
+        for name in ["a", "b", "c"] {
+            let text = format!("http://{name}.example/x\n").repeat(40_000);
+            let mut enc = flate2::write::GzEncoder::new(
+                Vec::new(),
+                flate2::Compression::fast(),
+            );
+            enc.write_all(text.as_bytes()).unwrap();
+            let gz = dir.path().join(format!("{name}.gz"));
+            std::fs::write(&gz, enc.finish().unwrap()).unwrap();
+            let txt = dir.path().join(format!("{name}.txt"));
+            std::fs::write(&txt, &text).unwrap();
+            paths.push(gz);
+            plain.push(txt);
+        }
+        let get = |paths: &[std::path::PathBuf], threads| {
+            let d = Driver::builder().threads(threads).build(Finder::new());
+            let mut r = Record::default();
+            d.run(input::walk(paths, Default::default()), &mut r).unwrap();
+            r.0.into_iter()
+                .filter(|l| !l.starts_with("begin"))
+                .collect::<Vec<_>>()
+        };
+        let want = get(&plain, 1);
+        assert_eq!(want.len(), 3 * 40_001);
+        assert_eq!(get(&paths, 3), want);
+        assert_eq!(get(&paths, 1), want);
     }
 
     #[test]
