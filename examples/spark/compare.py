@@ -104,6 +104,11 @@ def compare_jsonl(expected, folder):
     files = sorted({key[0] for key in want})
     print(f"  {sum(want.values())} match records in {len(files)} files "
           f"({', '.join(files)})")
+    flags = collections.Counter()
+    for key, n in want.items():
+        for flag in key[-1]:
+            flags[flag] += n
+    print("  flags: " + ", ".join(f"{f} {n}" for f, n in sorted(flags.items())))
     if not want:
         print("  the plain CLI run found no match: nothing to compare")
         return False

@@ -6,9 +6,10 @@
 The files are the shapes a Spark job hands urlgrep, deterministic (no
 randomness, fixed gzip timestamps):
 
-list.mbox     an mbox with CRLF line ends and Latin-1 bytes, RFC 1738
-              `<URL:...>` wrappers broken across lines, `<...>`, `"..."`
-              and bare URLs
+list.mbox     an mbox with CRLF line ends and Latin-1 bytes (in the text
+              and inside a URL, which --json must percent-encode), RFC
+              1738 `<URL:...>` wrappers broken across lines, `<...>`,
+              `"..."` and bare URLs
 news.gz       a multi-member gzip (two members, as in WARC/WET files) of
               news articles
 digest        bzip2 without a telling name: only its magic bytes say so
@@ -45,6 +46,8 @@ def message(i):
         f"Long wrapper <URL:http://archive.example.net/very/long/path/that-\n"
         f" was/broken-at-a-hyphen/{i}>\n"
         f"mailto: <URL:mailto:remy{i}@example.fr> and news:comp.lang.rust\n"
+        f"Le menu: <URL:http://www.example.fr/r\xe9sum\xe9/{i}\n"
+        f"   /index.html> (Latin-1 inside a wrapper)\n"
         f"\n"
     ).encode("latin-1")
 
