@@ -89,12 +89,15 @@ def locate_binary(name):
     cluster manager)."""
     from pyspark import SparkFiles
 
-    path = SparkFiles.get(name)
-    if not os.path.isfile(path):
+    # SparkFiles' folder, then the working directory, where YARN puts
+    # `--files` (under their `#alias` when one is given).
+    tried = [SparkFiles.get(name), os.path.abspath(name)]
+    path = next((p for p in tried if os.path.isfile(p)), None)
+    if path is None:
         raise UrlgrepError(
-            f"{name!r} was not shipped to this executor ({path} missing): "
-            f"pass `--files /path/to/{name}` to spark-submit, under that "
-            f"exact file name"
+            f"{name!r} was not shipped to this executor (not in "
+            f"{' nor '.join(tried)}): pass `--files /path/to/{name}` to "
+            f"spark-submit, under that exact file name"
         )
     if not os.access(path, os.X_OK):
         os.chmod(path, os.stat(path).st_mode | 0o111)
