@@ -12,7 +12,7 @@
 
 use std::fmt;
 use std::io::{self, BufRead, BufReader, Read};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Where bytes come from.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -70,71 +70,98 @@ pub struct WalkOptions {
 /// Lists the inputs named by `paths`, in order: `-` is stdin, folders
 /// are walked recursively in sorted order. Errors (a missing path, an
 /// unreadable folder, a symbolic link loop) take the place of the input
-/// they concern, so they can be reported in order.
+/// they concern, so they can be reported in order. See [`Walk`] for the
+/// lazy form.
 pub fn walk(
     paths: &[PathBuf],
     opts: WalkOptions,
 ) -> Vec<Result<Input, InputError>> {
-    let mut out = Vec::new();
-    for path in paths {
-        if path.as_os_str() == "-" {
-            out.push(Ok(Input { source: Source::Stdin, size: None }));
-            continue;
-        }
-        let meta = match std::fs::metadata(path) {
-            Ok(m) => m,
-            Err(error) => {
-                out.push(Err(InputError {
-                    source: Source::Path(path.clone()),
-                    offset: None,
-                    error,
-                }));
-                continue;
-            }
-        };
-        if meta.is_dir() {
-            walk_dir(path, opts, &mut out);
-        } else {
-            let size = meta.is_file().then_some(meta.len());
-            out.push(Ok(Input { source: Source::Path(path.clone()), size }));
-        }
-    }
-    out
+    Walk::new(paths.to_vec(), opts).collect()
 }
 
-/// Walks one folder in sorted order.
-fn walk_dir(
-    dir: &Path,
+/// The lazy form of [`walk`]: folders are read as the inputs are taken,
+/// so searching can start before the walk ends.
+#[derive(Debug)]
+pub struct Walk {
+    paths: std::vec::IntoIter<PathBuf>,
+    dir: Option<(PathBuf, walkdir::IntoIter)>,
     opts: WalkOptions,
-    out: &mut Vec<Result<Input, InputError>>,
-) {
-    let walker = walkdir::WalkDir::new(dir)
-        .follow_links(opts.follow_links)
-        .sort_by_file_name();
-    for entry in walker {
-        let entry = match entry {
-            Ok(e) => e,
-            Err(e) => {
-                let path = e.path().unwrap_or(dir).to_path_buf();
-                let error = match e.io_error() {
-                    Some(io) => io::Error::new(io.kind(), io.to_string()),
-                    None => io::Error::other(e.to_string()),
-                };
-                out.push(Err(InputError {
-                    source: Source::Path(path),
-                    offset: None,
-                    error,
-                }));
+}
+
+impl Walk {
+    /// Walks `paths`.
+    pub fn new(paths: Vec<PathBuf>, opts: WalkOptions) -> Walk {
+        Walk { paths: paths.into_iter(), dir: None, opts }
+    }
+
+    /// The next input of the folder being walked, if any.
+    fn next_in_dir(&mut self) -> Option<Result<Input, InputError>> {
+        let (dir, entries) = self.dir.as_mut()?;
+        for entry in entries.by_ref() {
+            let entry = match entry {
+                Ok(e) => e,
+                Err(e) => {
+                    let path = e.path().unwrap_or(dir).to_path_buf();
+                    let error = match e.io_error() {
+                        Some(io) => io::Error::new(io.kind(), io.to_string()),
+                        None => io::Error::other(e.to_string()),
+                    };
+                    let source = Source::Path(path);
+                    return Some(Err(InputError {
+                        source,
+                        offset: None,
+                        error,
+                    }));
+                }
+            };
+            // Only regular files: symbolic links (when not followed),
+            // FIFOs, sockets and devices inside a folder are skipped.
+            if !entry.file_type().is_file() {
                 continue;
             }
-        };
-        // Only regular files: symbolic links (when not followed), FIFOs,
-        // sockets and devices inside a folder are skipped.
-        if !entry.file_type().is_file() {
-            continue;
+            let size = entry.metadata().ok().map(|m| m.len());
+            let source = Source::Path(entry.into_path());
+            return Some(Ok(Input { source, size }));
         }
-        let size = entry.metadata().ok().map(|m| m.len());
-        out.push(Ok(Input { source: Source::Path(entry.into_path()), size }));
+        self.dir = None;
+        None
+    }
+}
+
+impl Iterator for Walk {
+    type Item = Result<Input, InputError>;
+
+    fn next(&mut self) -> Option<Result<Input, InputError>> {
+        loop {
+            if let Some(item) = self.next_in_dir() {
+                return Some(item);
+            }
+            let path = self.paths.next()?;
+            if path.as_os_str() == "-" {
+                return Some(Ok(Input { source: Source::Stdin, size: None }));
+            }
+            let meta = match std::fs::metadata(&path) {
+                Ok(m) => m,
+                Err(error) => {
+                    let source = Source::Path(path);
+                    return Some(Err(InputError {
+                        source,
+                        offset: None,
+                        error,
+                    }));
+                }
+            };
+            if meta.is_dir() {
+                let entries = walkdir::WalkDir::new(&path)
+                    .follow_links(self.opts.follow_links)
+                    .sort_by_file_name()
+                    .into_iter();
+                self.dir = Some((path, entries));
+                continue;
+            }
+            let size = meta.is_file().then_some(meta.len());
+            return Some(Ok(Input { source: Source::Path(path), size }));
+        }
     }
 }
 

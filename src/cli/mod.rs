@@ -66,7 +66,7 @@ fn search(args: Args) -> anyhow::Result<i32> {
     }
     let any_dir = paths.iter().any(|p| p.is_dir());
     let inputs =
-        input::walk(&paths, WalkOptions { follow_links: args.follow });
+        input::Walk::new(paths, WalkOptions { follow_links: args.follow });
     let with_filename = if args.no_filename {
         false
     } else {
@@ -112,13 +112,22 @@ fn search(args: Args) -> anyhow::Result<i32> {
     }
     let driver = driver.build(finder);
 
-    let total: u64 = inputs
-        .iter()
-        .filter_map(|i| i.as_ref().ok().and_then(|i| i.size))
-        .sum();
     let show_progress = !args.no_progress
         && io::stderr().is_terminal()
         && std::env::var_os("CI").is_none();
+    // The progress bar needs the total, so on a terminal the walk is done
+    // first; otherwise the workers walk as they go.
+    type Inputs = Box<dyn Iterator<Item = Result<Input, InputError>> + Send>;
+    let (inputs, total): (Inputs, u64) = if show_progress {
+        let list: Vec<_> = inputs.collect();
+        let total = list
+            .iter()
+            .filter_map(|i| i.as_ref().ok().and_then(|i| i.size))
+            .sum();
+        (Box::new(list.into_iter()), total)
+    } else {
+        (Box::new(inputs), 0)
+    };
     let stdout = io::stdout();
     let out = io::BufWriter::with_capacity(64 * 1024, stdout.lock());
     let printer = Printer::new(opts, out, io::stderr());
@@ -230,6 +239,9 @@ impl<W: Write, E: Write> Report for Progress<W, E> {
             if let Ok(style) = style {
                 bar.set_style(style);
             }
+            // Rates count from here, not from a jump to what was done.
+            bar.set_position(self.done);
+            bar.reset_eta();
             self.bar = Some(bar);
         }
         if let Some(bar) = &self.bar {

@@ -27,7 +27,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::fs::File;
 use std::io::{self, Read};
 use std::os::unix::fs::FileExt;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc, Condvar, Mutex};
 
 /// One candidate as the driver reports it: a match when `reject` is
@@ -173,20 +173,23 @@ impl Driver {
         self.threads
     }
 
-    /// Searches `inputs` (as listed by [`input::walk`]) and reports every
-    /// candidate, error and input boundary to `report`, in input order.
-    pub fn run<R: Report>(
-        &self,
-        inputs: Vec<Result<Input, InputError>>,
-        report: &mut R,
-    ) -> io::Result<()> {
+    /// Searches `inputs` (as listed by [`input::walk`] or
+    /// [`input::Walk`], which is then walked by the workers as they go)
+    /// and reports every candidate, error and input boundary to `report`,
+    /// in input order.
+    pub fn run<I, R>(&self, inputs: I, report: &mut R) -> io::Result<()>
+    where
+        I: IntoIterator<Item = Result<Input, InputError>>,
+        I::IntoIter: Send,
+        R: Report,
+    {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(self.threads)
             .thread_name(|i| format!("urlgrep-{i}"))
             .build()
             .map_err(io::Error::other)?;
         let shared = Shared {
-            planner: Mutex::new(Planner::new(self, inputs)),
+            planner: Mutex::new(Planner::new(self, inputs.into_iter())),
             reported: Mutex::new(0),
             moved: Condvar::new(),
             stop: AtomicBool::new(false),
@@ -211,7 +214,11 @@ impl Driver {
     }
 
     /// A worker: takes units in order, searches them, sends the results.
-    fn work(&self, shared: &Shared<'_>, tx: mpsc::Sender<Msg>) {
+    fn work<I: Iterator<Item = Result<Input, InputError>>>(
+        &self,
+        shared: &Shared<'_, I>,
+        tx: mpsc::Sender<Msg>,
+    ) {
         let mut buf = Buffer::default();
         loop {
             if shared.stop.load(Ordering::SeqCst) {
@@ -346,6 +353,8 @@ impl Driver {
         part: Part<'_>,
     ) -> (Batch, Option<InputError>) {
         let mut batch = Batch::default();
+        let raw = AtomicU64::new(0);
+        let rdr = Counted { rdr, bytes: 0, shared: Some(&raw) };
         let (format, rdr) = match input::open_stream(rdr) {
             Ok(x) => x,
             Err(error) => {
@@ -359,14 +368,17 @@ impl Driver {
         };
         batch.compression = Some(format);
         batch.opened = true;
-        let mut counted = Counted { rdr, bytes: 0 };
+        let mut counted = Counted { rdr, bytes: 0, shared: None };
         let mut finder = self.finder.clone();
         if !self.lines {
             finder = without_lines(&finder);
         }
-        let mut sink = Collect { batch: &mut batch, input, part };
+        let mut sink =
+            Collect { batch: &mut batch, input, part, raw: &raw, sent: 0 };
         let result = finder.find_reader(&mut counted, &mut sink);
+        let sink_sent = sink.sent;
         batch.bytes = counted.bytes;
+        batch.raw = raw.load(Ordering::Relaxed).saturating_sub(sink_sent);
         let error = result.err().map(|error| InputError {
             source: input.source.clone(),
             offset: (format != Compression::None).then_some(counted.bytes),
@@ -409,9 +421,9 @@ impl Driver {
     }
 
     /// Reports finished units in order.
-    fn report_in_order<R: Report>(
+    fn report_in_order<I, R: Report>(
         &self,
-        shared: &Shared<'_>,
+        shared: &Shared<'_, I>,
         rx: mpsc::Receiver<Msg>,
         report: &mut R,
     ) -> io::Result<()> {
@@ -420,6 +432,8 @@ impl Driver {
         let mut next = 0usize;
         // Whether the unit `next` has had its `begin` reported.
         let mut begun = false;
+        // Progress reported for the unit `next` by its parts.
+        let mut progressed = 0u64;
         let mut file = FileState::default();
         let mut buf = Buffer::default();
         for msg in rx {
@@ -438,10 +452,14 @@ impl Driver {
                         begun = true;
                     }
                     batch.report(&input, 0, report)?;
+                    report.progress(batch.raw);
+                    progressed += batch.raw;
                 }
                 let Some(done) = pending.remove(&next) else { break };
-                self.report_one(done, begun, &mut file, &mut buf, report)?;
+                let earlier = (begun, progressed);
+                self.report_one(done, earlier, &mut file, &mut buf, report)?;
                 begun = false;
+                progressed = 0;
                 next += 1;
                 if let Ok(mut reported) = shared.reported.lock() {
                     *reported = next;
@@ -456,7 +474,7 @@ impl Driver {
     fn report_one<R: Report>(
         &self,
         done: Done,
-        begun: bool,
+        (begun, progressed): (bool, u64),
         file: &mut FileState,
         buf: &mut Buffer,
         report: &mut R,
@@ -480,7 +498,8 @@ impl Driver {
                     };
                     report.end(&input, &done)?;
                 }
-                report.progress(input.size.unwrap_or(batch.bytes));
+                let size = input.size.unwrap_or(batch.bytes);
+                report.progress(size.saturating_sub(progressed));
                 Ok(())
             }
             Done::Slice { slice, mut batch, mut error } => {
@@ -552,8 +571,8 @@ enum Msg {
 }
 
 /// State shared by the workers and the reporting thread.
-struct Shared<'d> {
-    planner: Mutex<Planner<'d>>,
+struct Shared<'d, I> {
+    planner: Mutex<Planner<'d, I>>,
     /// Units reported so far.
     reported: Mutex<usize>,
     moved: Condvar,
@@ -598,24 +617,16 @@ struct FileState {
 }
 
 /// Cuts the inputs into units, in order.
-struct Planner<'d> {
+struct Planner<'d, I> {
     driver: &'d Driver,
-    inputs: std::vec::IntoIter<Result<Input, InputError>>,
+    inputs: I,
     queue: VecDeque<Unit>,
     seq: usize,
 }
 
-impl<'d> Planner<'d> {
-    fn new(
-        driver: &'d Driver,
-        inputs: Vec<Result<Input, InputError>>,
-    ) -> Planner<'d> {
-        Planner {
-            driver,
-            inputs: inputs.into_iter(),
-            queue: VecDeque::new(),
-            seq: 0,
-        }
+impl<'d, I: Iterator<Item = Result<Input, InputError>>> Planner<'d, I> {
+    fn new(driver: &'d Driver, inputs: I) -> Planner<'d, I> {
+        Planner { driver, inputs, queue: VecDeque::new(), seq: 0 }
     }
 
     fn next(&mut self) -> Option<(usize, Unit)> {
@@ -728,6 +739,8 @@ struct Batch {
     /// Absolute offset where a whole-file scan would go on.
     resume: u64,
     compression: Option<Compression>,
+    /// Input bytes (as stored) read for this part (stream parts only).
+    raw: u64,
     /// The input could be opened (a `begin` and `end` are reported).
     opened: bool,
 }
@@ -830,6 +843,10 @@ struct Collect<'b, 'p> {
     batch: &'b mut Batch,
     input: &'b Input,
     part: Part<'p>,
+    /// Input bytes (as stored) read so far, and how many of them the
+    /// parts sent on account for.
+    raw: &'b AtomicU64,
+    sent: u64,
 }
 
 /// Matches of a stream are sent on in parts of this many.
@@ -840,12 +857,15 @@ impl Collect<'_, '_> {
         if self.batch.hits.len() < PART_HITS {
             return;
         }
+        let raw = self.raw.load(Ordering::Relaxed);
         let part = Batch {
             hits: std::mem::take(&mut self.batch.hits),
             urls: std::mem::take(&mut self.batch.urls),
             opened: true,
+            raw: raw.saturating_sub(self.sent),
             ..Batch::default()
         };
+        self.sent = raw;
         (self.part)(self.input, part);
     }
 }
@@ -870,16 +890,21 @@ impl Sink for Collect<'_, '_> {
     }
 }
 
-/// Counts the bytes read, for the offset of a decompression error.
-struct Counted<R> {
+/// Counts the bytes read: decompressed ones for the offset of an error,
+/// stored ones (into `shared`) for progress.
+struct Counted<'a, R> {
     rdr: R,
     bytes: u64,
+    shared: Option<&'a AtomicU64>,
 }
 
-impl<R: Read> Read for Counted<R> {
+impl<R: Read> Read for Counted<'_, R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.rdr.read(buf)?;
         self.bytes += n as u64;
+        if let Some(s) = self.shared {
+            s.store(self.bytes, Ordering::Relaxed);
+        }
         Ok(n)
     }
 }
