@@ -45,8 +45,12 @@ standard error, and Spark retries it up to ``spark.task.maxFailures``.
 
 Why not ``RDD.pipe()``: it feeds text lines, not bytes; it starts the child
 with an *empty* environment unless ``env=`` is given (no ``PATH``, no
-locale); and it cannot tell exit status 1 ("no URL") from a failure.  This
-driver starts urlgrep with ``subprocess`` and the executor's environment.
+locale); and it either ignores the exit status or (``checkCode=True``)
+fails on any non-zero one, 1 ("no URL") included.  This driver starts
+urlgrep with ``subprocess`` and the executor's environment.
+
+``.ci/spark-test`` runs this driver in local mode on the corpus of
+``make_corpus.py`` and compares its output with plain urlgrep runs.
 """
 
 import argparse
