@@ -92,6 +92,7 @@ fn search(args: Args) -> anyhow::Result<i32> {
         schemes: args.scheme.iter().map(|s| s.to_ascii_lowercase()).collect(),
         stdin_label: args.source.clone(),
         top: args.top,
+        line_buffered: io::stdout().is_terminal(),
     };
     let lines = args.line_number || format == Format::Json;
     let finder = Finder::builder()
@@ -101,9 +102,6 @@ fn search(args: Args) -> anyhow::Result<i32> {
         .line_numbers(lines)
         .build();
     let mut driver = Driver::builder();
-    driver
-        .line_numbers(lines)
-        .length_caps(args.max_wrapper_len, args.max_url_len);
     if let Some(n) = args.threads {
         driver.threads(n);
     }
@@ -129,7 +127,7 @@ fn search(args: Args) -> anyhow::Result<i32> {
         (Box::new(inputs), 0)
     };
     let stdout = io::stdout();
-    let out = io::BufWriter::with_capacity(64 * 1024, stdout.lock());
+    let out = io::BufWriter::with_capacity(64 * 1024, stdout);
     let printer = Printer::new(opts, out, io::stderr());
     let mut report = Progress {
         printer,

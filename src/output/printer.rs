@@ -60,10 +60,12 @@ pub struct PrinterOptions {
     pub stdin_label: String,
     /// How many hosts and TLDs the statistics list.
     pub top: usize,
+    /// Flush after every line (for a terminal).
+    pub line_buffered: bool,
 }
 
 /// Counters of the current input.
-#[derive(Default)]
+#[derive(Debug, Default)]
 struct Current {
     matches: u64,
     rejected: u64,
@@ -82,17 +84,7 @@ pub struct Printer<W, E> {
     total: Counts,
     found: bool,
     errors: u64,
-    cur: CurrentBox,
-}
-
-/// `Current` without a Debug requirement on users.
-#[derive(Default)]
-struct CurrentBox(Current);
-
-impl std::fmt::Debug for CurrentBox {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Current")
-    }
+    cur: Current,
 }
 
 impl<W: Write, E: Write> Printer<W, E> {
@@ -107,7 +99,7 @@ impl<W: Write, E: Write> Printer<W, E> {
             total: Counts::new(),
             found: false,
             errors: 0,
-            cur: CurrentBox::default(),
+            cur: Current::default(),
         }
     }
 
@@ -263,7 +255,7 @@ fn scheme_of(url: &[u8]) -> Cow<'_, str> {
 
 impl<W: Write, E: Write> Report for Printer<W, E> {
     fn begin(&mut self, input: &Input) -> io::Result<()> {
-        self.cur = CurrentBox::default();
+        self.cur = Current::default();
         if self.opts.format == Format::Json {
             let rec =
                 Record::Begin(origin(&self.opts.stdin_label, &input.source));
@@ -280,9 +272,9 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
         }
         let stats = self.stats();
         if let Some(reject) = hit.reject {
-            self.cur.0.rejected += 1;
+            self.cur.rejected += 1;
             if stats {
-                self.cur.0.counts.add("reject", reject.name(), 1);
+                self.cur.counts.add("reject", reject.name(), 1);
             }
             if !self.opts.rejects {
                 return Ok(());
@@ -320,10 +312,10 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
             }
             return Ok(());
         }
-        self.cur.0.matches += 1;
+        self.cur.matches += 1;
         self.found = true;
         if stats {
-            let c = &mut self.cur.0.counts;
+            let c = &mut self.cur.counts;
             c.add("scheme", &scheme, 1);
             c.add("kind", hit.kind.name(), 1);
             if let Some(h) = host(hit.url) {
@@ -345,12 +337,15 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
         if self.opts.unique && !self.seen.insert(url.to_vec()) {
             return Ok(());
         }
-        self.cur.0.printed += 1;
+        self.cur.printed += 1;
         match self.opts.format {
             Format::Plain => {
                 self.prefix(input, hit, self.opts.byte_offset)?;
                 self.out.write_all(&url)?;
                 self.out.write_all(b"\n")?;
+                if self.opts.line_buffered {
+                    self.out.flush()?;
+                }
             }
             Format::Json => {
                 let (text, escaped) = utf8_or_escape(&url);
@@ -408,7 +403,7 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
     }
 
     fn end(&mut self, input: &Input, done: &InputDone) -> io::Result<()> {
-        let cur = std::mem::take(&mut self.cur.0);
+        let cur = std::mem::take(&mut self.cur);
         let mut counts = cur.counts;
         counts.add("total", "files", 1);
         counts.add("total", "bytes", done.bytes);

@@ -1,5 +1,5 @@
-//! Small URL helpers for output: the host for statistics and JSON, and
-//! password redaction. The scheme-aware parser will replace both.
+//! Small URL helpers for output: the host for statistics and JSON,
+//! password redaction (the parser's), and UTF-8 for JSON.
 
 use std::borrow::Cow;
 
@@ -16,9 +16,10 @@ fn authority(url: &[u8]) -> Option<(usize, &[u8])> {
     Some((colon + 3, after.get(..end)?))
 }
 
-/// The host of a URL, lower-cased: the host of its authority (RFC 3986
-/// §3.2.2, brackets of an IP literal kept), or the domain of the first
-/// `mailto:` address; `None` when it has neither.
+/// The host of a URL, lower-cased: the host of its authority as the
+/// parser reads it ([`crate::parse::Url::host_bytes`], brackets of an IP
+/// literal kept), or the domain of the first `mailto:` address; `None`
+/// when it has neither. Text the parser rejects is read by shape.
 ///
 /// ```
 /// use urlgrep::output::host;
@@ -27,8 +28,12 @@ fn authority(url: &[u8]) -> Option<(usize, &[u8])> {
 /// assert_eq!(host(b"http://[::1]:8/").as_deref(), Some("[::1]"));
 /// assert_eq!(host(b"news:comp.x"), None);
 /// ```
-// TODO(parse): use Url::parse host
 pub fn host(url: &[u8]) -> Option<String> {
+    if let Ok(u) = crate::parse::Url::parse(url) {
+        if let Some(h) = u.host_bytes().filter(|h| !h.is_empty()) {
+            return Some(String::from_utf8_lossy(h).to_lowercase());
+        }
+    }
     let raw = if let Some((_, auth)) = authority(url) {
         let hostport = match memchr::memrchr(b'@', auth) {
             Some(at) => auth.get(at + 1..)?,
@@ -84,30 +89,16 @@ pub fn tld(host: &str) -> Option<&str> {
 }
 
 /// The URL with the password of `scheme://user:password@host` replaced
-/// by `***` (RFC 3986 §7.5, RFC 1738 §6); other URLs unchanged.
+/// by `***` (RFC 3986 §7.5, RFC 1738 §6); other URLs unchanged. This is
+/// [`crate::parse::redact`].
 ///
 /// ```
 /// use urlgrep::output::redact;
 /// assert_eq!(&*redact(b"ftp://me:secret@h.example/f"), b"ftp://me:***@h.example/f");
 /// assert_eq!(&*redact(b"http://h.example/a:b@c"), b"http://h.example/a:b@c");
 /// ```
-// TODO(parse): use Url::parse password span
 pub fn redact(url: &[u8]) -> Cow<'_, [u8]> {
-    let Some((start, auth)) = authority(url) else {
-        return Cow::Borrowed(url);
-    };
-    let Some(at) = memchr::memrchr(b'@', auth) else {
-        return Cow::Borrowed(url);
-    };
-    let Some(colon) = auth.get(..at).and_then(|u| memchr::memchr(b':', u))
-    else {
-        return Cow::Borrowed(url);
-    };
-    let mut out = Vec::with_capacity(url.len());
-    out.extend_from_slice(url.get(..start + colon + 1).unwrap_or_default());
-    out.extend_from_slice(b"***");
-    out.extend_from_slice(url.get(start + at..).unwrap_or_default());
-    Cow::Owned(out)
+    crate::parse::redact(url)
 }
 
 /// `bytes` as UTF-8 text: valid UTF-8 as it is, any other byte

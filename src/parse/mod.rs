@@ -1,18 +1,48 @@
-//! Validation of URL candidates.
+//! The validating, scheme-aware URL parser.
 //!
 //! Every candidate the scanner finds passes through [`validate`] before it
 //! becomes a match; a rejected candidate carries a [`Reject`] reason and is
-//! never an error.
+//! never an error. [`Url::parse`] gives the components, each a slice of the
+//! input: scheme, user, password, [`Host`], port, path, query, fragment,
+//! and the scheme-specific [`Parts`].
 //!
-//! This is the minimal validator of the core issue: scheme syntax, a host
-//! for `//` schemes (RFC 3986 §3.2.2 reg-name, IPv4 or bracketed IPv6
-//! literal), a port of at most 65535 and well-formed `%XX` escapes. The
-//! scheme-aware parser replaces it behind the same signature.
+//! # Grammars
+//!
+//! One function per grammar rule, each citing its source:
+//!
+//! - generic syntax: RFC 3986 §3 (with §3.2.2 `IP-literal`, `IPv6address`,
+//!   `IPvFuture`), RFC 3987 §2.2 for IRIs (`ucschar`, `iprivate`);
+//! - hosts: RFC 1738 §3.1/§5 `hostname` (labels of letters, digits and
+//!   inner hyphens, the last starting with a letter), RFC 1123 §2.1, IDNA
+//!   (UTS #46) for internationalised names;
+//! - schemes: RFC 9110 §4.2 (http, https), RFC 1738 §3.2 (ftp `;type=`),
+//!   RFC 4266 (gopher), RFC 6068 (mailto), RFC 5538 (news, nntp), RFC 4248
+//!   (telnet), RFC 1738 §3.9 (wais), RFC 8089 (file), RFC 1738 §3.11
+//!   (prospero); every other scheme gets RFC 3986 generic syntax.
+//!
+//! Two levels ([`Strictness`]): the default follows RFC 3986/3987 and the
+//! successors of RFC 1738; [`Strictness::Rfc1738`] accepts only RFC 1738
+//! (ASCII, unsafe characters escaped, its §5 BNF as written).
+//!
+//! Deliberate deviations: `IPvFuture` literals are refused in http(s) URLs
+//! (no client can reach one, and WHATWG parsers refuse them); DNS hosts may
+//! end in one dot (an absolute name, RFC 1034 §3.1) in the default mode; a
+//! `#fragment` (RFC 1808 §2.2) is allowed after any URL at both levels.
 
+mod chars;
+mod host;
+mod mailto;
+mod normal;
 mod scheme;
+mod url;
 
 pub(crate) use scheme::{is_bare_opaque, is_scheme_byte, MAX_SCHEME_LEN};
 pub use scheme::{is_registered, is_scheme_syntax, Scheme};
+
+pub use self::host::Host;
+pub use self::mailto::{Addresses, Mailto};
+pub use self::normal::redact;
+pub use self::url::{prospero_fields, News, Parts, Strictness, Url};
 
 use std::fmt;
 
@@ -22,20 +52,42 @@ use std::fmt;
 pub enum Reject {
     /// Nothing after the scheme, or nothing at all.
     Empty,
-    /// The scheme is not `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`.
+    /// The scheme is not `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`
+    /// followed by `:`.
     BadScheme,
-    /// A scheme that needs a host (`//` authority) has none.
+    /// A scheme that needs a host (`//` authority) has none, or it is
+    /// empty.
     EmptyHost,
-    /// A host name label is empty, too long, or has a bad character.
-    BadHost,
+    /// A host name label is empty, too long, starts or ends with a hyphen,
+    /// holds a character other than a letter, digit or hyphen, or the last
+    /// label does not start with a letter.
+    BadLabel,
+    /// An internationalised host name that IDNA (UTS #46) refuses.
+    BadIdn,
     /// An IPv4 address with an octet above 255 or the wrong number of parts.
     BadIpv4,
-    /// A bracketed IP literal that is not a valid IPv6 address.
+    /// A bracketed IP literal that is not a valid IPv6 address (or
+    /// `IPvFuture` where allowed).
     BadIpv6,
-    /// The port is not a number from 0 to 65535.
+    /// The port is not a number from 0 to 65535, or not allowed here.
     BadPort,
     /// A `%` not followed by two hex digits.
     BadEscape,
+    /// A character the component may not hold unescaped.
+    BadCharacter,
+    /// A user name or password where the scheme takes none.
+    Userinfo,
+    /// The path (or query) does not fit the scheme's grammar.
+    BadPath,
+    /// An ftp `;type=` that is not `a`, `i` or `d`.
+    BadTypecode,
+    /// A mailto address that is not an RFC 5322 `addr-spec`.
+    BadMailto,
+    /// A mailto header field that is not `hfname=hfvalue` of `qchar`s.
+    BadHeader,
+    /// A news group, article (message id) or nntp article number that is
+    /// malformed.
+    BadNews,
     /// The candidate is longer than the configured cap.
     TooLong,
 }
@@ -47,11 +99,19 @@ impl Reject {
             Reject::Empty => "empty",
             Reject::BadScheme => "bad-scheme",
             Reject::EmptyHost => "empty-host",
-            Reject::BadHost => "bad-host",
+            Reject::BadLabel => "bad-label",
+            Reject::BadIdn => "bad-idn",
             Reject::BadIpv4 => "bad-ipv4",
             Reject::BadIpv6 => "bad-ipv6",
             Reject::BadPort => "bad-port",
             Reject::BadEscape => "bad-escape",
+            Reject::BadCharacter => "bad-character",
+            Reject::Userinfo => "userinfo",
+            Reject::BadPath => "bad-path",
+            Reject::BadTypecode => "bad-typecode",
+            Reject::BadMailto => "bad-mailto",
+            Reject::BadHeader => "bad-header",
+            Reject::BadNews => "bad-news",
             Reject::TooLong => "too-long",
         }
     }
@@ -63,11 +123,21 @@ impl fmt::Display for Reject {
             Reject::Empty => "nothing after the scheme",
             Reject::BadScheme => "invalid scheme name",
             Reject::EmptyHost => "empty host",
-            Reject::BadHost => "invalid host name",
+            Reject::BadLabel => {
+                "invalid host name label (letters, digits, inner hyphens)"
+            }
+            Reject::BadIdn => "internationalised host name refused by IDNA",
             Reject::BadIpv4 => "invalid IPv4 address",
             Reject::BadIpv6 => "invalid IPv6 literal",
             Reject::BadPort => "port is not a number from 0 to 65535",
             Reject::BadEscape => "'%' not followed by two hex digits",
+            Reject::BadCharacter => "character not allowed here unescaped",
+            Reject::Userinfo => "user or password not allowed in this scheme",
+            Reject::BadPath => "path does not fit the scheme's grammar",
+            Reject::BadTypecode => "ftp ';type=' is not a, i or d",
+            Reject::BadMailto => "invalid mailto address",
+            Reject::BadHeader => "invalid mailto header field",
+            Reject::BadNews => "invalid news group, article or number",
             Reject::TooLong => "longer than the length cap",
         })
     }
@@ -79,147 +149,13 @@ impl std::error::Error for Reject {}
 /// removed) and returns its scheme.
 ///
 /// `strict` selects RFC 1738 only (ASCII, unsafe characters escaped);
-/// otherwise RFC 3986/3987 are the measure.
+/// otherwise RFC 3986/3987 are the measure. This is [`Url::parse_with`]
+/// without the components; it does not allocate unless the host is an
+/// internationalised name.
 pub fn validate(url: &[u8], strict: bool) -> Result<Scheme, Reject> {
-    let colon = memchr::memchr(b':', url).ok_or(Reject::BadScheme)?;
-    let name = &url[..colon];
-    if !is_scheme_syntax(name) {
-        return Err(Reject::BadScheme);
-    }
-    let scheme = Scheme::from_name(name);
-    let rest = &url[colon + 1..];
-    if rest.is_empty() {
-        return Err(Reject::Empty);
-    }
-    check_escapes(rest)?;
-    if strict && !rest.is_ascii() {
-        return Err(Reject::BadHost);
-    }
-    if let Some(after) = rest.strip_prefix(b"//") {
-        let end = after
-            .iter()
-            .position(|&b| matches!(b, b'/' | b'?' | b'#'))
-            .unwrap_or(after.len());
-        authority(&after[..end], scheme)?;
-    } else if needs_authority(scheme) {
-        return Err(Reject::EmptyHost);
-    }
-    Ok(scheme)
-}
-
-/// Schemes of RFC 1738 §3 whose syntax starts with `//`.
-fn needs_authority(scheme: Scheme) -> bool {
-    matches!(
-        scheme,
-        Scheme::Ftp
-            | Scheme::Http
-            | Scheme::Https
-            | Scheme::Gopher
-            | Scheme::Nntp
-            | Scheme::Telnet
-            | Scheme::Wais
-            | Scheme::Prospero
-    )
-}
-
-/// RFC 3986 §3.2: `authority = [ userinfo "@" ] host [ ":" port ]`.
-fn authority(auth: &[u8], scheme: Scheme) -> Result<(), Reject> {
-    let hostport = match memchr::memrchr(b'@', auth) {
-        Some(at) => &auth[at + 1..],
-        None => auth,
-    };
-    let (host, port) = if hostport.first() == Some(&b'[') {
-        let close = memchr::memchr(b']', hostport).ok_or(Reject::BadIpv6)?;
-        let lit = &hostport[1..close];
-        if !is_ipv6(lit) {
-            return Err(Reject::BadIpv6);
-        }
-        match &hostport[close + 1..] {
-            [] => (None, None),
-            [b':', port @ ..] => (None, Some(port)),
-            _ => return Err(Reject::BadPort),
-        }
-    } else {
-        match memchr::memrchr(b':', hostport) {
-            Some(i) => (Some(&hostport[..i]), Some(&hostport[i + 1..])),
-            None => (Some(hostport), None),
-        }
-    };
-    if let Some(port) = port {
-        if !port.is_empty() {
-            let ok = port.len() <= 5
-                && port.iter().all(u8::is_ascii_digit)
-                && port.iter().fold(0u32, |n, d| n * 10 + u32::from(d - b'0'))
-                    <= 65535;
-            if !ok {
-                return Err(Reject::BadPort);
-            }
-        }
-    }
-    match host {
-        Some([]) if scheme == Scheme::File => Ok(()),
-        Some([]) => Err(Reject::EmptyHost),
-        Some(h) => host_name(h),
-        None => Ok(()),
-    }
-}
-
-/// RFC 1738 §3.1 hostname / hostnumber, with RFC 3987 letters allowed.
-fn host_name(host: &[u8]) -> Result<(), Reject> {
-    if host.iter().all(|&b| b.is_ascii_digit() || b == b'.')
-        && host.contains(&b'.')
-    {
-        let parts = host.split(|&b| b == b'.').collect::<Vec<_>>();
-        let ok = parts.len() == 4
-            && parts.iter().all(|p| {
-                !p.is_empty()
-                    && p.len() <= 3
-                    && p.iter().fold(0u32, |n, d| n * 10 + u32::from(d - b'0'))
-                        <= 255
-            });
-        return if ok { Ok(()) } else { Err(Reject::BadIpv4) };
-    }
-    let host = host.strip_suffix(b".").unwrap_or(host);
-    for label in host.split(|&b| b == b'.') {
-        let ok = !label.is_empty()
-            && label.len() <= 63
-            && label.first() != Some(&b'-')
-            && label.last() != Some(&b'-')
-            && label.iter().all(|&b| {
-                b.is_ascii_alphanumeric()
-                    || b == b'-'
-                    || b == b'_'
-                    || b == b'%'
-                    || b >= 0x80
-            });
-        if !ok {
-            return Err(Reject::BadHost);
-        }
-    }
-    Ok(())
-}
-
-/// RFC 3986 §3.2.2 IPv6address, checked by the standard library's parser
-/// (zone identifiers are not allowed, as in RFC 3986).
-fn is_ipv6(lit: &[u8]) -> bool {
-    std::str::from_utf8(lit)
-        .ok()
-        .and_then(|s| s.parse::<std::net::Ipv6Addr>().ok())
-        .is_some()
-}
-
-/// RFC 3986 §2.1: `pct-encoded = "%" HEXDIG HEXDIG`.
-fn check_escapes(s: &[u8]) -> Result<(), Reject> {
-    let mut rest = s;
-    while let Some(i) = memchr::memchr(b'%', rest) {
-        match rest.get(i + 1..i + 3) {
-            Some([a, b]) if a.is_ascii_hexdigit() && b.is_ascii_hexdigit() => {
-                rest = &rest[i + 3..];
-            }
-            _ => return Err(Reject::BadEscape),
-        }
-    }
-    Ok(())
+    let strictness =
+        if strict { Strictness::Rfc1738 } else { Strictness::Rfc3987 };
+    Url::parse_with(url, strictness).map(|u| u.scheme())
 }
 
 #[cfg(test)]
@@ -256,7 +192,7 @@ mod tests {
         assert_eq!(no("http:"), Reject::Empty);
         assert_eq!(no("http://a.b:70000/"), Reject::BadPort);
         assert_eq!(no("http://300.1.1.1/"), Reject::BadIpv4);
-        assert_eq!(no("http://-a.b/"), Reject::BadHost);
+        assert_eq!(no("http://-a.b/"), Reject::BadLabel);
         assert_eq!(no("http://[zz]/"), Reject::BadIpv6);
         assert_eq!(no("http://a.b/%zz"), Reject::BadEscape);
         assert_eq!(no("1a://b"), Reject::BadScheme);

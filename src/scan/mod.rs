@@ -18,7 +18,8 @@
 //! Every candidate is validated (see [`crate::parse`]) before the scanner
 //! decides where to go on: after an accepted URL, at its end; after a
 //! rejected bare run, at the run's end (so no byte is read twice and time
-//! stays linear); after a rejected delimited URL, just past the trigger.
+//! stays linear); after a closed but rejected delimited URL, at its
+//! closing delimiter (its text is not read again as a bare URL).
 //!
 //! The scanner sees a window of the input and whether the input ends with
 //! it. Whenever it would need a byte past the window it says
@@ -182,8 +183,9 @@ impl Default for Config {
 }
 
 /// Bytes before the trigger the scanner may look at: the scheme (at most
-/// [`parse::MAX_SCHEME_LEN`]), `<` and a quote prefix of 16 bytes.
-pub(crate) const LOOK_BEHIND: usize = 64;
+/// [`parse::MAX_SCHEME_LEN`]), `<`, and the start of the line for its mail
+/// quote prefix (`delimited::quote_depth`, up to 216 bytes back).
+pub(crate) const LOOK_BEHIND: usize = 256;
 
 /// The scanner needs bytes past the end of a window that is not the end of
 /// input.
@@ -315,7 +317,10 @@ impl Config {
         if let Some((open, kind)) = delimited {
             let closer = if open == b'<' { b'>' } else { b'"' };
             let depth = delimited::quote_depth(bytes, s - 1);
-            let lines_only = kind == Kind::Quoted;
+            // Only `<URL:…>` joins spaces within a line: in `<…>` and
+            // `"…"` they are prose (`<mailto:tismer at example.com>`,
+            // python-dev 2000-01), while real wraps break at line ends.
+            let lines_only = true;
             let read = delimited::read(
                 hay,
                 s - 1,
@@ -326,7 +331,7 @@ impl Config {
                 self.max_wrapper,
             )?;
             if let Some(closed) = read {
-                return Ok(Some(self.closed(hay, s - 1, c, closed, kind)));
+                return Ok(Some(self.closed(hay, s - 1, closed, kind)));
             }
         }
         if self.bare {
@@ -354,7 +359,7 @@ impl Config {
         )?;
         // Not closed: the scan goes on after `URL:` and finds the URL
         // inside as a bare one (the fallback of the RFC 1738 appendix).
-        Ok(read.map(|closed| self.closed(hay, open, c, closed, Kind::Wrapped)))
+        Ok(read.map(|closed| self.closed(hay, open, closed, Kind::Wrapped)))
     }
 
     /// Builds and validates a delimited candidate.
@@ -362,7 +367,6 @@ impl Config {
         &self,
         hay: &Hay<'_>,
         open: usize,
-        c: usize,
         closed: delimited::Closed,
         kind: Kind,
     ) -> (Raw, usize) {
@@ -382,7 +386,10 @@ impl Config {
         } else {
             parse::validate(bytes, self.strict)
         };
-        let resume = if verdict.is_ok() { closed.end } else { c + 1 };
+        // Accepted or not, the delimiters said where the URL ends: a
+        // rejected `<http://a.b/{id}>` must not leave a truncated bare
+        // reading of its start behind.
+        let resume = closed.end;
         let raw = Raw { span, text, kind, flags: closed.flags, verdict };
         (raw, resume)
     }

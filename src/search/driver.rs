@@ -27,8 +27,8 @@ use std::collections::{BTreeMap, VecDeque};
 use std::fs::File;
 use std::io::{self, Read};
 use std::os::unix::fs::FileExt;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{mpsc, Arc, Condvar, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
 
 /// One candidate as the driver reports it: a match when `reject` is
 /// `None`.
@@ -94,9 +94,6 @@ pub struct Driver {
 pub struct DriverBuilder {
     threads: Option<usize>,
     slice: Option<usize>,
-    lines: Option<bool>,
-    max_wrapper: Option<usize>,
-    max_url: Option<usize>,
 }
 
 impl DriverBuilder {
@@ -119,37 +116,17 @@ impl DriverBuilder {
         self
     }
 
-    /// Compute line numbers and columns. By default, they are computed.
-    pub fn line_numbers(&mut self, yes: bool) -> &mut DriverBuilder {
-        self.lines = Some(yes);
-        self
-    }
-
-    /// The length caps the finder was built with
-    /// ([`crate::FinderBuilder::max_wrapper_len`],
-    /// [`crate::FinderBuilder::max_url_len`]); they bound how far a
-    /// candidate reads past its slice. By default, 2048 and 8192.
-    pub fn length_caps(
-        &mut self,
-        max_wrapper: usize,
-        max_url: usize,
-    ) -> &mut DriverBuilder {
-        self.max_wrapper = Some(max_wrapper);
-        self.max_url = Some(max_url);
-        self
-    }
-
-    /// Builds the driver around `finder` (whose own line counting setting
-    /// is replaced by [`DriverBuilder::line_numbers`]).
+    /// Builds the driver around `finder`, whose settings it follows:
+    /// lines are counted when the finder counts them
+    /// ([`crate::FinderBuilder::line_numbers`]), and its length caps
+    /// bound how far past a slice a candidate may read.
     pub fn build(&self, finder: Finder) -> Driver {
         let threads = self.threads.unwrap_or_else(|| {
             std::thread::available_parallelism().map_or(1, |n| n.get())
         });
-        let caps = self
-            .max_wrapper
-            .unwrap_or(2048)
-            .max(8)
-            .saturating_add(self.max_url.unwrap_or(8192).max(8));
+        let cfg = &finder.inner().cfg;
+        let caps = cfg.max_wrapper.saturating_add(cfg.max_url);
+        let lines = finder.inner().lines;
         Driver {
             finder,
             threads,
@@ -157,7 +134,7 @@ impl DriverBuilder {
             // Reads past a trigger are bounded by the caps plus a UTF-8
             // sequence or a quote prefix: LOOK_BEHIND covers those.
             overlap: caps.saturating_add(2 * LOOK_BEHIND),
-            lines: self.lines.unwrap_or(true),
+            lines,
         }
     }
 }
@@ -176,12 +153,14 @@ impl Driver {
     /// Searches `inputs` (as listed by [`input::walk`] or
     /// [`input::Walk`], which is then walked by the workers as they go)
     /// and reports every candidate, error and input boundary to `report`,
-    /// in input order.
+    /// in input order. The worker that finishes the unit due next reports
+    /// it (and whatever finished units follow it), so `report` is called
+    /// from the pool's threads, one at a time.
     pub fn run<I, R>(&self, inputs: I, report: &mut R) -> io::Result<()>
     where
         I: IntoIterator<Item = Result<Input, InputError>>,
         I::IntoIter: Send,
-        R: Report,
+        R: Report + Send,
     {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(self.threads)
@@ -190,35 +169,45 @@ impl Driver {
             .map_err(io::Error::other)?;
         let shared = Shared {
             planner: Mutex::new(Planner::new(self, inputs.into_iter())),
+            inbox: Mutex::new(Inbox::default()),
+            reporter: Mutex::new(Reporter {
+                report,
+                next: 0,
+                begun: false,
+                progressed: 0,
+                file: FileState::default(),
+                buf: Buffer::default(),
+                error: None,
+            }),
             reported: Mutex::new(0),
             moved: Condvar::new(),
+            waiting: AtomicUsize::new(0),
             stop: AtomicBool::new(false),
             window: 4 * self.threads + 4,
         };
-        let (tx, rx) = mpsc::channel::<Msg>();
-        let mut outcome = Ok(());
-        pool.in_place_scope(|scope| {
+        pool.scope(|scope| {
             for _ in 0..self.threads {
-                let tx = tx.clone();
                 let shared = &shared;
-                scope.spawn(move |_| self.work(shared, tx));
-            }
-            drop(tx);
-            outcome = self.report_in_order(&shared, rx, report);
-            if outcome.is_err() {
-                shared.stop.store(true, Ordering::SeqCst);
-                shared.moved.notify_all();
+                scope.spawn(move |_| self.work(shared));
             }
         });
-        outcome
+        let reporter = shared
+            .reporter
+            .into_inner()
+            .map_err(|_| io::Error::other("a worker panicked"))?;
+        match reporter.error {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
     }
 
-    /// A worker: takes units in order, searches them, sends the results.
-    fn work<I: Iterator<Item = Result<Input, InputError>>>(
-        &self,
-        shared: &Shared<'_, I>,
-        tx: mpsc::Sender<Msg>,
-    ) {
+    /// A worker: takes units in order, searches them, delivers the
+    /// results.
+    fn work<I, R>(&self, shared: &Shared<'_, '_, I, R>)
+    where
+        I: Iterator<Item = Result<Input, InputError>>,
+        R: Report,
+    {
         let mut buf = Buffer::default();
         loop {
             if shared.stop.load(Ordering::SeqCst) {
@@ -233,34 +222,100 @@ impl Driver {
             // lowest unreported unit is always taken and never waits
             // here (its number is below `reported + window`), so this
             // cannot deadlock.
-            if let Ok(mut reported) = shared.reported.lock() {
-                while seq >= *reported + shared.window
-                    && !shared.stop.load(Ordering::SeqCst)
-                {
-                    reported = match shared.moved.wait(reported) {
-                        Ok(r) => r,
-                        Err(_) => return,
-                    };
-                }
-            }
-            // A long stream sends its matches in parts; one that is not
-            // being reported yet waits after each part, so at most one
-            // part per unit is buffered.
-            let mut part = |input: &Input, batch: Batch| {
-                let _ = tx.send(Msg::Part(seq, input.clone(), batch));
-                if let Ok(mut reported) = shared.reported.lock() {
-                    while *reported < seq
-                        && !shared.stop.load(Ordering::SeqCst)
-                    {
-                        reported = match shared.moved.wait(reported) {
-                            Ok(r) => r,
-                            Err(_) => return,
-                        };
-                    }
-                }
+            shared.wait_until(|reported| seq < reported + shared.window);
+            // A long stream delivers its matches in parts; one that is not
+            // due yet waits after each part, so at most one part per unit
+            // is buffered.
+            let mut part = |input: &Input, batch: Option<Batch>| {
+                let Some(batch) = batch else {
+                    return shared.reported.lock().map_or(true, |r| *r >= seq);
+                };
+                self.deliver(shared, Msg::Part(seq, input.clone(), batch));
+                shared.wait_until(|reported| reported >= seq);
+                true
             };
             let done = self.search(unit, &mut buf, &mut part);
-            if tx.send(Msg::Done(seq, done)).is_err() {
+            self.deliver(shared, Msg::Done(seq, done));
+        }
+    }
+
+    /// Puts a result in the inbox, then reports what is due unless
+    /// another worker is reporting (which then reports this one too).
+    fn deliver<I, R: Report>(&self, shared: &Shared<'_, '_, I, R>, msg: Msg) {
+        if let Ok(mut inbox) = shared.inbox.lock() {
+            match msg {
+                Msg::Part(seq, input, batch) => {
+                    inbox.parts.entry(seq).or_default().push((input, batch))
+                }
+                Msg::Done(seq, done) => {
+                    inbox.done.insert(seq, done);
+                }
+            }
+        }
+        loop {
+            let Ok(mut rep) = shared.reporter.try_lock() else {
+                // The reporter re-checks the inbox after it lets go.
+                return;
+            };
+            self.report_due(shared, &mut rep);
+            let next = rep.next;
+            drop(rep);
+            // Something due may have arrived while we reported.
+            let due = match shared.inbox.lock() {
+                Ok(inbox) => {
+                    inbox.done.contains_key(&next)
+                        || inbox.parts.contains_key(&next)
+                }
+                Err(_) => false,
+            };
+            if !due || shared.stop.load(Ordering::SeqCst) {
+                return;
+            }
+        }
+    }
+
+    /// Reports what is due, in order.
+    fn report_due<I, R: Report>(
+        &self,
+        shared: &Shared<'_, '_, I, R>,
+        rep: &mut Reporter<'_, R>,
+    ) {
+        if rep.error.is_some() {
+            return;
+        }
+        loop {
+            let (parts, done) = match shared.inbox.lock() {
+                Ok(mut inbox) => (
+                    inbox.parts.remove(&rep.next).unwrap_or_default(),
+                    inbox.done.remove(&rep.next),
+                ),
+                Err(_) => return,
+            };
+            let mut outcome = Ok(());
+            for (input, batch) in parts {
+                outcome = outcome.and_then(|()| rep.part(&input, &batch));
+            }
+            let due = done.is_some();
+            if let (Some(done), Ok(())) = (done, &outcome) {
+                let Reporter { report, file, buf, begun, progressed, .. } =
+                    rep;
+                let earlier = (*begun, *progressed);
+                outcome = self.report_one(done, earlier, file, buf, *report);
+                rep.begun = false;
+                rep.progressed = 0;
+                rep.next += 1;
+                if let Ok(mut reported) = shared.reported.lock() {
+                    *reported = rep.next;
+                }
+                shared.wake();
+            }
+            if let Err(e) = outcome {
+                rep.error = Some(e);
+                shared.stop.store(true, Ordering::SeqCst);
+                shared.wake_all();
+                return;
+            }
+            if !due {
                 return;
             }
         }
@@ -315,9 +370,13 @@ impl Driver {
             Ok(f) => f,
             Err(e) => return (Batch::failed(), Some(fail(e, None))),
         };
-        let small = match file.metadata() {
-            Ok(m) => m.is_file() && m.len() <= self.slice as u64,
-            Err(e) => return (Batch::failed(), Some(fail(e, None))),
+        // The walk saw a regular file's size; anything else is asked.
+        let small = match input.size {
+            Some(size) => size <= self.slice as u64,
+            None => match file.metadata() {
+                Ok(m) => m.is_file() && m.len() <= self.slice as u64,
+                Err(e) => return (Batch::failed(), Some(fail(e, None))),
+            },
         };
         if !small {
             return self.search_stream(input, file, part);
@@ -369,12 +428,18 @@ impl Driver {
         batch.compression = Some(format);
         batch.opened = true;
         let mut counted = Counted { rdr, bytes: 0, shared: None };
-        let mut finder = self.finder.clone();
-        if !self.lines {
-            finder = without_lines(&finder);
-        }
-        let mut sink =
-            Collect { batch: &mut batch, input, part, raw: &raw, sent: 0 };
+        let finder = &self.finder;
+        let mut sink = Collect {
+            batch: &mut batch,
+            input,
+            part,
+            raw: &raw,
+            sent: 0,
+            // The first match after a quiet spell goes out at once.
+            last: std::time::Instant::now()
+                .checked_sub(PART_EVERY)
+                .unwrap_or_else(std::time::Instant::now),
+        };
         let result = finder.find_reader(&mut counted, &mut sink);
         let sink_sent = sink.sent;
         batch.bytes = counted.bytes;
@@ -418,56 +483,6 @@ impl Driver {
         }
         batch.bytes = stop as u64;
         Ok(batch)
-    }
-
-    /// Reports finished units in order.
-    fn report_in_order<I, R: Report>(
-        &self,
-        shared: &Shared<'_, I>,
-        rx: mpsc::Receiver<Msg>,
-        report: &mut R,
-    ) -> io::Result<()> {
-        let mut pending = BTreeMap::new();
-        let mut parts: BTreeMap<usize, Vec<(Input, Batch)>> = BTreeMap::new();
-        let mut next = 0usize;
-        // Whether the unit `next` has had its `begin` reported.
-        let mut begun = false;
-        // Progress reported for the unit `next` by its parts.
-        let mut progressed = 0u64;
-        let mut file = FileState::default();
-        let mut buf = Buffer::default();
-        for msg in rx {
-            match msg {
-                Msg::Part(seq, input, batch) => {
-                    parts.entry(seq).or_default().push((input, batch))
-                }
-                Msg::Done(seq, done) => {
-                    pending.insert(seq, done);
-                }
-            }
-            loop {
-                for (input, batch) in parts.remove(&next).unwrap_or_default() {
-                    if !begun {
-                        report.begin(&input)?;
-                        begun = true;
-                    }
-                    batch.report(&input, 0, report)?;
-                    report.progress(batch.raw);
-                    progressed += batch.raw;
-                }
-                let Some(done) = pending.remove(&next) else { break };
-                let earlier = (begun, progressed);
-                self.report_one(done, earlier, &mut file, &mut buf, report)?;
-                begun = false;
-                progressed = 0;
-                next += 1;
-                if let Ok(mut reported) = shared.reported.lock() {
-                    *reported = next;
-                }
-                shared.moved.notify_all();
-            }
-        }
-        Ok(())
     }
 
     /// Reports one unit; `file` carries the state of a sliced file.
@@ -542,25 +557,9 @@ impl Driver {
     }
 }
 
-/// A copy of `finder` that does not count lines.
-fn without_lines(finder: &Finder) -> Finder {
-    let inner = finder.inner();
-    let mut b = Finder::builder();
-    b.wrapped(inner.cfg.wrapped)
-        .angle(inner.cfg.angle)
-        .quoted(inner.cfg.quoted)
-        .bare(inner.cfg.bare)
-        .max_wrapper_len(inner.cfg.max_wrapper)
-        .max_url_len(inner.cfg.max_url)
-        .strict(inner.cfg.strict)
-        .triggers(inner.cfg.triggers)
-        .buffer_capacity(inner.capacity)
-        .line_numbers(false);
-    b.build()
-}
-
-/// Receives the parts of a long stream.
-type Part<'p> = &'p mut dyn FnMut(&Input, Batch);
+/// Sends a part of a long stream on (`Some`), or asks whether its unit
+/// is being reported (`None`); returns whether it is.
+type Part<'p> = &'p mut dyn FnMut(&Input, Option<Batch>) -> bool;
 
 /// What the workers send to the reporting thread.
 enum Msg {
@@ -570,14 +569,88 @@ enum Msg {
     Done(usize, Done),
 }
 
-/// State shared by the workers and the reporting thread.
-struct Shared<'d, I> {
+/// State shared by the workers.
+struct Shared<'d, 'r, I, R> {
     planner: Mutex<Planner<'d, I>>,
-    /// Units reported so far.
+    /// Results not reported yet.
+    inbox: Mutex<Inbox>,
+    /// Held by the worker that reports.
+    reporter: Mutex<Reporter<'r, R>>,
+    /// Units reported so far (a copy of `Reporter::next` to wait on).
     reported: Mutex<usize>,
     moved: Condvar,
+    /// Workers waiting on `moved`.
+    waiting: AtomicUsize,
     stop: AtomicBool,
     window: usize,
+}
+
+impl<I, R> Shared<'_, '_, I, R> {
+    /// Waits until `ready(reported)` or the run stops.
+    fn wait_until(&self, ready: impl Fn(usize) -> bool) {
+        let Ok(mut reported) = self.reported.lock() else { return };
+        if ready(*reported) {
+            return;
+        }
+        self.waiting.fetch_add(1, Ordering::SeqCst);
+        while !ready(*reported) && !self.stop.load(Ordering::SeqCst) {
+            reported = match self.moved.wait(reported) {
+                Ok(r) => r,
+                Err(_) => break,
+            };
+        }
+        self.waiting.fetch_sub(1, Ordering::SeqCst);
+    }
+
+    /// Wakes the waiting workers, if any (a notification costs a system
+    /// call even when nobody waits).
+    fn wake(&self) {
+        if self.waiting.load(Ordering::SeqCst) > 0 {
+            self.wake_all();
+        }
+    }
+
+    fn wake_all(&self) {
+        // Taking the lock orders this after a waiter's check.
+        drop(self.reported.lock());
+        self.moved.notify_all();
+    }
+}
+
+/// Finished units and stream parts not reported yet.
+#[derive(Default)]
+struct Inbox {
+    parts: BTreeMap<usize, Vec<(Input, Batch)>>,
+    done: BTreeMap<usize, Done>,
+}
+
+/// The reporting state: the unit due next and the report itself.
+struct Reporter<'r, R> {
+    report: &'r mut R,
+    /// The unit due next.
+    next: usize,
+    /// Whether `next` has had its `begin` reported (by a part).
+    begun: bool,
+    /// Progress reported for `next` by its parts.
+    progressed: u64,
+    file: FileState,
+    buf: Buffer,
+    /// The report failed; the run stops.
+    error: Option<io::Error>,
+}
+
+impl<R: Report> Reporter<'_, R> {
+    /// Reports a part of the stream unit due next.
+    fn part(&mut self, input: &Input, batch: &Batch) -> io::Result<()> {
+        if !self.begun {
+            self.report.begin(input)?;
+            self.begun = true;
+        }
+        batch.report(input, 0, self.report)?;
+        self.report.progress(batch.raw);
+        self.progressed += batch.raw;
+        Ok(())
+    }
 }
 
 /// A unit of work.
@@ -697,13 +770,16 @@ fn boundaries(file: &File, size: u64, slice: u64) -> Option<Vec<u64>> {
     let mut start = 0u64;
     let mut probe = vec![0u8; 64 * 1024];
     while size - start > slice {
-        // The first newline at or after `start + slice - 1`.
+        // The first newline at or after `start + slice - 1`; lines are
+        // short, so the first probe is small.
         let mut at = start + slice - 1;
+        let mut len = 4096;
         let end = loop {
             if at >= size || at - (start + slice - 1) > LONGEST_LINE {
                 break None;
             }
-            let n = file.read_at(&mut probe, at).ok()?;
+            let n = file.read_at(probe.get_mut(..len)?, at).ok()?;
+            len = probe.len();
             if n == 0 {
                 break None;
             }
@@ -847,15 +923,31 @@ struct Collect<'b, 'p> {
     /// parts sent on account for.
     raw: &'b AtomicU64,
     sent: u64,
+    /// When the last part was sent: a slow stream (`tail -f`) sends what
+    /// it has at least this often.
+    last: std::time::Instant,
 }
 
-/// Matches of a stream are sent on in parts of this many.
+/// Matches of a stream are sent on in parts of this many, or sooner
+/// when the stream is slow.
 const PART_HITS: usize = 16 * 1024;
+
+/// A stream sends what it has found at least this often.
+const PART_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
 
 impl Collect<'_, '_> {
     fn sent_on(&mut self) {
         if self.batch.hits.len() < PART_HITS {
-            return;
+            // A slow stream (`tail -f`) sends what it has every so often,
+            // but only when it is being reported: a part of a unit not due
+            // yet makes its worker wait.
+            if self.last.elapsed() < PART_EVERY {
+                return;
+            }
+            self.last = std::time::Instant::now();
+            if !(self.part)(self.input, None) {
+                return;
+            }
         }
         let raw = self.raw.load(Ordering::Relaxed);
         let part = Batch {
@@ -866,7 +958,7 @@ impl Collect<'_, '_> {
             ..Batch::default()
         };
         self.sent = raw;
-        (self.part)(self.input, part);
+        (self.part)(self.input, Some(part));
     }
 }
 
@@ -1055,6 +1147,52 @@ mod tests {
             for threads in [1, 3] {
                 let got = run(&path, threads, slice);
                 assert_eq!(got, whole, "slice {slice} threads {threads}");
+            }
+        }
+    }
+
+    /// Candidates as long as the caps (and longer: too-long runs,
+    /// wrappers that never close) straddle slice ends.
+    #[test]
+    fn slices_equal_whole_file_at_the_length_caps() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("long");
+        let mut t = Vec::new();
+        for n in [10usize, 60, 63, 64, 65, 200, 2000, 8190, 8200] {
+            let seg = "a/".repeat(n / 2);
+            writeln!(t, "x http://h.example/{seg} y").unwrap();
+            writeln!(t, "<URL:http://w.example/{}>", "b\n ".repeat(n / 3))
+                .unwrap();
+            write!(t, "<URL:http://u.example/{} never closes\n\n", seg)
+                .unwrap();
+        }
+        std::fs::write(&path, &t).unwrap();
+        for (wrapper, url) in [(2048, 8192), (32, 64), (100, 40)] {
+            let finder = Finder::builder()
+                .max_wrapper_len(wrapper)
+                .max_url_len(url)
+                .build();
+            let get = |threads, slice| {
+                let d = Driver::builder()
+                    .threads(threads)
+                    .slice_size(slice)
+                    .build(finder.clone());
+                let mut r = Record::default();
+                let inputs = input::walk(
+                    std::slice::from_ref(&path),
+                    Default::default(),
+                );
+                d.run(inputs, &mut r).unwrap();
+                r.0
+            };
+            let whole = get(1, 1 << 30);
+            assert!(whole.len() > 20, "{whole:?}");
+            for slice in [1, 50, 333, 4000, 9000] {
+                assert_eq!(
+                    get(2, slice),
+                    whole,
+                    "caps {wrapper}/{url}, slice {slice}"
+                );
             }
         }
     }

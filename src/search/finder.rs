@@ -345,8 +345,8 @@ pub struct CandidateIter<'f, 'h> {
 
 impl CandidateIter<'_, '_> {
     /// Where scanning goes on after the last candidate yielded: the end of
-    /// an accepted URL, the end of a rejected bare run, or just past the
-    /// trigger of a rejected delimited one (the start of the range before
+    /// an accepted URL or of a closed delimited candidate, the end of a
+    /// rejected bare run (the start of the range before
     /// any candidate). See [`Finder::candidates_in`].
     pub fn resume(&self) -> usize {
         self.floor

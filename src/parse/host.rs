@@ -1,0 +1,499 @@
+//! Hosts and ports: RFC 3986 §3.2.2 (`IP-literal`, `IPv4address`,
+//! `reg-name`) and §3.2.3, RFC 1738 §3.1 and §5 (`hostname`, `hostnumber`),
+//! RFC 1123 §2.1 and RFC 1034 §3.1 (label lengths), RFC 3987 §3.1 with
+//! IDNA (UTS #46, via the `idna` crate) for internationalised names.
+
+use super::chars::{self, Iri, ALNUM, ALPHA, DIGIT, IPV_FUTURE, REG_NAME};
+use super::Reject;
+use std::net::{Ipv4Addr, Ipv6Addr};
+
+/// The host of a URL, borrowed from it.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Host<'a> {
+    /// An ASCII domain name: labels of letters, digits and inner hyphens,
+    /// the last one starting with a letter (RFC 1738 §3.1, RFC 1123 §2.1).
+    Domain(&'a [u8]),
+    /// A dotted-decimal IPv4 address (RFC 3986 §3.2.2 `IPv4address`).
+    Ipv4(Ipv4Addr),
+    /// A bracketed IPv6 literal (RFC 3986 §3.2.2 `IPv6address`).
+    Ipv6(Ipv6Addr),
+    /// A bracketed `IPvFuture` literal, without its brackets.
+    IpFuture(&'a [u8]),
+    /// An internationalised domain name (RFC 3987 `ireg-name`) that is
+    /// valid under IDNA; [`crate::parse::Url::normalized`] gives its
+    /// punycode form.
+    Iri(&'a [u8]),
+    /// Any other RFC 3986 `reg-name` (escapes, sub-delims), allowed for
+    /// schemes with generic syntax only.
+    RegName(&'a [u8]),
+}
+
+/// Which host grammar a scheme asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Rule {
+    /// A name for DNS (RFC 1738 §3.1 `host`, RFC 3986 §3.2.2 last
+    /// paragraph), an IPv4 address or an IP literal.
+    Dns,
+    /// RFC 3986 §3.2.2 `host` in full, for schemes with generic syntax.
+    Generic,
+}
+
+/// RFC 3986 §3.2.2: `host = IP-literal / IPv4address / reg-name`, with
+/// `reg-name` narrowed to a DNS `hostname` (RFC 1738 §5) under
+/// [`Rule::Dns`]; `strict` is RFC 1738: `host = hostname | hostnumber`.
+///
+/// `future` admits `IPvFuture` literals. The caller handles the empty host.
+pub(crate) fn host(
+    s: &[u8],
+    rule: Rule,
+    strict: bool,
+    future: bool,
+) -> Result<Host<'_>, Reject> {
+    if s.first() == Some(&b'[') {
+        if strict {
+            // RFC 1738 §2.2: "[" and "]" are unsafe, and §5 has no literal.
+            return Err(Reject::BadCharacter);
+        }
+        return ip_literal(s, future);
+    }
+    if s.iter().all(|&b| b.is_ascii_digit() || b == b'.') {
+        let addr = if strict { hostnumber(s) } else { ipv4address(s) };
+        return match (addr, rule) {
+            (Some(a), _) => Ok(Host::Ipv4(a)),
+            (None, Rule::Dns) => Err(Reject::BadIpv4),
+            // RFC 3986 §3.2.2: what is not an IPv4address is a reg-name.
+            (None, Rule::Generic) => Ok(Host::RegName(s)),
+        };
+    }
+    if s.is_ascii() {
+        if !s.contains(&b'%') && hostname(s, !strict) {
+            if has_ace_label(s) && !strict {
+                idn_to_ascii(s)?;
+            }
+            return Ok(Host::Domain(s));
+        }
+        return match rule {
+            Rule::Generic if !strict => reg_name(s),
+            _ if s.iter().all(|&b| ALNUM[usize::from(b)] || b == b'.') => {
+                Err(Reject::BadLabel)
+            }
+            _ if s.iter().all(|&b| REG_NAME[usize::from(b)] || b == b'%') => {
+                Err(Reject::BadLabel)
+            }
+            _ => Err(Reject::BadCharacter),
+        };
+    }
+    if strict {
+        return Err(Reject::BadCharacter);
+    }
+    chars::all(s, &REG_NAME, Iri::Ucs)?;
+    match (idn_to_ascii(s), rule) {
+        (Ok(_), _) => Ok(Host::Iri(s)),
+        (Err(r), Rule::Dns) => Err(r),
+        (Err(_), Rule::Generic) => Ok(Host::RegName(s)),
+    }
+}
+
+/// RFC 3986 §3.2.2 (RFC 3987 `ireg-name`):
+/// `reg-name = *( unreserved / pct-encoded / sub-delims )`.
+fn reg_name(s: &[u8]) -> Result<Host<'_>, Reject> {
+    chars::all(s, &REG_NAME, Iri::Ucs)?;
+    Ok(Host::RegName(s))
+}
+
+/// RFC 3986 §3.2.2: `IP-literal = "[" ( IPv6address / IPvFuture ) "]"`.
+fn ip_literal(s: &[u8], future: bool) -> Result<Host<'_>, Reject> {
+    let inner = s
+        .strip_prefix(b"[")
+        .and_then(|s| s.strip_suffix(b"]"))
+        .ok_or(Reject::BadIpv6)?;
+    if matches!(inner.first(), Some(b'v' | b'V')) {
+        return if future && ipv_future(inner) {
+            Ok(Host::IpFuture(inner))
+        } else {
+            Err(Reject::BadIpv6)
+        };
+    }
+    ipv6address(inner).map(Host::Ipv6).ok_or(Reject::BadIpv6)
+}
+
+/// RFC 3986 §3.2.2:
+/// `IPvFuture = "v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" )`.
+pub(crate) fn ipv_future(s: &[u8]) -> bool {
+    let Some(rest) = s.strip_prefix(b"v").or_else(|| s.strip_prefix(b"V"))
+    else {
+        return false;
+    };
+    let hex = rest.iter().take_while(|b| b.is_ascii_hexdigit()).count();
+    match rest.get(hex..) {
+        Some([b'.', tail @ ..]) if hex > 0 && !tail.is_empty() => {
+            tail.iter().all(|&b| IPV_FUTURE[usize::from(b)])
+        }
+        _ => false,
+    }
+}
+
+/// RFC 3986 §3.2.2:
+///
+/// ```text
+/// IPv6address =                            6( h16 ":" ) ls32
+///             /                       "::" 5( h16 ":" ) ls32
+///             / [               h16 ] "::" 4( h16 ":" ) ls32
+///             / [ *1( h16 ":" ) h16 ] "::" 3( h16 ":" ) ls32
+///             / [ *2( h16 ":" ) h16 ] "::" 2( h16 ":" ) ls32
+///             / [ *3( h16 ":" ) h16 ] "::"    h16 ":"   ls32
+///             / [ *4( h16 ":" ) h16 ] "::"              ls32
+///             / [ *5( h16 ":" ) h16 ] "::"              h16
+///             / [ *6( h16 ":" ) h16 ] "::"
+/// ```
+///
+/// Equivalently: without `::`, exactly eight 16-bit pieces; with one `::`
+/// standing for at least one zero piece, at most seven; an `ls32` (which
+/// may be an IPv4address) only at the end. No zone identifier.
+pub(crate) fn ipv6address(s: &[u8]) -> Option<Ipv6Addr> {
+    let mut groups = [0u16; 8];
+    let gap = s.windows(2).position(|w| w == b"::");
+    let (left, right) = match gap {
+        Some(i) => (s.get(..i)?, Some(s.get(i + 2..)?)),
+        None => (s, None),
+    };
+    let n_left = pieces(left, &mut groups, right.is_none())?;
+    match right {
+        None if n_left == 8 => {}
+        None => return None,
+        Some(right) => {
+            let mut tail = [0u16; 8];
+            let n_right = pieces(right, &mut tail, true)?;
+            if n_left + n_right > 7 {
+                return None;
+            }
+            let dst = groups.get_mut(8 - n_right..)?;
+            dst.copy_from_slice(tail.get(..n_right)?);
+        }
+    }
+    let [a, b, c, d, e, f, g, h] = groups;
+    Some(Ipv6Addr::new(a, b, c, d, e, f, g, h))
+}
+
+/// `h16 *( ":" h16 )`, the last piece an `ls32` when `ls32` is set, into
+/// `out`; the number of 16-bit groups, or `None` when malformed.
+fn pieces(s: &[u8], out: &mut [u16; 8], ls32: bool) -> Option<usize> {
+    if s.is_empty() {
+        return Some(0);
+    }
+    let mut n = 0;
+    let mut parts = s.split(|&b| b == b':').peekable();
+    while let Some(part) = parts.next() {
+        let last = parts.peek().is_none();
+        if last && ls32 && part.contains(&b'.') {
+            let [a, b, c, d] = ipv4address(part)?.octets();
+            *out.get_mut(n)? = u16::from_be_bytes([a, b]);
+            *out.get_mut(n + 1)? = u16::from_be_bytes([c, d]);
+            n += 2;
+        } else {
+            *out.get_mut(n)? = h16(part)?;
+            n += 1;
+        }
+    }
+    Some(n)
+}
+
+/// RFC 3986 §3.2.2: `h16 = 1*4HEXDIG`.
+fn h16(s: &[u8]) -> Option<u16> {
+    if s.is_empty() || s.len() > 4 {
+        return None;
+    }
+    s.iter()
+        .try_fold(0u16, |n, &b| Some(n << 4 | u16::from(chars::hex_value(b)?)))
+}
+
+/// RFC 3986 §3.2.2:
+/// `IPv4address = dec-octet "." dec-octet "." dec-octet "." dec-octet`.
+pub(crate) fn ipv4address(s: &[u8]) -> Option<Ipv4Addr> {
+    four_octets(s, dec_octet)
+}
+
+/// RFC 1738 §5: `hostnumber = digits "." digits "." digits "." digits`,
+/// each at most 255 (leading zeros allowed, as the grammar does).
+pub(crate) fn hostnumber(s: &[u8]) -> Option<Ipv4Addr> {
+    four_octets(s, |d| {
+        let v = d.iter().try_fold(0u32, |n, &b| {
+            DIGIT[usize::from(b)]
+                .then(|| n * 10 + u32::from(b - b'0'))
+                .filter(|&v| v <= 255)
+        })?;
+        (!d.is_empty()).then_some(v).and_then(|v| u8::try_from(v).ok())
+    })
+}
+
+/// Four parts separated by dots, each read by `octet`.
+fn four_octets(
+    s: &[u8],
+    octet: impl Fn(&[u8]) -> Option<u8>,
+) -> Option<Ipv4Addr> {
+    let mut out = [0u8; 4];
+    let mut parts = s.split(|&b| b == b'.');
+    for o in &mut out {
+        *o = octet(parts.next()?)?;
+    }
+    match parts.next() {
+        None => Some(Ipv4Addr::from(out)),
+        Some(_) => None,
+    }
+}
+
+/// RFC 3986 §3.2.2:
+///
+/// ```text
+/// dec-octet = DIGIT                 ; 0-9
+///           / %x31-39 DIGIT         ; 10-99
+///           / "1" 2DIGIT            ; 100-199
+///           / "2" %x30-34 DIGIT     ; 200-249
+///           / "25" %x30-35          ; 250-255
+/// ```
+fn dec_octet(s: &[u8]) -> Option<u8> {
+    let ok = matches!(s, [_] | [b'1'..=b'9', _, ..])
+        && s.len() <= 3
+        && s.iter().all(u8::is_ascii_digit);
+    if !ok {
+        return None;
+    }
+    let v = s.iter().fold(0u32, |n, &b| n * 10 + u32::from(b - b'0'));
+    u8::try_from(v).ok()
+}
+
+/// RFC 1738 §5 and RFC 1123 §2.1:
+///
+/// ```text
+/// hostname    = *[ domainlabel "." ] toplabel
+/// domainlabel = alphadigit | alphadigit *[ alphadigit | "-" ] alphadigit
+/// toplabel    = alpha | alpha *[ alphadigit | "-" ] alphadigit
+/// ```
+///
+/// with RFC 1034 §3.1 limits (labels of at most 63 bytes, names of at most
+/// 253) and, when `root` is set, one trailing dot (an absolute name).
+pub(crate) fn hostname(s: &[u8], root: bool) -> bool {
+    let s = match s.strip_suffix(b".") {
+        Some(t) if root => t,
+        _ => s,
+    };
+    if s.is_empty() || s.len() > 253 {
+        return false;
+    }
+    let mut labels = s.split(|&b| b == b'.').peekable();
+    while let Some(label) = labels.next() {
+        let ok = if labels.peek().is_some() {
+            domainlabel(label)
+        } else {
+            toplabel(label)
+        };
+        if !ok {
+            return false;
+        }
+    }
+    true
+}
+
+/// RFC 1738 §5: `domainlabel = alphadigit | alphadigit *[ alphadigit | "-"
+/// ] alphadigit`, at most 63 bytes (RFC 1034 §3.1).
+pub(crate) fn domainlabel(s: &[u8]) -> bool {
+    match (s.first(), s.last()) {
+        (Some(&a), Some(&z)) => {
+            s.len() <= 63
+                && ALNUM[usize::from(a)]
+                && ALNUM[usize::from(z)]
+                && s.iter().all(|&b| ALNUM[usize::from(b)] || b == b'-')
+        }
+        _ => false,
+    }
+}
+
+/// RFC 1738 §5: `toplabel = alpha | alpha *[ alphadigit | "-" ]
+/// alphadigit`.
+pub(crate) fn toplabel(s: &[u8]) -> bool {
+    domainlabel(s) && s.first().is_some_and(|&b| ALPHA[usize::from(b)])
+}
+
+/// Has `s` a label in IDNA's ASCII-compatible form (`xn--`)?
+fn has_ace_label(s: &[u8]) -> bool {
+    s.split(|&b| b == b'.')
+        .any(|l| l.get(..4).is_some_and(|p| p.eq_ignore_ascii_case(b"xn--")))
+}
+
+/// RFC 3987 §3.1 step 2 and RFC 5891: the ASCII form of an internationalised
+/// domain name, which must then be a `hostname`. UTS #46 processing with
+/// STD3 rules, hyphen checks and DNS lengths (a trailing dot allowed).
+pub(crate) fn idn_to_ascii(s: &[u8]) -> Result<String, Reject> {
+    use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
+    let ascii = Uts46::new()
+        .to_ascii(
+            s,
+            AsciiDenyList::STD3,
+            Hyphens::Check,
+            DnsLength::VerifyAllowRootDot,
+        )
+        .map_err(|_| Reject::BadIdn)?;
+    if hostname(ascii.as_bytes(), true) {
+        Ok(ascii.into_owned())
+    } else {
+        Err(Reject::BadIdn)
+    }
+}
+
+/// RFC 3986 §3.2.3: `port = *DIGIT`; RFC 1738 §5: `port = digits`. The
+/// value, `None` for an empty port, or [`Reject::BadPort`] when it is not
+/// digits or above 65535.
+pub(crate) fn port(s: &[u8], strict: bool) -> Result<Option<u16>, Reject> {
+    if s.is_empty() {
+        return if strict { Err(Reject::BadPort) } else { Ok(None) };
+    }
+    let v = s.iter().try_fold(0u32, |n, &b| {
+        if b.is_ascii_digit() {
+            Some(n * 10 + u32::from(b - b'0')).filter(|&v| v <= 65535)
+        } else {
+            None
+        }
+    });
+    v.and_then(|v| u16::try_from(v).ok()).map(Some).ok_or(Reject::BadPort)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dns(s: &str) -> Result<Host<'_>, Reject> {
+        host(s.as_bytes(), Rule::Dns, false, false)
+    }
+
+    #[test]
+    fn hostname_rule() {
+        assert!(hostname(b"a", false));
+        assert!(hostname(b"info.cern.ch", false));
+        assert!(hostname(b"1st.example-host.com", false));
+        assert!(hostname(b"example.com.", true));
+        assert!(!hostname(b"example.com.", false));
+        assert!(!hostname(b"a..b", false));
+        assert!(!hostname(b"-a.b", false));
+        assert!(!hostname(b"a-.b", false));
+        assert!(!hostname(b"a.1b", false), "toplabel starts with alpha");
+        assert!(!hostname(b"a_b.c", false));
+        assert!(!hostname(b"", true));
+        assert!(hostname(&[b'a'; 63], false));
+        assert!(!hostname(&[b'a'; 64], false));
+    }
+
+    #[test]
+    fn ipv4_rules() {
+        assert_eq!(
+            ipv4address(b"10.0.0.255"),
+            Some(Ipv4Addr::new(10, 0, 0, 255))
+        );
+        assert_eq!(ipv4address(b"10.0.0.256"), None);
+        assert_eq!(ipv4address(b"10.0.0"), None);
+        assert_eq!(ipv4address(b"10.0.0.1.2"), None);
+        assert_eq!(ipv4address(b"010.0.0.1"), None, "dec-octet: no zeros");
+        assert_eq!(hostnumber(b"010.0.0.1"), Some(Ipv4Addr::new(10, 0, 0, 1)));
+        assert_eq!(hostnumber(b"1.2.3.999"), None);
+        assert_eq!(hostnumber(b"1..3.4"), None);
+        assert_eq!(dns("300.1.1.1"), Err(Reject::BadIpv4));
+        assert_eq!(dns("123"), Err(Reject::BadIpv4));
+    }
+
+    #[test]
+    fn ipv6_rule() {
+        let ok = [
+            "::",
+            "::1",
+            "1::",
+            "2001:db8::7",
+            "1:2:3:4:5:6:7:8",
+            "1:2:3:4:5:6:1.2.3.4",
+            "::ffff:192.0.2.1",
+            "1::2:3:4:5:6:7",
+            "FEDC:BA98:7654:3210:FEDC:BA98:7654:3210",
+        ];
+        for s in ok {
+            let want: Ipv6Addr = s.parse().unwrap();
+            assert_eq!(ipv6address(s.as_bytes()), Some(want), "{s}");
+        }
+        let bad = [
+            "",
+            ":",
+            ":::",
+            "1:2:3:4:5:6:7",
+            "1:2:3:4:5:6:7:8:9",
+            "1::2::3",
+            "12345::",
+            "1.2.3.4::",
+            "::1.2.3",
+            "1:2:3:4:5:6:7::8",
+            "::1:2:3:4:5:6:7:8",
+            "fe80::1%eth0",
+            ":1::",
+            "1::2:",
+            "1:2:3:4:5:6:7:1.2.3.4",
+        ];
+        for s in bad {
+            assert_eq!(ipv6address(s.as_bytes()), None, "{s}");
+        }
+        assert!(ipv_future(b"v1.fe80::a+en1"));
+        assert!(
+            !ipv_future(b"v.x") && !ipv_future(b"v1.") && !ipv_future(b"v1x")
+        );
+        assert_eq!(dns("[::1]"), Ok(Host::Ipv6(Ipv6Addr::LOCALHOST)));
+        assert_eq!(dns("[v1.x]"), Err(Reject::BadIpv6));
+        assert_eq!(
+            host(b"[v1.x]", Rule::Dns, false, true),
+            Ok(Host::IpFuture(b"v1.x"))
+        );
+        assert_eq!(dns("[::1"), Err(Reject::BadIpv6));
+        assert_eq!(
+            host(b"[::1]", Rule::Dns, true, true),
+            Err(Reject::BadCharacter)
+        );
+    }
+
+    #[test]
+    fn names_and_idn() {
+        assert_eq!(dns("Example.COM"), Ok(Host::Domain(b"Example.COM")));
+        assert_eq!(dns("a_b.com"), Err(Reject::BadLabel));
+        assert_eq!(dns("a b.com"), Err(Reject::BadCharacter));
+        assert_eq!(dns("%41.com"), Err(Reject::BadLabel));
+        let iri = "bücher.example";
+        assert_eq!(dns(iri), Ok(Host::Iri(iri.as_bytes())));
+        assert_eq!(
+            idn_to_ascii(iri.as_bytes()).as_deref(),
+            Ok("xn--bcher-kva.example")
+        );
+        assert_eq!(
+            dns("xn--bcher-kva.example"),
+            Ok(Host::Domain(b"xn--bcher-kva.example"))
+        );
+        assert_eq!(dns("xn--zz.example"), Err(Reject::BadIdn));
+        // Full-width digits map to an all-numeric top label.
+        assert_eq!(dns("ａ.１２３"), Err(Reject::BadIdn));
+        assert_eq!(
+            host("bücher.example".as_bytes(), Rule::Dns, true, false),
+            Err(Reject::BadCharacter)
+        );
+        let g =
+            |s: &'static str| host(s.as_bytes(), Rule::Generic, false, true);
+        assert_eq!(g("a_b%20c"), Ok(Host::RegName(b"a_b%20c")));
+        assert_eq!(g("300.1.1.1"), Ok(Host::RegName(b"300.1.1.1")));
+        assert_eq!(g("a%zz"), Err(Reject::BadEscape));
+        assert_eq!(g("a/b"), Err(Reject::BadCharacter));
+    }
+
+    #[test]
+    fn port_rule() {
+        assert_eq!(port(b"80", false), Ok(Some(80)));
+        assert_eq!(port(b"0080", false), Ok(Some(80)));
+        assert_eq!(port(b"65535", false), Ok(Some(65535)));
+        assert_eq!(port(b"", false), Ok(None));
+        assert_eq!(port(b"", true), Err(Reject::BadPort));
+        assert_eq!(port(b"65536", false), Err(Reject::BadPort));
+        assert_eq!(port(b"99999999999999999999", false), Err(Reject::BadPort));
+        assert_eq!(port(b"8a", false), Err(Reject::BadPort));
+    }
+}

@@ -1,0 +1,920 @@
+//! [`Url`]: the components of a validated URL, and the parser that splits
+//! and checks them: RFC 3986 §3 for the generic syntax, then the grammar of
+//! the scheme (RFC 1738 §3.2–3.11 and their successors, RFC 9110 §4.2).
+
+use super::chars::{
+    self, Iri, ALPHA, DIGIT, FIELD_1738, FPATH_1738, GROUP_CHAR, HPATH_1738,
+    LOGIN_1738, NEWSGROUPS, PATH, PCHAR, QUERY, SEARCH_1738, UCHAR, USERINFO,
+    XCHAR,
+};
+use super::host::{self, Host, Rule};
+use super::mailto::{self, Mailto};
+use super::{Reject, Scheme};
+use std::fmt;
+
+/// How closely a URL must follow the RFCs.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Strictness {
+    /// RFC 3986 and RFC 3987: what URIs and IRIs allow, non-ASCII letters
+    /// included; the successors of RFC 1738 for its schemes.
+    #[default]
+    Rfc3987,
+    /// RFC 1738 only: ASCII, unsafe characters (`~`, `{`, `|`, …) escaped,
+    /// the scheme grammars of its §5 as written.
+    Rfc1738,
+}
+
+/// The scheme-specific parts of a URL (RFC 1738 §3.2–3.11 and successors),
+/// raw slices of the input.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Parts<'a> {
+    /// A scheme with generic syntax only (RFC 3986 §3), `http` and `https`
+    /// included (RFC 9110 §4.2 adds no parts).
+    Generic,
+    /// RFC 1738 §3.2: `ftp://login/fpath;type=X`.
+    Ftp {
+        /// The `fpath`, without `;type=`.
+        path: &'a [u8],
+        /// The `ftptype`, lower-cased: `a`, `i` or `d`.
+        typecode: Option<u8>,
+    },
+    /// RFC 4266 §2 (RFC 1738 §3.4):
+    /// `gopher://host/<gophertype><selector>%09<search>%09<gopher+_string>`.
+    Gopher {
+        /// The one-character item type (decoded when escaped).
+        kind: Option<u8>,
+        /// The selector (still percent-encoded).
+        selector: &'a [u8],
+        /// The search string after the first `%09`.
+        search: Option<&'a [u8]>,
+        /// The Gopher+ string after the second `%09`.
+        plus: Option<&'a [u8]>,
+    },
+    /// RFC 6068: addresses and header fields.
+    Mailto(Mailto<'a>),
+    /// RFC 5538 §4 (RFC 1738 §3.6): newsgroups or an article.
+    News(News<'a>),
+    /// RFC 5538 §3 (RFC 1738 §3.7): `nntp://host/group/article-number`.
+    Nntp {
+        /// The group name (still percent-encoded).
+        group: &'a [u8],
+        /// The article number.
+        article: Option<u64>,
+    },
+    /// RFC 4248 §2 (RFC 1738 §3.8): `telnet://user:password@host/`.
+    Telnet {
+        /// The user name.
+        user: Option<&'a [u8]>,
+        /// The password.
+        password: Option<&'a [u8]>,
+    },
+    /// RFC 1738 §3.9: `wais://host/database[/wtype/wpath][?search]`.
+    Wais {
+        /// The database name.
+        database: &'a [u8],
+        /// The `wtype` of a document.
+        kind: Option<&'a [u8]>,
+        /// The `wpath` of a document.
+        path: Option<&'a [u8]>,
+        /// The search of a `waisindex`.
+        search: Option<&'a [u8]>,
+    },
+    /// RFC 1738 §3.11: `prospero://host/hsoname;field=value`.
+    Prospero {
+        /// The `hsoname` (`ppath`).
+        path: &'a [u8],
+        /// The `;field=value` specs, the first `;` excluded; see
+        /// [`prospero_fields`].
+        fields: &'a [u8],
+    },
+    /// RFC 8089 §2 (RFC 1738 §3.10): `file://host/path`.
+    File {
+        /// No host, or `localhost`: a file on this machine.
+        local: bool,
+        /// The absolute path.
+        path: &'a [u8],
+    },
+}
+
+/// What a `news` URL names (RFC 5538 §4, RFC 1738 §3.6).
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum News<'a> {
+    /// `*`, or the empty newsgroups of a `news://server/` URL: all groups.
+    All,
+    /// A newsgroup name, possibly a wildmat pattern with `*`.
+    Groups(&'a [u8]),
+    /// A message id without angle brackets, `id-left@id-right`.
+    Article(&'a [u8]),
+}
+
+/// The `(fieldname, fieldvalue)` pairs of a prospero URL's `fields`.
+pub fn prospero_fields(fields: &[u8]) -> impl Iterator<Item = (&[u8], &[u8])> {
+    fields.split(|&b| b == b';').filter(|_| !fields.is_empty()).map(
+        |f| match f.iter().position(|&b| b == b'=') {
+            Some(i) => (
+                f.get(..i).unwrap_or_default(),
+                f.get(i + 1..).unwrap_or_default(),
+            ),
+            None => (f, &[][..]),
+        },
+    )
+}
+
+/// A validated URL; every component is a slice of the input.
+///
+/// ```
+/// use urlgrep::parse::{Host, Url};
+/// let url = Url::parse(b"http://user:pw@Example.COM:8080/a?b#c").unwrap();
+/// assert_eq!(url.host(), Some(Host::Domain(b"Example.COM")));
+/// assert_eq!(url.port(), Some(8080));
+/// assert_eq!(url.path(), b"/a");
+/// assert_eq!(url.redacted(), "http://user:***@Example.COM:8080/a?b#c");
+/// assert_eq!(url.normalized(), "http://user:pw@example.com:8080/a?b#c");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Url<'a> {
+    pub(crate) input: &'a [u8],
+    pub(crate) scheme: Scheme,
+    pub(crate) scheme_name: &'a [u8],
+    pub(crate) authority: Option<&'a [u8]>,
+    pub(crate) user: Option<&'a [u8]>,
+    pub(crate) password: Option<&'a [u8]>,
+    pub(crate) host_text: Option<&'a [u8]>,
+    pub(crate) host: Option<Host<'a>>,
+    pub(crate) port_text: Option<&'a [u8]>,
+    pub(crate) port: Option<u16>,
+    pub(crate) path: &'a [u8],
+    pub(crate) query: Option<&'a [u8]>,
+    pub(crate) fragment: Option<&'a [u8]>,
+    pub(crate) parts: Parts<'a>,
+}
+
+impl<'a> Url<'a> {
+    /// Parses and validates a whole URL (no surrounding wrapper or
+    /// whitespace) under RFC 3986/3987.
+    pub fn parse(input: &'a [u8]) -> Result<Url<'a>, Reject> {
+        Url::parse_with(input, Strictness::Rfc3987)
+    }
+
+    /// Parses and validates a whole URL under `strictness`.
+    pub fn parse_with(
+        input: &'a [u8],
+        strictness: Strictness,
+    ) -> Result<Url<'a>, Reject> {
+        parse(input, strictness == Strictness::Rfc1738)
+    }
+
+    /// The whole URL, as given.
+    pub fn as_bytes(&self) -> &'a [u8] {
+        self.input
+    }
+
+    /// The whole URL as text. Every accepted URL is UTF-8 (ASCII, or RFC
+    /// 3987 code points), so this is the input itself.
+    pub fn as_str(&self) -> &'a str {
+        std::str::from_utf8(self.input).unwrap_or_default()
+    }
+
+    /// The scheme, case-folded.
+    pub fn scheme(&self) -> Scheme {
+        self.scheme
+    }
+
+    /// The scheme name as written.
+    pub fn scheme_name(&self) -> &'a [u8] {
+        self.scheme_name
+    }
+
+    /// The authority after `//`, if the URL has one (RFC 3986 §3.2).
+    pub fn authority(&self) -> Option<&'a [u8]> {
+        self.authority
+    }
+
+    /// The user name of the `userinfo` (RFC 3986 §3.2.1, RFC 1738 §3.1).
+    pub fn user(&self) -> Option<&'a [u8]> {
+        self.user
+    }
+
+    /// The password: what follows the first `:` of the `userinfo`.
+    pub fn password(&self) -> Option<&'a [u8]> {
+        self.password
+    }
+
+    /// The host; `None` when there is no authority or its host is empty.
+    pub fn host(&self) -> Option<Host<'a>> {
+        self.host
+    }
+
+    /// The host as written (IPv6 brackets included); empty when the
+    /// authority has an empty host.
+    pub fn host_bytes(&self) -> Option<&'a [u8]> {
+        self.host_text
+    }
+
+    /// The port number, if one is written.
+    pub fn port(&self) -> Option<u16> {
+        self.port
+    }
+
+    /// The port as written (possibly empty: `http://a:/`).
+    pub fn port_bytes(&self) -> Option<&'a [u8]> {
+        self.port_text
+    }
+
+    /// The path (RFC 3986 §3.3); for `mailto` the addresses, for `news`
+    /// the newsgroups or article.
+    pub fn path(&self) -> &'a [u8] {
+        self.path
+    }
+
+    /// The query after `?` (RFC 3986 §3.4); for `mailto` the header fields.
+    pub fn query(&self) -> Option<&'a [u8]> {
+        self.query
+    }
+
+    /// The fragment after `#` (RFC 3986 §3.5).
+    pub fn fragment(&self) -> Option<&'a [u8]> {
+        self.fragment
+    }
+
+    /// The scheme-specific parts.
+    pub fn parts(&self) -> Parts<'a> {
+        self.parts
+    }
+
+    /// Is a port written that differs from the scheme's default and lies in
+    /// the reserved range below 1024? RFC 1738 §6 and RFC 3986 §7.2 warn of
+    /// such URLs (a gopher URL talking to an SMTP server).
+    pub fn port_is_unusual(&self) -> bool {
+        match self.port {
+            Some(p) => p < 1024 && Some(p) != self.default_port(),
+            None => false,
+        }
+    }
+
+    /// The default port of the scheme, for RFC 1738's schemes and a few
+    /// common registered ones (IANA service names).
+    pub fn default_port(&self) -> Option<u16> {
+        if let Some(p) = self.scheme.default_port() {
+            return Some(p);
+        }
+        let mut buf = [0u8; 8];
+        let name = self.scheme_name;
+        let lower = buf.get_mut(..name.len())?;
+        for (d, s) in lower.iter_mut().zip(name) {
+            *d = s.to_ascii_lowercase();
+        }
+        Some(match &*lower {
+            b"ws" => 80,
+            b"wss" => 443,
+            b"ssh" | b"sftp" => 22,
+            b"ldap" => 389,
+            b"ldaps" => 636,
+            b"imap" => 143,
+            b"imaps" => 993,
+            b"pop" | b"pop3" => 110,
+            b"ftps" => 990,
+            b"snews" => 563,
+            b"rtsp" => 554,
+            b"sip" => 5060,
+            b"sips" => 5061,
+            b"irc" => 6667,
+            b"ircs" => 6697,
+            b"git" => 9418,
+            b"rsync" => 873,
+            b"dict" => 2628,
+            b"finger" => 79,
+            b"tftp" => 69,
+            b"smb" => 445,
+            b"nfs" => 2049,
+            b"ipp" => 631,
+            b"coap" => 5683,
+            b"xmpp" => 5222,
+            _ => return None,
+        })
+    }
+}
+
+impl fmt::Display for Url<'_> {
+    /// Prints the URL as given (it is UTF-8 by validation).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&String::from_utf8_lossy(self.input))
+    }
+}
+
+/// The components of RFC 3986 §3 before any scheme-specific check.
+struct Split<'a> {
+    authority: Option<&'a [u8]>,
+    path: &'a [u8],
+    query: Option<&'a [u8]>,
+}
+
+/// RFC 3986 §3: `URI = scheme ":" hier-part [ "?" query ] [ "#" fragment
+/// ]`, then the grammar of the scheme.
+fn parse(input: &[u8], strict: bool) -> Result<Url<'_>, Reject> {
+    let (name, rest) = scheme(input)?;
+    if rest.is_empty() {
+        return Err(Reject::Empty);
+    }
+    let (body, fragment) = match memchr::memchr(b'#', rest) {
+        Some(i) => (rest.get(..i).unwrap_or_default(), rest.get(i + 1..)),
+        None => (rest, None),
+    };
+    if let Some(f) = fragment {
+        self::fragment(f, strict)?;
+    }
+    let scheme = Scheme::from_name(name);
+    let mut url = Url {
+        input,
+        scheme,
+        scheme_name: name,
+        authority: None,
+        user: None,
+        password: None,
+        host_text: None,
+        host: None,
+        port_text: None,
+        port: None,
+        path: body,
+        query: None,
+        fragment,
+        parts: Parts::Generic,
+    };
+    match scheme {
+        Scheme::Mailto => mailto_url(&mut url, body, strict)?,
+        Scheme::News => news_url(&mut url, body, strict)?,
+        _ => {
+            let split = hier_part(body);
+            url.path = split.path;
+            url.query = split.query;
+            match split.authority {
+                Some(a) => authority(&mut url, a, strict)?,
+                None if needs_authority(scheme, strict) => {
+                    return Err(Reject::EmptyHost)
+                }
+                None => {}
+            }
+            specific(&mut url, body, strict)?;
+        }
+    }
+    Ok(url)
+}
+
+/// RFC 3986 §3.1: `scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`,
+/// followed by `":"`; the name and what follows the colon.
+fn scheme(input: &[u8]) -> Result<(&[u8], &[u8]), Reject> {
+    if input.is_empty() {
+        return Err(Reject::Empty);
+    }
+    let n = input
+        .iter()
+        .position(|&b| !super::is_scheme_byte(b))
+        .ok_or(Reject::BadScheme)?;
+    match (input.get(..n), input.get(n), input.get(n + 1..)) {
+        (Some(name), Some(b':'), Some(rest))
+            if input.first().is_some_and(|&b| ALPHA[usize::from(b)]) =>
+        {
+            Ok((name, rest))
+        }
+        _ => Err(Reject::BadScheme),
+    }
+}
+
+/// RFC 3986 §3: `hier-part = "//" authority path-abempty / path-absolute /
+/// path-rootless / path-empty`, with the query split off at the first `?`.
+fn hier_part(body: &[u8]) -> Split<'_> {
+    let (hier, query) = match memchr::memchr(b'?', body) {
+        Some(i) => (body.get(..i).unwrap_or_default(), body.get(i + 1..)),
+        None => (body, None),
+    };
+    match hier.strip_prefix(b"//") {
+        Some(after) => {
+            let end = memchr::memchr(b'/', after).unwrap_or(after.len());
+            Split {
+                authority: after.get(..end),
+                path: after.get(end..).unwrap_or_default(),
+                query,
+            }
+        }
+        None => Split { authority: None, path: hier, query },
+    }
+}
+
+/// The schemes whose grammar starts with `//` (RFC 1738 §3.2–3.11, RFC 9110
+/// §4.2); under RFC 1738 every `ip-schemepart` has a host, and RFC 8089
+/// lets `file:/path` go without one.
+fn needs_authority(scheme: Scheme, strict: bool) -> bool {
+    match scheme {
+        Scheme::File => strict,
+        Scheme::Other | Scheme::Mailto | Scheme::News => false,
+        _ => true,
+    }
+}
+
+/// RFC 3986 §3.2: `authority = [ userinfo "@" ] host [ ":" port ]`; RFC
+/// 1738 §5: `login = [ user [ ":" password ] "@" ] hostport`.
+fn authority<'a>(
+    url: &mut Url<'a>,
+    auth: &'a [u8],
+    strict: bool,
+) -> Result<(), Reject> {
+    url.authority = Some(auth);
+    let hostport = match memchr::memchr(b'@', auth) {
+        Some(at) => {
+            let info = auth.get(..at).unwrap_or_default();
+            userinfo(url, info, strict)?;
+            auth.get(at + 1..).unwrap_or_default()
+        }
+        None => auth,
+    };
+    let (host_text, port_text) = if hostport.first() == Some(&b'[') {
+        let close = memchr::memchr(b']', hostport).ok_or(Reject::BadIpv6)?;
+        match hostport.get(close + 1..).unwrap_or_default() {
+            [] => (hostport, None),
+            [b':', port @ ..] => {
+                (hostport.get(..=close).unwrap_or(hostport), Some(port))
+            }
+            _ => return Err(Reject::BadIpv6),
+        }
+    } else {
+        match memchr::memchr(b':', hostport) {
+            Some(i) => {
+                (hostport.get(..i).unwrap_or_default(), hostport.get(i + 1..))
+            }
+            None => (hostport, None),
+        }
+    };
+    if let Some(p) = port_text {
+        url.port = host::port(p, strict)?;
+        url.port_text = Some(p);
+    }
+    url.host_text = Some(host_text);
+    if host_text.is_empty() {
+        return match url.scheme {
+            Scheme::File => Ok(()),
+            Scheme::Other if !strict => Ok(()),
+            _ => Err(Reject::EmptyHost),
+        };
+    }
+    let (rule, future) = match url.scheme {
+        Scheme::Other => (Rule::Generic, true),
+        Scheme::File if !strict => (Rule::Generic, true),
+        // WHATWG (and so every browser) rejects IPvFuture in http(s) URLs;
+        // no HTTP client can reach one.
+        Scheme::Http | Scheme::Https => (Rule::Dns, false),
+        _ => (Rule::Dns, true),
+    };
+    url.host = Some(host::host(host_text, rule, strict, future)?);
+    Ok(())
+}
+
+/// RFC 3986 §3.2.1: `userinfo = *( unreserved / pct-encoded / sub-delims /
+/// ":" )`, user and password split at the first `:`; RFC 1738 §5: `user =
+/// password = *[ uchar | ";" | "?" | "&" | "=" ]`.
+///
+/// RFC 1738's `hostport`-only schemes (http under RFC 1738, gopher, nntp,
+/// wais, prospero) and file (RFC 8089 `file-auth`) take no userinfo.
+fn userinfo<'a>(
+    url: &mut Url<'a>,
+    info: &'a [u8],
+    strict: bool,
+) -> Result<(), Reject> {
+    let allowed = match url.scheme {
+        Scheme::Ftp | Scheme::Telnet | Scheme::Other | Scheme::News => true,
+        Scheme::Http | Scheme::Https => !strict,
+        _ => false,
+    };
+    if !allowed {
+        return Err(Reject::Userinfo);
+    }
+    let (user, password) = match memchr::memchr(b':', info) {
+        Some(i) => (info.get(..i).unwrap_or_default(), info.get(i + 1..)),
+        None => (info, None),
+    };
+    if strict {
+        chars::all(user, &LOGIN_1738, Iri::No)?;
+        if let Some(p) = password {
+            chars::all(p, &LOGIN_1738, Iri::No)?;
+        }
+    } else {
+        chars::all(info, &USERINFO, Iri::Ucs)?;
+    }
+    url.user = Some(user);
+    url.password = password;
+    Ok(())
+}
+
+/// RFC 3986 §3.5: `fragment = *( pchar / "/" / "?" )` (RFC 3987
+/// `ifragment`); RFC 1808 §2.2 for RFC 1738 URLs: `fragment = *( uchar |
+/// reserved )`, which is `*xchar`.
+fn fragment(s: &[u8], strict: bool) -> Result<(), Reject> {
+    if strict {
+        chars::all(s, &XCHAR, Iri::No)
+    } else {
+        chars::all(s, &QUERY, Iri::Ucs)
+    }
+}
+
+/// RFC 3986 §3.4: `query = *( pchar / "/" / "?" )` (RFC 3987 `iquery`,
+/// private-use code points included).
+fn query(s: &[u8]) -> Result<(), Reject> {
+    chars::all(s, &QUERY, Iri::Private)
+}
+
+/// RFC 3986 §3.3: `path-abempty / path-absolute / path-rootless /
+/// path-empty`, all `*( pchar / "/" )` once the authority is split off
+/// (RFC 3987 `ipath`).
+fn path(s: &[u8]) -> Result<(), Reject> {
+    chars::all(s, &PATH, Iri::Ucs)
+}
+
+/// Checks the path and query of `url` against the scheme's grammar and
+/// fills in its [`Parts`]; `body` is everything between `scheme:` and `#`.
+fn specific<'a>(
+    url: &mut Url<'a>,
+    body: &'a [u8],
+    strict: bool,
+) -> Result<(), Reject> {
+    match url.scheme {
+        Scheme::Http | Scheme::Https => http(url, strict),
+        Scheme::Ftp => ftp(url, strict),
+        Scheme::Gopher => gopher(url, body, strict),
+        Scheme::Nntp => nntp(url, strict),
+        Scheme::Telnet => telnet(url),
+        Scheme::Wais => wais(url, strict),
+        Scheme::File => file(url, strict),
+        Scheme::Prospero => prospero(url, strict),
+        _ => generic(url, strict),
+    }
+}
+
+/// RFC 3986 §3 for schemes without a grammar of their own; RFC 1738 §5
+/// `genericurl = scheme ":" schemepart`, `schemepart = *xchar |
+/// ip-schemepart`, `urlpath = *xchar` when strict.
+fn generic(url: &mut Url<'_>, strict: bool) -> Result<(), Reject> {
+    if url.authority.is_none() && url.path.is_empty() && url.query.is_none() {
+        return Err(Reject::Empty);
+    }
+    if strict {
+        chars::all(url.path, &XCHAR, Iri::No)?;
+        if let Some(q) = url.query {
+            chars::all(q, &XCHAR, Iri::No)?;
+        }
+        return Ok(());
+    }
+    path(url.path)?;
+    url.query.map_or(Ok(()), query)
+}
+
+/// RFC 9110 §4.2.1: `http-URI = "http" "://" authority path-abempty [ "?"
+/// query ]` (§4.2.2 the same for `https`); RFC 1738 §3.3 when strict:
+/// `httpurl = "http://" hostport [ "/" hpath [ "?" search ]]`.
+fn http(url: &mut Url<'_>, strict: bool) -> Result<(), Reject> {
+    if strict {
+        chars::all(url.path, &HPATH_1738, Iri::No)?;
+        if let Some(q) = url.query {
+            if url.path.is_empty() {
+                return Err(Reject::BadPath);
+            }
+            chars::all(q, &SEARCH_1738, Iri::No)?;
+        }
+        return Ok(());
+    }
+    path(url.path)?;
+    url.query.map_or(Ok(()), query)
+}
+
+/// RFC 1738 §3.2: `ftpurl = "ftp://" login [ "/" fpath [ ";type=" ftptype
+/// ]]`, `ftptype = "A" | "I" | "D" | "a" | "i" | "d"`; `fsegment = *[ uchar
+/// | "?" | ":" | "@" | "&" | "=" ]` when strict, RFC 3986 `segment`
+/// otherwise.
+fn ftp(url: &mut Url<'_>, strict: bool) -> Result<(), Reject> {
+    let (fpath, typecode) = ftptype(url.path)?;
+    if strict {
+        chars::all(fpath, &FPATH_1738, Iri::No)?;
+        if let Some(q) = url.query {
+            chars::all(q, &FPATH_1738, Iri::No)?;
+        }
+    } else {
+        path(fpath)?;
+        url.query.map_or(Ok(()), query)?;
+    }
+    url.parts = Parts::Ftp { path: fpath, typecode };
+    Ok(())
+}
+
+/// RFC 1738 §3.2.2: the `;type=` suffix of an ftp path and its
+/// `ftptype`.
+fn ftptype(path: &[u8]) -> Result<(&[u8], Option<u8>), Reject> {
+    const KEY: &[u8] = b";type=";
+    let at = memchr::memmem::rfind(path, KEY);
+    let Some(at) = at else { return Ok((path, None)) };
+    let fpath = path.get(..at).unwrap_or_default();
+    match path.get(at + KEY.len()..) {
+        Some([c]) if matches!(c.to_ascii_lowercase(), b'a' | b'i' | b'd') => {
+            Ok((fpath, Some(c.to_ascii_lowercase())))
+        }
+        _ => Err(Reject::BadTypecode),
+    }
+}
+
+/// RFC 4266 §2.1 (RFC 1738 §3.4): `gopherurl = "gopher://" hostport [ / [
+/// gtype [ selector [ "%09" search [ "%09" gopher+_string ] ] ] ] ]`, `gtype
+/// = xchar`, `selector = search = gopher+_string = *xchar`. The selector
+/// may hold `?` (an `xchar`), so it runs to the fragment.
+fn gopher<'a>(
+    url: &mut Url<'a>,
+    body: &'a [u8],
+    strict: bool,
+) -> Result<(), Reject> {
+    if strict {
+        chars::all(url.path, &XCHAR, Iri::No)?;
+        if let Some(q) = url.query {
+            chars::all(q, &XCHAR, Iri::No)?;
+        }
+    } else {
+        path(url.path)?;
+        url.query.map_or(Ok(()), query)?;
+    }
+    // The gopher path: everything after the "/" that ends the authority,
+    // a "?" included (it is an xchar of the selector).
+    let start = 2 + url.authority.map_or(0, <[u8]>::len) + 1;
+    let gopher_path = if url.path.is_empty() {
+        &[][..]
+    } else {
+        body.get(start..).unwrap_or_default()
+    };
+    let (kind, selector) = match gopher_path.first() {
+        None => (None, gopher_path),
+        Some(b'%') => (
+            chars::pct_encoded(gopher_path, 0),
+            gopher_path.get(3..).unwrap_or_default(),
+        ),
+        Some(&c) => (Some(c), gopher_path.get(1..).unwrap_or_default()),
+    };
+    let (sel, search, plus) = split_tabs(selector);
+    url.parts = Parts::Gopher { kind, selector: sel, search, plus };
+    Ok(())
+}
+
+/// Splits a gopher selector at its first two `%09` (encoded tabs).
+fn split_tabs(s: &[u8]) -> (&[u8], Option<&[u8]>, Option<&[u8]>) {
+    let Some(i) = memchr::memmem::find(s, b"%09") else {
+        return (s, None, None);
+    };
+    let sel = s.get(..i).unwrap_or_default();
+    let rest = s.get(i + 3..).unwrap_or_default();
+    match memchr::memmem::find(rest, b"%09") {
+        Some(j) => (sel, rest.get(..j), rest.get(j + 3..)),
+        None => (sel, Some(rest), None),
+    }
+}
+
+/// RFC 5538 §3: `nntpURL = "nntp:" server "/" group [ "/" article-number
+/// ]`, `group = 1*( group-char / pct-encoded )`, `article-number =
+/// 1*16DIGIT`; RFC 1738 §3.7 when strict: `nntpurl = "nntp://" hostport
+/// "/" group [ "/" digits ]`, `group = alpha *[ alpha | digit | "-" | "." |
+/// "+" | "_" ]`.
+fn nntp(url: &mut Url<'_>, strict: bool) -> Result<(), Reject> {
+    if url.query.is_some() {
+        return Err(Reject::BadPath);
+    }
+    let rest = url.path.strip_prefix(b"/").ok_or(Reject::BadNews)?;
+    let (group, number) = match memchr::memchr(b'/', rest) {
+        Some(i) => (rest.get(..i).unwrap_or_default(), rest.get(i + 1..)),
+        None => (rest, None),
+    };
+    let group_ok = if strict {
+        rfc1738_group(group)
+    } else {
+        !group.is_empty() && chars::all(group, &GROUP_CHAR, Iri::No).is_ok()
+    };
+    if !group_ok {
+        return Err(Reject::BadNews);
+    }
+    let article = match number {
+        None => None,
+        Some(n) => {
+            let ok = !n.is_empty()
+                && (strict || n.len() <= 16)
+                && n.iter().all(|&b| DIGIT[usize::from(b)]);
+            if !ok {
+                return Err(Reject::BadNews);
+            }
+            Some(n.iter().fold(0u64, |v, &d| {
+                v.saturating_mul(10).saturating_add(u64::from(d - b'0'))
+            }))
+        }
+    };
+    url.parts = Parts::Nntp { group, article };
+    Ok(())
+}
+
+/// RFC 1738 §5: `group = alpha *[ alpha | digit | "-" | "." | "+" | "_" ]`.
+fn rfc1738_group(s: &[u8]) -> bool {
+    s.first().is_some_and(|&b| ALPHA[usize::from(b)])
+        && s.iter().all(|&b| GROUP_CHAR[usize::from(b)])
+}
+
+/// RFC 4248 §2 (RFC 1738 §3.8): `telnetURL = "telnet://" login [ "/" ]`.
+fn telnet(url: &mut Url<'_>) -> Result<(), Reject> {
+    if !matches!(url.path, b"" | b"/") || url.query.is_some() {
+        return Err(Reject::BadPath);
+    }
+    url.parts = Parts::Telnet { user: url.user, password: url.password };
+    Ok(())
+}
+
+/// RFC 1738 §3.9:
+///
+/// ```text
+/// waisdatabase = "wais://" hostport "/" database
+/// waisindex    = "wais://" hostport "/" database "?" search
+/// waisdoc      = "wais://" hostport "/" database "/" wtype "/" wpath
+/// database = wtype = wpath = *uchar
+/// ```
+///
+/// Segments are RFC 3986 `segment`s unless strict.
+fn wais(url: &mut Url<'_>, strict: bool) -> Result<(), Reject> {
+    let rest = url.path.strip_prefix(b"/").ok_or(Reject::BadPath)?;
+    let mut segs = rest.split(|&b| b == b'/');
+    let database = segs.next().unwrap_or_default();
+    let (kind, wpath) = (segs.next(), segs.next());
+    if segs.next().is_some() || kind.is_some() != wpath.is_some() {
+        return Err(Reject::BadPath);
+    }
+    if kind.is_some() && url.query.is_some() {
+        return Err(Reject::BadPath);
+    }
+    let class = if strict { &UCHAR } else { &PCHAR };
+    let iri = if strict { Iri::No } else { Iri::Ucs };
+    for seg in [Some(database), kind, wpath].into_iter().flatten() {
+        chars::all(seg, class, iri)?;
+    }
+    if let Some(q) = url.query {
+        if strict {
+            chars::all(q, &SEARCH_1738, Iri::No)?;
+        } else {
+            query(q)?;
+        }
+    }
+    url.parts = Parts::Wais { database, kind, path: wpath, search: url.query };
+    Ok(())
+}
+
+/// RFC 8089 §2: `file-URI = file-scheme ":" file-hier-part`,
+/// `file-hier-part = ( "//" auth-path ) / local-path`, `auth-path = [
+/// file-auth ] path-absolute`, `file-auth = "localhost" / host`; RFC 1738
+/// §3.10 when strict: `fileurl = "file://" [ host | "localhost" ] "/"
+/// fpath`. No query, port or userinfo.
+fn file(url: &mut Url<'_>, strict: bool) -> Result<(), Reject> {
+    if url.port_text.is_some() {
+        return Err(Reject::BadPort);
+    }
+    if url.query.is_some() || url.path.first() != Some(&b'/') {
+        return Err(Reject::BadPath);
+    }
+    if strict {
+        chars::all(url.path, &FPATH_1738, Iri::No)?;
+    } else {
+        path(url.path)?;
+    }
+    let local = match url.host_text {
+        None | Some(b"") => true,
+        Some(h) => h.eq_ignore_ascii_case(b"localhost"),
+    };
+    url.parts = Parts::File { local, path: url.path };
+    Ok(())
+}
+
+/// RFC 1738 §3.11:
+///
+/// ```text
+/// prosperourl = "prospero://" hostport "/" ppath *[ fieldspec ]
+/// ppath       = psegment *[ "/" psegment ]
+/// psegment    = *[ uchar | "?" | ":" | "@" | "&" | "=" ]
+/// fieldspec   = ";" fieldname "=" fieldvalue
+/// fieldname   = fieldvalue = *[ uchar | "?" | ":" | "@" | "&" ]
+/// ```
+///
+/// RFC 3986 `segment`s and `pchar` names and values unless strict.
+fn prospero(url: &mut Url<'_>, strict: bool) -> Result<(), Reject> {
+    if url.path.first() != Some(&b'/') {
+        return Err(Reject::BadPath);
+    }
+    let (ppath, fields) = match memchr::memchr(b';', url.path) {
+        Some(i) => {
+            (url.path.get(..i).unwrap_or_default(), url.path.get(i + 1..))
+        }
+        None => (url.path, None),
+    };
+    if strict {
+        chars::all(ppath, &FPATH_1738, Iri::No)?;
+        if let Some(q) = url.query {
+            chars::all(q, &FPATH_1738, Iri::No)?;
+        }
+    } else {
+        path(ppath)?;
+        url.query.map_or(Ok(()), query)?;
+    }
+    if let Some(fields) = fields {
+        for spec in fields.split(|&b| b == b';') {
+            let eq = memchr::memchr(b'=', spec).ok_or(Reject::BadPath)?;
+            let name = spec.get(..eq).unwrap_or_default();
+            let value = spec.get(eq + 1..).unwrap_or_default();
+            for part in [name, value] {
+                if strict {
+                    chars::all(part, &FIELD_1738, Iri::No)?;
+                } else if part.contains(&b'=') {
+                    return Err(Reject::BadPath);
+                } else {
+                    chars::all(part, &PCHAR, Iri::Ucs)?;
+                }
+            }
+        }
+    }
+    url.parts =
+        Parts::Prospero { path: ppath, fields: fields.unwrap_or_default() };
+    Ok(())
+}
+
+/// RFC 6068 §2 (RFC 1738 §3.5): the `mailto` URL; its addresses become the
+/// path and its header fields the query.
+fn mailto_url<'a>(
+    url: &mut Url<'a>,
+    body: &'a [u8],
+    strict: bool,
+) -> Result<(), Reject> {
+    let m = mailto::mailto(body, strict)?;
+    url.path = m.to();
+    url.query = m.header_text();
+    url.parts = Parts::Mailto(m);
+    Ok(())
+}
+
+/// RFC 5538 §4: `newsURL = "news:" [ server "/" ] ( article / newsgroups
+/// )`, `server = "//" authority`, `article = msg-id-core`, `newsgroups =
+/// *( group-char / pct-encoded / "*" )`; RFC 1738 §3.6 when strict:
+/// `newsurl = "news:" grouppart`, `grouppart = "*" | group | article`.
+fn news_url<'a>(
+    url: &mut Url<'a>,
+    body: &'a [u8],
+    strict: bool,
+) -> Result<(), Reject> {
+    let refs = match body.strip_prefix(b"//") {
+        Some(after) if !strict => {
+            let slash = memchr::memchr(b'/', after).ok_or(Reject::BadNews)?;
+            authority(url, after.get(..slash).unwrap_or_default(), strict)?;
+            url.path = after.get(slash..).unwrap_or_default();
+            after.get(slash + 1..).unwrap_or_default()
+        }
+        _ => body,
+    };
+    let news = if refs == b"*" || (refs.is_empty() && url.authority.is_some())
+    {
+        News::All
+    } else if refs.is_empty() {
+        return Err(Reject::Empty);
+    } else if strict {
+        rfc1738_grouppart(refs)?
+    } else if refs.contains(&b'@') {
+        chars::all(refs, &PCHAR, Iri::No).map_err(|_| Reject::BadNews)?;
+        if !mailto::msg_id_core(refs) {
+            return Err(Reject::BadNews);
+        }
+        News::Article(refs)
+    } else {
+        chars::all(refs, &NEWSGROUPS, Iri::No).map_err(|r| match r {
+            Reject::BadEscape => r,
+            _ => Reject::BadNews,
+        })?;
+        News::Groups(refs)
+    };
+    url.parts = Parts::News(news);
+    Ok(())
+}
+
+/// RFC 1738 §5: `grouppart = "*" | group | article`, `article = 1*[ uchar
+/// | ";" | "/" | "?" | ":" | "&" | "=" ] "@" host`.
+fn rfc1738_grouppart(s: &[u8]) -> Result<News<'_>, Reject> {
+    match memchr::memchr(b'@', s) {
+        Some(at) => {
+            let (id, host_text) = (s.get(..at), s.get(at + 1..));
+            let id = id.unwrap_or_default();
+            let host_text = host_text.unwrap_or_default();
+            let ok = !id.is_empty()
+                && chars::all(id, &chars::ARTICLE_1738, Iri::No).is_ok()
+                && host::host(host_text, Rule::Dns, true, false).is_ok();
+            if ok {
+                Ok(News::Article(s))
+            } else {
+                Err(Reject::BadNews)
+            }
+        }
+        None if rfc1738_group(s) => Ok(News::Groups(s)),
+        None => Err(Reject::BadNews),
+    }
+}
