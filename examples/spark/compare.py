@@ -9,9 +9,10 @@
 stats: the TSV part files under SPARK_DIR, read in order, are EXPECTED.tsv
 line for line (`urlgrep merge --tsv` of per-file `--stats-tsv` runs:
 sorted by dim and key), and it counts at least one match.
-jsonl: the JSON match records under SPARK_DIR equal the match records of
-EXPECTED.jsonl (`urlgrep --json` over the same files), compared by file
-name, position, kind, url, scheme, host and flags; Spark labels a file by
+jsonl: the JSON records under SPARK_DIR equal the match and reject records
+of EXPECTED.jsonl (`urlgrep --json --rejects` over the same files),
+compared by type, file name, position, kind, url, scheme, host, flags and
+reason; Spark labels a file by
 its URI (binary mode) or its path (manifest mode), the plain run by its
 path, so the file is named by its base name.
 error: the driver's `run_urlgrep` on FILE fails, naming the file and
@@ -72,6 +73,7 @@ def compare_stats(expected, folder):
 def match_key(record):
     label = record.get("path") or record.get("source") or ""
     return (
+        record.get("type"),
         os.path.basename(label.rstrip("/")),
         record.get("offset"),
         record.get("line"),
@@ -81,10 +83,11 @@ def match_key(record):
         record.get("scheme"),
         record.get("host"),
         tuple(record.get("flags") or ()),
+        record.get("reason"),
     )
 
 
-def read_records(names, keep_type):
+def read_records(names):
     records = collections.Counter()
     for name in names:
         with open(name, encoding="utf-8") as f:
@@ -92,21 +95,26 @@ def read_records(names, keep_type):
                 if not line.strip():
                     continue
                 record = json.loads(line)
-                if keep_type and record.get("type") != "match":
+                if record.get("type") not in ("match", "reject"):
                     continue
                 records[match_key(record)] += 1
     return records
 
 
 def compare_jsonl(expected, folder):
-    want = read_records([expected], keep_type=True)
-    got = read_records(spark_files(folder, ".json"), keep_type=False)
-    files = sorted({key[0] for key in want})
-    print(f"  {sum(want.values())} match records in {len(files)} files "
-          f"({', '.join(files)})")
+    want = read_records([expected])
+    got = read_records(spark_files(folder, ".json"))
+    files = sorted({key[1] for key in want})
+    types = collections.Counter()
+    for key, n in want.items():
+        types[key[0]] += n
+    print("  " + ", ".join(f"{n} {t}" for t, n in sorted(types.items()))
+          + f" records in {len(files)} files ({', '.join(files)})")
+    escaped = sum(n for key, n in want.items() if "%" in (key[6] or ""))
+    print(f"  {escaped} with percent-encoded bytes in url")
     flags = collections.Counter()
     for key, n in want.items():
-        for flag in key[-1]:
+        for flag in key[-2]:
             flags[flag] += n
     print("  flags: " + ", ".join(f"{f} {n}" for f, n in sorted(flags.items())))
     if not want:

@@ -30,8 +30,9 @@ stats
     written as one TSV file under ``DIR/stats-<read>/``, sorted by dim and
     key, in the format ``urlgrep merge`` reads and writes.
 jsonl
-    Each task runs ``urlgrep --json``.  The match records are read with the
-    declared schema ``MATCH_SCHEMA`` below and written under
+    Each task runs ``urlgrep --json``.  The match records (and the reject
+    records, when ``--urlgrep-arg=--rejects`` asks for them) are read with
+    the declared schema ``RECORD_SCHEMA`` below and written under
     ``DIR/jsonl-<read>/`` as JSON Lines (``--format json``, the default) or
     parquet (``--format parquet``).
 
@@ -61,20 +62,22 @@ import sys
 import threading
 from operator import add
 
-# The record of one match in `urlgrep --json` (JSON Lines), as a Spark DDL
-# string.  Records of other types in the envelope (begin, end, summary) are
-# dropped by the filter on `type`; fields urlgrep adds later are ignored,
-# so the schema only has to name what is kept.  `path` is set when urlgrep
-# opened the file (manifest mode), `source` when it read standard input
-# (binary mode: the file's URI).
-MATCH_SCHEMA = (
+# A match or reject record of `urlgrep --json` (JSON Lines), as a Spark
+# DDL string.  `type` is `match`, or `reject` for a candidate the validator
+# refused (only with `--rejects`; then `reason` and `message` say why and
+# `host` and `flags` are null).  Records of other types in the envelope
+# (begin, end, error, summary) are dropped by the filter on `type`; fields
+# urlgrep adds later are ignored, so the schema only names what is kept.
+# `path` is set when urlgrep opened the file (manifest mode), `source` when
+# it read standard input (binary mode: the file's URI).
+RECORD_SCHEMA = (
     "type STRING, path STRING, source STRING, offset BIGINT, line BIGINT, "
     "column BIGINT, kind STRING, url STRING, scheme STRING, host STRING, "
-    "flags ARRAY<STRING>"
+    "flags ARRAY<STRING>, reason STRING, message STRING"
 )
 
-# The value of `type` on a match record.
-MATCH_TYPE = "match"
+# The values of `type` that are kept.
+RECORD_TYPES = ("match", "reject")
 
 # How much of urlgrep's standard error a failed task quotes.
 STDERR_TAIL = 8192
@@ -313,15 +316,14 @@ def write_stats(pairs, out):
 
 def write_jsonl(spark, records, out, fmt):
     """Reads the JSON records with the declared schema (failing on a
-    malformed one) and writes the matches."""
+    malformed one) and writes the matches and rejects."""
     from pyspark.sql.functions import col
 
     frame = (
-        spark.read.schema(MATCH_SCHEMA)
+        spark.read.schema(RECORD_SCHEMA)
         .option("mode", "FAILFAST")
         .json(records)
-        .where(col("type") == MATCH_TYPE)
-        .drop("type")
+        .where(col("type").isin(*RECORD_TYPES))
     )
     frame.write.format(fmt).save(out)
 
