@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Writes the small corpus of the Spark test (`.ci/spark-test`) into DIR.
+
+    python3 examples/spark/make_corpus.py DIR [--bad]
+
+The files are the shapes a Spark job hands urlgrep, deterministic (no
+randomness, fixed gzip timestamps):
+
+list.mbox     an mbox with CRLF line ends and Latin-1 bytes (in the text
+              and inside a URL, which --json must percent-encode), RFC
+              1738 `<URL:...>` wrappers broken across lines, `<...>`,
+              `"..."` and bare URLs
+news.gz       a multi-member gzip (two members, as in WARC/WET files) of
+              news articles
+digest        bzip2 without a telling name: only its magic bytes say so
+rfc.txt.xz    xz
+empty.txt     an empty file (urlgrep exits 1: no URL)
+plain.txt     text with no URL at all
+
+With --bad it writes only `truncated.gz`, a gzip file cut short, on which
+urlgrep must fail (exit status 2), for the driver's error path.
+"""
+
+import bz2
+import gzip
+import lzma
+import os
+import sys
+
+
+def message(i):
+    """One mail message, LF line ends (converted to CRLF later)."""
+    return (
+        f"From list-owner{i}@lists.example.org Mon Jan  {i % 9 + 1} "
+        f"12:00:00 1996\n"
+        f"From: R\xe9my Fran\xe7ois <remy{i}@example.fr>\n"
+        f"Subject: Caf\xe9 r\xe9sum\xe9 #{i}\n"
+        f"Message-ID: <{i}.1996@example.fr>\n"
+        f"\n"
+        f"Le caf\xe9 est ici <URL:http://www.example.fr/caf%E9/\n"
+        f"    menu-{i}.html> et l\xe0.\n"
+        f"See <http://ftp.example.org/pub/docs/{i}/index.html>, or\n"
+        f'"ftp://ftp.example.org/pub/rfc/rfc{1700 + i}.txt" for the text.\n'
+        f"Bare: https://www.example.com/a/b?id={i}&x=y. End (see\n"
+        f"http://en.example.org/wiki/Thing_({i})).\n"
+        f"Long wrapper <URL:http://archive.example.net/very/long/path/that-\n"
+        f" was/broken-at-a-hyphen/{i}>\n"
+        f"mailto: <URL:mailto:remy{i}@example.fr> and news:comp.lang.rust\n"
+        f"Le menu: <URL:http://www.example.fr/r\xe9sum\xe9/{i}\n"
+        f"   /index.html> (Latin-1 inside a wrapper)\n"
+        f"\n"
+    ).encode("latin-1")
+
+
+def article(i):
+    """One news article."""
+    return (
+        f"Path: news.example.com!not-for-mail\n"
+        f"From: user{i}@example.com\n"
+        f"Newsgroups: comp.infosystems.www\n"
+        f"Subject: Re: links {i}\n"
+        f"Message-ID: <art{i}@news.example.com>\n"
+        f"\n"
+        f"Try http://www.example.com/~user{i}/ and\n"
+        f"<URL:gopher://gopher.example.edu:70/11/{i}> or\n"
+        f"<URL:ftp://ftp.example.edu/pub/\n"
+        f"        file{i}.tar.Z>\n"
+        f"telnet://bbs.example.org:23 is down.\n"
+        f"\n"
+    ).encode("ascii")
+
+
+def rfc_page(i):
+    return (
+        f"RFC {1000 + i}            Example              January 1996\n\n"
+        f"   The resource is at <URL:http://www.ietf.example/rfc/{i}.txt>\n"
+        f"   and the mirror at ftp://ftp.ietf.example/rfc/rfc{i}.txt.\n"
+        f"\f\n"
+    ).encode("ascii")
+
+
+def gzip_member(data):
+    return gzip.compress(data, compresslevel=6, mtime=0)
+
+
+def write(dirname, name, data):
+    with open(os.path.join(dirname, name), "wb") as f:
+        f.write(data)
+
+
+def main(argv):
+    if not argv or argv[0].startswith("-"):
+        sys.exit("usage: make_corpus.py DIR [--bad]")
+    out = argv[0]
+    os.makedirs(out, exist_ok=True)
+    if "--bad" in argv[1:]:
+        whole = gzip_member(b"".join(article(i) for i in range(40)))
+        write(out, "truncated.gz", whole[: len(whole) // 2])
+        return
+    mbox = b"".join(message(i) for i in range(60))
+    write(out, "list.mbox", mbox.replace(b"\n", b"\r\n"))
+    first = b"".join(article(i) for i in range(0, 25))
+    second = b"".join(article(i) for i in range(25, 50))
+    write(out, "news.gz", gzip_member(first) + gzip_member(second))
+    write(out, "digest", bz2.compress(b"".join(message(i) for i in range(20))))
+    write(
+        out,
+        "rfc.txt.xz",
+        lzma.compress(b"".join(rfc_page(i) for i in range(30))),
+    )
+    write(out, "empty.txt", b"")
+    write(out, "plain.txt", b"No address here, only text.\n" * 50)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

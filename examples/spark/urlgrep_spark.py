@@ -1,0 +1,422 @@
+#!/usr/bin/env python3
+"""Run urlgrep on Apache Spark: one task per input file, the urlgrep binary
+doing the work, Spark doing placement, retries and the merge of statistics.
+
+    spark-submit --files target/release/urlgrep \\
+        examples/spark/urlgrep_spark.py \\
+        --input 'GLOB' --mode stats|jsonl --output DIR [--read binary|manifest]
+
+Read modes (``--read``):
+
+binary
+    Spark reads each file's bytes (``SparkContext.binaryFiles``, one file
+    per task) and streams them into urlgrep's standard input, labelled with
+    ``--source <file URI>``.  Works on every filesystem Spark can read (HDFS,
+    S3, GCS, local).  Compressed files arrive as raw bytes; urlgrep sniffs
+    gzip (multi-member too), bzip2, xz and zstd by their magic bytes.  A
+    file must fit in one JVM byte array: under 2 GiB.
+manifest
+    The driver expands GLOB on its own filesystem and hands each task a list
+    of paths that urlgrep opens itself (``--files-from -``).  The paths must
+    be visible under the same name on every executor (a shared filesystem:
+    NFS, Lustre, a FUSE mount of a bucket).  No size limit, and the bytes
+    never pass through the JVM.
+
+Modes (``--mode``):
+
+stats
+    Each task runs ``urlgrep --stats-tsv``: additive partial counters
+    ``dim<TAB>key<TAB>count``.  They are summed with ``reduceByKey`` and
+    written as one TSV file under ``DIR/stats-<read>/``, sorted by dim and
+    key, in the format ``urlgrep merge`` reads and writes.
+jsonl
+    Each task runs ``urlgrep --json``.  The match records (and the reject
+    records, when ``--urlgrep-arg=--rejects`` asks for them) are read with
+    the declared schema ``RECORD_SCHEMA`` below and written under
+    ``DIR/jsonl-<read>/`` as JSON Lines (``--format json``, the default) or
+    parquet (``--format parquet``).
+
+``--mode`` and ``--read`` take a comma-separated list: ``--mode
+stats,jsonl --read binary,manifest`` runs all four combinations in one
+Spark session (each reads the input once).
+
+urlgrep's exit status 0 (URLs found) and 1 (none) are success; any other
+status fails the task with an error naming the file and quoting urlgrep's
+standard error, and Spark retries it up to ``spark.task.maxFailures``.
+
+Why not ``RDD.pipe()``: it feeds text lines, not bytes; it starts the child
+with an *empty* environment unless ``env=`` is given (no ``PATH``, no
+locale); and it either ignores the exit status or (``checkCode=True``)
+fails on any non-zero one, 1 ("no URL") included.  This driver starts
+urlgrep with ``subprocess`` and the executor's environment.
+
+``.ci/spark-test`` runs this driver in local mode on the corpus of
+``make_corpus.py`` and compares its output with plain urlgrep runs.
+"""
+
+import argparse
+import glob
+import os
+import subprocess
+import sys
+import threading
+from operator import add
+
+# A match or reject record of `urlgrep --json` (JSON Lines), as a Spark
+# DDL string.  `type` is `match`, or `reject` for a candidate the validator
+# refused (only with `--rejects`; then `reason` and `message` say why and
+# `host` and `flags` are null).  Records of other types in the envelope
+# (begin, end, error, summary) are dropped by the filter on `type`; fields
+# urlgrep adds later are ignored, so the schema only names what is kept.
+# `path` is set when urlgrep opened the file (manifest mode), `source` when
+# it read standard input (binary mode: the file's URI).
+RECORD_SCHEMA = (
+    "type STRING, path STRING, source STRING, offset BIGINT, line BIGINT, "
+    "column BIGINT, kind STRING, url STRING, scheme STRING, host STRING, "
+    "flags ARRAY<STRING>, reason STRING, message STRING"
+)
+
+# The values of `type` that are kept.
+RECORD_TYPES = ("match", "reject")
+
+# How much of urlgrep's standard error a failed task quotes.
+STDERR_TAIL = 8192
+
+# How many bytes go to urlgrep's standard input per write.
+CHUNK = 1 << 20
+
+
+class UrlgrepError(RuntimeError):
+    """urlgrep failed (exit status other than 0 or 1) on an input."""
+
+
+def locate_binary(name):
+    """Returns the path of the urlgrep binary shipped with ``--files``,
+    made executable (``--files`` does not keep the mode bits on every
+    cluster manager)."""
+    from pyspark import SparkFiles
+
+    # SparkFiles' folder, then the working directory, where YARN puts
+    # `--files` (under their `#alias` when one is given).
+    tried = [SparkFiles.get(name), os.path.abspath(name)]
+    path = next((p for p in tried if os.path.isfile(p)), None)
+    if path is None:
+        raise UrlgrepError(
+            f"{name!r} was not shipped to this executor (not in "
+            f"{' nor '.join(tried)}): pass `--files /path/to/{name}` to "
+            f"spark-submit, under that exact file name"
+        )
+    if not os.access(path, os.X_OK):
+        os.chmod(path, os.stat(path).st_mode | 0o111)
+    return path
+
+
+def run_urlgrep(argv, data, label):
+    """Runs urlgrep with ``argv``, writes ``data`` (bytes) to its standard
+    input and yields its standard output line by line (bytes, without the
+    newline) while it runs.
+
+    Exit status 0 and 1 end the iteration normally; any other status, or
+    death by a signal, raises ``UrlgrepError`` naming ``label`` and quoting
+    the end of urlgrep's standard error.
+
+    The child gets the executor's environment explicitly (``env=``), never
+    the empty one ``RDD.pipe()`` would give it.  Standard input is fed and
+    standard error drained by two threads, so that no pipe can fill up and
+    stall the child while we read its output.
+    """
+    proc = subprocess.Popen(
+        argv,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=dict(os.environ),
+        close_fds=True,
+    )
+    err = bytearray()
+
+    def feed():
+        view = memoryview(data)
+        try:
+            for start in range(0, len(view), CHUNK):
+                proc.stdin.write(view[start : start + CHUNK])
+        except (BrokenPipeError, ValueError):
+            # urlgrep closed its input (it failed or stopped early); its
+            # exit status tells which.
+            pass
+        finally:
+            try:
+                proc.stdin.close()
+            except BrokenPipeError:
+                pass
+
+    def drain():
+        for chunk in iter(lambda: proc.stderr.read(65536), b""):
+            err.extend(chunk)
+            del err[:-STDERR_TAIL]
+
+    threads = [threading.Thread(target=f, daemon=True) for f in (feed, drain)]
+    for t in threads:
+        t.start()
+    finished = False
+    try:
+        for line in proc.stdout:
+            yield line.rstrip(b"\n")
+        finished = True
+    finally:
+        if not finished:
+            # The consumer stopped early (task killed or failed): do not
+            # leave urlgrep running.
+            proc.kill()
+        proc.stdout.close()
+        status = proc.wait()
+        for t in threads:
+            t.join()
+    if status not in (0, 1):
+        how = (
+            f"was killed by signal {-status}"
+            if status < 0
+            else f"exited with status {status}"
+        )
+        raise UrlgrepError(
+            f"urlgrep {how} on {label}; its standard error:\n"
+            + err.decode("utf-8", "replace").rstrip()
+        )
+
+
+def parse_stats(lines, label):
+    """Parses ``dim<TAB>key<TAB>count`` lines into ``((dim, key), count)``
+    pairs; dim and key stay bytes (keys need not be UTF-8)."""
+    for number, line in enumerate(lines, 1):
+        fields = line.split(b"\t")
+        if len(fields) != 3 or not fields[2].isdigit():
+            raise UrlgrepError(
+                f"urlgrep --stats-tsv on {label}: line {number} is not "
+                f"dim<TAB>key<TAB>count: {line[:200]!r}"
+            )
+        yield (fields[0], fields[1]), int(fields[2])
+
+
+def decode_json(lines, label):
+    """Decodes JSON Lines strictly as UTF-8 (urlgrep promises it)."""
+    for number, line in enumerate(lines, 1):
+        try:
+            yield line.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise UrlgrepError(
+                f"urlgrep --json on {label}: line {number} is not UTF-8: {e}"
+            ) from e
+
+
+def mode_flags(mode):
+    return {"stats": ["--stats-tsv"], "jsonl": ["--json"]}[mode]
+
+
+def binary_task(binary, flags, mode):
+    """The task of binary read mode: one (URI, bytes) pair per file."""
+
+    def task(pairs):
+        exe = locate_binary(binary)
+        for uri, data in pairs:
+            argv = [exe, *flags, "--source", uri, "-"]
+            lines = run_urlgrep(argv, data, uri)
+            if mode == "stats":
+                yield from parse_stats(lines, uri)
+            else:
+                yield from decode_json(lines, uri)
+
+    return task
+
+
+def manifest_task(binary, flags, mode):
+    """The task of manifest read mode: a partition of paths that urlgrep
+    opens itself, given on its standard input (``--files-from -``)."""
+
+    def task(paths):
+        paths = list(paths)
+        if not paths:
+            return
+        exe = locate_binary(binary)
+        label = paths[0] if len(paths) == 1 else f"{len(paths)} files"
+        manifest = b"".join(os.fsencode(p) + b"\n" for p in paths)
+        argv = [exe, *flags, "--files-from", "-"]
+        lines = run_urlgrep(argv, manifest, label)
+        if mode == "stats":
+            yield from parse_stats(lines, label)
+        else:
+            yield from decode_json(lines, label)
+
+    return task
+
+
+def local_path(pattern):
+    """Strips a ``file:`` scheme; refuses other schemes (urlgrep opens
+    manifest paths itself, so they must be local or shared mounts)."""
+    if pattern.startswith("file://"):
+        return pattern[len("file://") :]
+    if pattern.startswith("file:"):
+        return pattern[len("file:") :]
+    head = pattern.split("/", 1)[0]
+    if head.endswith(":"):
+        raise SystemExit(
+            f"urlgrep_spark: --read manifest needs paths that every "
+            f"executor can open (a shared filesystem), not {pattern!r}; "
+            f"use --read binary for {head}// inputs"
+        )
+    return pattern
+
+
+def expand_manifest(patterns):
+    """Expands the glob patterns on the driver: regular files, and the
+    files under matched folders (recursively, symbolic links not
+    followed), sorted, each once."""
+    seen = set()
+    paths = []
+    for pattern in patterns:
+        for hit in sorted(glob.glob(local_path(pattern), recursive=True)):
+            found = []
+            if os.path.isdir(hit):
+                for root, dirs, files in os.walk(hit):
+                    dirs.sort()
+                    found.extend(os.path.join(root, f) for f in sorted(files))
+            elif os.path.isfile(hit):
+                found.append(hit)
+            for path in found:
+                path = os.path.abspath(path)
+                if "\n" in path:
+                    raise SystemExit(
+                        f"urlgrep_spark: a manifest cannot hold a path with "
+                        f"a newline: {path!r}"
+                    )
+                if path not in seen:
+                    seen.add(path)
+                    paths.append(path)
+    if not paths:
+        raise SystemExit(f"urlgrep_spark: no file matches {patterns}")
+    return paths
+
+
+def read_input(sc, args, read, binary, flags, mode):
+    """The RDD of urlgrep's output for one read mode: ((dim, key), count)
+    pairs in stats mode, JSON strings in jsonl mode."""
+    if read == "binary":
+        files = sc.binaryFiles(",".join(args.input))
+        return files.mapPartitions(binary_task(binary, flags, mode))
+    paths = expand_manifest(args.input)
+    files = sc.parallelize(paths, len(paths))
+    return files.mapPartitions(manifest_task(binary, flags, mode))
+
+
+def write_stats(pairs, out):
+    """Sums the partial counters and writes them as one TSV file."""
+    totals = pairs.reduceByKey(add).sortByKey(numPartitions=1)
+    lines = totals.map(lambda kv: b"%s\t%s\t%d" % (kv[0][0], kv[0][1], kv[1]))
+    lines.saveAsTextFile(out)
+
+
+def write_jsonl(spark, records, out, fmt):
+    """Reads the JSON records with the declared schema (failing on a
+    malformed one) and writes the matches and rejects."""
+    from pyspark.sql.functions import col
+
+    frame = (
+        spark.read.schema(RECORD_SCHEMA)
+        .option("mode", "FAILFAST")
+        .json(records)
+        .where(col("type").isin(*RECORD_TYPES))
+    )
+    frame.write.format(fmt).save(out)
+
+
+def split_list(text, allowed, what):
+    items = [t for t in text.split(",") if t]
+    bad = [t for t in items if t not in allowed]
+    if bad or not items:
+        raise argparse.ArgumentTypeError(
+            f"{what} must be one or more of {', '.join(allowed)}, "
+            f"comma-separated: {text!r}"
+        )
+    return list(dict.fromkeys(items))
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(
+        prog="urlgrep_spark.py",
+        description="Run urlgrep on Apache Spark, one task per input file.",
+    )
+    p.add_argument(
+        "--input",
+        action="append",
+        required=True,
+        metavar="GLOB",
+        help="input files (a Hadoop glob in binary mode, a glob on the "
+        "driver's filesystem in manifest mode); repeatable",
+    )
+    p.add_argument(
+        "--mode",
+        required=True,
+        type=lambda t: split_list(t, ("stats", "jsonl"), "--mode"),
+        help="stats, jsonl, or both comma-separated",
+    )
+    p.add_argument("--output", required=True, metavar="DIR")
+    p.add_argument(
+        "--read",
+        default=["binary"],
+        type=lambda t: split_list(t, ("binary", "manifest"), "--read"),
+        help="binary (default), manifest, or both comma-separated",
+    )
+    p.add_argument(
+        "--format",
+        default="json",
+        choices=("json", "parquet"),
+        help="file format of jsonl mode's output (default: json)",
+    )
+    p.add_argument(
+        "--binary",
+        default="urlgrep",
+        metavar="NAME",
+        help="file name of the binary shipped with --files "
+        "(default: urlgrep)",
+    )
+    p.add_argument(
+        "--urlgrep-arg",
+        action="append",
+        default=[],
+        metavar="ARG",
+        help="an extra argument for every urlgrep run; repeatable "
+        "(write --urlgrep-arg=--flag)",
+    )
+    return p.parse_args(argv)
+
+
+def main(argv=None):
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    from pyspark.sql import SparkSession
+
+    spark = (
+        SparkSession.builder.appName("urlgrep")
+        # One file per task: binaryFiles packs files into a partition
+        # until it holds maxPartitionBytes, counting openCostInBytes for
+        # each; 1 and 0 give every file its own partition.
+        .config("spark.files.maxPartitionBytes", "1")
+        .config("spark.files.openCostInBytes", "0")
+        .getOrCreate()
+    )
+    sc = spark.sparkContext
+    try:
+        for read in args.read:
+            for mode in args.mode:
+                flags = mode_flags(mode) + args.urlgrep_arg
+                out = os.path.join(args.output, f"{mode}-{read}")
+                rdd = read_input(sc, args, read, args.binary, flags, mode)
+                if mode == "stats":
+                    write_stats(rdd, out)
+                else:
+                    write_jsonl(spark, rdd, out, args.format)
+                print(f"urlgrep_spark: wrote {out}", file=sys.stderr)
+    finally:
+        spark.stop()
+
+
+if __name__ == "__main__":
+    main()
