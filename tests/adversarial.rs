@@ -15,13 +15,16 @@
 //! - `http_repeated_1m`
 //! - `valid_url_1mib`
 //! - `url_straddles_every_power_of_two_boundary`
-//! - `one_byte_reads_stay_linear` (regression: found by the bench work)
+//! - `one_byte_reads_stay_linear` (regression)
+//! - `quote_prefix_then_2mib_of_blanks` (regression)
 //!
 //! The CLI-level cases (truncated gzip, a file that shrinks while it is
 //! read, an unreadable file among readable ones, terminal control bytes in
 //! the output, `--redact`) are the binary's and live with its tests.
 
+use std::cell::Cell;
 use std::io::{self, Read};
+use std::rc::Rc;
 use urlgrep::{Candidate, Finder, Kind, Match, Position, Reject, Sink};
 
 const MIB: usize = 1 << 20;
@@ -469,4 +472,69 @@ fn one_byte_reads_stay_linear() {
     assert_eq!(sink.found, want);
     // Debug build, measured: 0.08 s after the fix, 91 s before it.
     assert!(secs < 30.0, "{secs:.1} s for 448 KiB read a byte at a time");
+}
+
+/// A reader that counts the bytes it hands out.
+struct Counting<'a>(&'a [u8], Rc<Cell<u64>>);
+
+impl Read for Counting<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.0.read(buf)?;
+        self.1.set(self.1.get() + n as u64);
+        Ok(n)
+    }
+}
+
+/// Records how far past a reported candidate's start the search had
+/// read.
+struct Ahead(Rc<Cell<u64>>, u64, Vec<Found>);
+
+impl Ahead {
+    fn note(&mut self, at: &Position) {
+        self.1 = self.1.max(self.0.get().saturating_sub(at.start));
+    }
+}
+
+impl Sink for Ahead {
+    type Error = io::Error;
+
+    fn matched(&mut self, at: &Position, m: &Match<'_>) -> io::Result<bool> {
+        self.note(at);
+        self.2.push(Found::new((at.start, at.end), m, None));
+        Ok(true)
+    }
+
+    fn rejected(
+        &mut self,
+        at: &Position,
+        c: &Candidate<'_>,
+    ) -> io::Result<bool> {
+        self.note(at);
+        self.2.push(Found::new((at.start, at.end), c.as_match(), c.reject()));
+        Ok(true)
+    }
+}
+
+#[test]
+fn quote_prefix_then_2mib_of_blanks() {
+    // Regression: in a wrapper of a quoted reply (`> > <URL:`), the quote
+    // prefix of a continuation line was read without the length cap, so
+    // a `>` followed by a long run of blanks made the reader's window
+    // grow with the input (64 MiB of spaces: 133 MB resident, 5.9 s of
+    // CPU). The wrapper now gives up at its cap, and its start is read as
+    // a bare URL.
+    let mut hay = b"> > <URL:http://a.example/\n> ".to_vec();
+    hay.resize(2 * MIB, b' ');
+    hay.extend_from_slice(b"x>\n");
+    let found = search(&hay, &[4096]);
+    assert_eq!(accepted(&found), [(9, "http://a.example/".into())]);
+    assert_eq!(found.len(), 1);
+    let read = Rc::new(Cell::new(0));
+    let f = Finder::new();
+    let mut sink = Ahead(read.clone(), 0, Vec::new());
+    f.find_reader(Counting(&hay, read), &mut sink).expect("cannot fail");
+    assert_eq!(sink.2, found);
+    // The caps (2048 + 8192), two buffers of 256 KiB, and slack.
+    let bound = 2048 + 8192 + 2 * 256 * 1024 + 128;
+    assert!(sink.1 <= bound, "read {} bytes ahead", sink.1);
 }

@@ -1,13 +1,15 @@
 //! The reader API equals the slice API, for arbitrary options, buffer
 //! capacities and read sizes (including `Interrupted` reads), positions
-//! and line numbers included.
+//! and line numbers included; and the search never reads further ahead
+//! of a reported candidate than the caps and the buffer allow (memory
+//! stays bounded whatever the input).
 #![no_main]
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use urlgrep::Triggers;
 use urlgrep_fuzz::{
-    line_column, reader_records, slice_records, Chunked, Options,
+    chunked_records, line_column, slice_records, Chunked, Options,
 };
 
 #[derive(Arbitrary, Debug)]
@@ -26,8 +28,15 @@ fuzz_target!(|input: Input| {
         .builder()
         .buffer_capacity(usize::from(input.capacity))
         .build();
-    let got = reader_records(&finder, Chunked::new(&input.text, &input.reads));
+    let got =
+        chunked_records(&finder, Chunked::new(&input.text, &input.reads));
     assert_eq!(got.records, want);
+    let bound = input.options.read_ahead_bound(usize::from(input.capacity));
+    assert!(
+        got.max_ahead <= bound,
+        "read {} ahead, bound {bound}",
+        got.max_ahead
+    );
     for p in &got.positions {
         let at = p.start as usize;
         assert_eq!((p.line, p.column), line_column(&input.text, at));

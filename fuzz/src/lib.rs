@@ -3,7 +3,9 @@
 //! comparable record of a candidate for the slice and reader APIs.
 
 use arbitrary::Arbitrary;
+use std::cell::Cell;
 use std::io::{self, Read};
+use std::rc::Rc;
 use urlgrep::{
     Candidate, Finder, FinderBuilder, Flags, Kind, Match, Position, Reject,
     Scheme, Sink, Triggers,
@@ -38,6 +40,18 @@ impl Options {
             b.max_url_len(usize::from(n));
         }
         b
+    }
+
+    /// How far past the start of a reported candidate the reader search
+    /// may have read: the length caps (as the builder clamps them), two
+    /// buffers of `capacity` (the builder's minimum is 1) and slack for
+    /// the look-behind and a UTF-8 sequence. Beyond it, the window grew
+    /// with the input.
+    pub fn read_ahead_bound(&self, capacity: usize) -> u64 {
+        let wrapper =
+            self.max_wrapper_len.map_or(2048, |n| usize::from(n).max(8));
+        let url = self.max_url_len.map_or(8192, |n| usize::from(n).max(8));
+        (wrapper + url + 2 * capacity.max(1) + 128) as u64
     }
 
     /// A finder with these options and the given trigger search.
@@ -84,11 +98,25 @@ pub fn slice_records(finder: &Finder, hay: &[u8]) -> Vec<Record> {
     finder.candidates(hay).map(|c| Record::from_slice(&c)).collect()
 }
 
-/// A sink that records matches and rejected candidates with positions.
+/// A sink that records matches and rejected candidates with positions,
+/// and, given the byte count of a [`Chunked`] reader, the furthest the
+/// search had read past the start of a reported candidate.
 #[derive(Default)]
 pub struct Collect {
     pub records: Vec<Record>,
     pub positions: Vec<Position>,
+    pub consumed: Option<Rc<Cell<u64>>>,
+    pub max_ahead: u64,
+}
+
+impl Collect {
+    fn note(&mut self, at: &Position) {
+        self.positions.push(*at);
+        if let Some(read) = &self.consumed {
+            let ahead = read.get().saturating_sub(at.start);
+            self.max_ahead = self.max_ahead.max(ahead);
+        }
+    }
 }
 
 impl Sink for Collect {
@@ -96,7 +124,7 @@ impl Sink for Collect {
 
     fn matched(&mut self, at: &Position, m: &Match<'_>) -> io::Result<bool> {
         self.records.push(Record::new(at.start, at.end, m, None));
-        self.positions.push(*at);
+        self.note(at);
         Ok(true)
     }
 
@@ -107,14 +135,29 @@ impl Sink for Collect {
     ) -> io::Result<bool> {
         let m = c.as_match();
         self.records.push(Record::new(at.start, at.end, m, c.reject()));
-        self.positions.push(*at);
+        self.note(at);
         Ok(true)
     }
 }
 
 /// Every candidate of a reader search, with positions.
 pub fn reader_records<R: Read>(finder: &Finder, rdr: R) -> Collect {
-    let mut sink = Collect::default();
+    search_into(finder, rdr, Collect::default())
+}
+
+/// Every candidate of a search of a [`Chunked`] reader, with positions
+/// and the read-ahead ([`Collect::max_ahead`]).
+pub fn chunked_records(finder: &Finder, rdr: Chunked<'_>) -> Collect {
+    let sink =
+        Collect { consumed: Some(rdr.consumed.clone()), ..Collect::default() };
+    search_into(finder, rdr, sink)
+}
+
+fn search_into<R: Read>(
+    finder: &Finder,
+    rdr: R,
+    mut sink: Collect,
+) -> Collect {
     // The readers used here never fail.
     if let Err(e) = finder.find_reader(rdr, &mut sink) {
         panic!("reader search failed: {e}");
@@ -131,6 +174,8 @@ pub struct Chunked<'a> {
     sizes: Vec<usize>,
     k: usize,
     interrupted: bool,
+    /// Bytes handed out so far.
+    pub consumed: Rc<Cell<u64>>,
 }
 
 impl<'a> Chunked<'a> {
@@ -140,6 +185,7 @@ impl<'a> Chunked<'a> {
             sizes: sizes.iter().map(|&n| n.into()).collect(),
             k: 0,
             interrupted: false,
+            consumed: Rc::default(),
         }
     }
 }
@@ -163,6 +209,7 @@ impl Read for Chunked<'_> {
         let (head, rest) = self.data.split_at(n);
         buf[..n].copy_from_slice(head);
         self.data = rest;
+        self.consumed.set(self.consumed.get() + n as u64);
         Ok(n)
     }
 }
