@@ -186,7 +186,7 @@ fn gap(
             Some(b'>') if breaks > 0 && quote_depth > 0 && !quote_prefix => {
                 let mut j = i;
                 let mut depth = 0;
-                while depth < quote_depth {
+                while depth < quote_depth && j < limit {
                     match hay.get(j)? {
                         Some(b'>') => depth += 1,
                         Some(b' ' | b'\t') => {}

@@ -188,11 +188,18 @@ impl<'f, R: Read> Stream<'f, R> {
                 }
                 Step::Done => {
                     self.pos = self.len;
-                    self.refill()?;
+                    self.refill(1)?;
                 }
                 Step::NeedMore(at) => {
+                    // Read at least as much again as the unfinished
+                    // candidate holds: the scanner restarts at its
+                    // trigger, and a reader that returns a few bytes per
+                    // call would otherwise have it re-read the candidate
+                    // after every few bytes, up to the length cap squared
+                    // per candidate. Doubling keeps it linear.
+                    let pending = self.len - at;
                     self.pos = at;
-                    self.refill()?;
+                    self.refill(pending)?;
                 }
             }
         }
@@ -234,8 +241,10 @@ impl<'f, R: Read> Stream<'f, R> {
         self.lines_at = upto;
     }
 
-    /// Drops what is no longer needed and reads more input.
-    fn refill(&mut self) -> io::Result<()> {
+    /// Drops what is no longer needed and reads more input: at least
+    /// `at_least` bytes (at most the buffer capacity, and fewer only at
+    /// the end of input).
+    fn refill(&mut self, at_least: usize) -> io::Result<()> {
         let keep = self.pos.saturating_sub(LOOK_BEHIND);
         if keep > 0 {
             if self.inner.lines {
@@ -252,22 +261,25 @@ impl<'f, R: Read> Stream<'f, R> {
             self.lines_at = self.lines_at.saturating_sub(keep);
         }
         let want = self.inner.capacity;
+        let at_least = at_least.clamp(1, want);
         self.reserve(want);
         let start = self.base + self.len;
-        loop {
-            match self.rdr.read(&mut self.buf[start..start + want]) {
+        let mut got = 0;
+        while got < at_least {
+            match self.rdr.read(&mut self.buf[start + got..start + want]) {
                 Ok(0) => {
                     self.eof = true;
-                    return Ok(());
+                    break;
                 }
                 Ok(n) => {
+                    got += n;
                     self.len += n;
-                    return Ok(());
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => return Err(e),
             }
         }
+        Ok(())
     }
 
     /// Makes room for `want` more bytes after the window, keeping the
