@@ -367,6 +367,19 @@ fn rejects_show_offset_and_reason() {
     assert!(stdout(&o).contains(&line), "{}", stdout(&o));
 }
 
+/// Issue 7, output safety: a rejected candidate's raw 8-bit bytes (0x9B
+/// is CSI on an 8-bit terminal) and C1 controls come out percent-encoded.
+#[test]
+fn rejects_never_print_terminal_controls() {
+    let text = b"<URL:http://a\xff\x9bb/> <URL:http://c\xc2\x9bd/>\n";
+    let o = run(&["--rejects", "--mail", "off"], text);
+    let out = o.stdout.clone();
+    assert!(!out.iter().any(|&b| b == 0x9b || b == 0xff), "{out:?}");
+    let s = stdout(&o);
+    assert!(s.contains("reject: bad-character: http://a%FF%9Bb/"), "{s}");
+    assert!(s.contains("http://c%C2%9Bd/"), "{s}");
+}
+
 #[test]
 fn redact_hides_passwords() {
     let text =

@@ -5,7 +5,7 @@ use super::json::{
     RejectRecord, SummaryRecord,
 };
 use super::stats::{per_message_bucket, Counts, Summary};
-use super::url::{host, redact, tld, utf8_or_escape};
+use super::url::{host, redact, terminal_safe, tld, utf8_or_escape};
 use crate::input::{Input, InputError, Source};
 use crate::search::{Hit, InputDone, Report};
 use crate::Kind;
@@ -309,7 +309,9 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
                 Format::Plain => {
                     self.prefix(input, hit, true)?;
                     write!(self.out, " reject: {}: ", reject.name())?;
-                    self.out.write_all(&url)?;
+                    // A rejected text may hold any byte but the C0
+                    // controls: no raw 8-bit CSI reaches a terminal.
+                    self.out.write_all(&terminal_safe(&url))?;
                     self.out.write_all(b"\n")?;
                 }
                 Format::Json => {
@@ -372,7 +374,7 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
         match self.opts.format {
             Format::Plain => {
                 self.prefix(input, hit, self.opts.byte_offset)?;
-                self.out.write_all(&url)?;
+                self.out.write_all(&terminal_safe(&url))?;
                 self.out.write_all(b"\n")?;
                 if self.opts.line_buffered {
                     self.out.flush()?;

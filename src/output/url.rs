@@ -101,6 +101,39 @@ pub fn redact(url: &[u8]) -> Cow<'_, [u8]> {
     crate::parse::redact(url)
 }
 
+/// `bytes` made safe for a terminal: invalid UTF-8, C0 controls, DEL and
+/// C1 control characters (U+0080–U+009F, CSI among them) are
+/// percent-encoded, byte by byte; anything else is kept. URLs that passed
+/// validation never need it; rejected candidates (`--rejects`) may.
+pub fn terminal_safe(bytes: &[u8]) -> Cow<'_, [u8]> {
+    let unsafe_char = |c: char| c.is_control();
+    let clean = match std::str::from_utf8(bytes) {
+        Ok(s) => !s.chars().any(unsafe_char),
+        Err(_) => false,
+    };
+    if clean {
+        return Cow::Borrowed(bytes);
+    }
+    let mut out = Vec::with_capacity(bytes.len() + 8);
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            let mut buf = [0u8; 4];
+            let enc = c.encode_utf8(&mut buf).as_bytes();
+            if unsafe_char(c) {
+                for b in enc {
+                    out.extend_from_slice(format!("%{b:02X}").as_bytes());
+                }
+            } else {
+                out.extend_from_slice(enc);
+            }
+        }
+        for b in chunk.invalid() {
+            out.extend_from_slice(format!("%{b:02X}").as_bytes());
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// `bytes` as UTF-8 text: valid UTF-8 as it is, any other byte
 /// percent-encoded (`%E9`); the flag says whether anything was encoded.
 ///
