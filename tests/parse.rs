@@ -436,13 +436,22 @@ fn strict_is_rfc1738() {
         assert_eq!(strict(s).err(), Some(want), "{s:?}");
         assert_eq!(parse::validate(s.as_bytes(), true), Err(want), "{s:?}");
     }
+    // The strict level never accepts what the default one refuses, even
+    // where RFC 1738's grammar would (`hostnumber` with leading zeros).
+    for s in ["http://010.0.0.1/", "http://00.0000000000000000.000.00/"] {
+        assert!(no(s) == Reject::BadIpv4 && strict(s).is_err(), "{s:?}");
+    }
+    // The fuzz target `validate` found this one (strict accepted it).
+    let s = "http://00.0000000000000.0000000000000000000000000000000000.000000000000000000";
+    assert!(parse::validate(s.as_bytes(), true).is_err(), "{s:?}");
+    // RFC 5538 `article-number = 1*16DIGIT`; RFC 1738 has no bound.
+    let s = "nntp://h.example/comp.lang.c/123456789012345678";
+    assert!(no(s) == Reject::BadNews && strict(s).is_err(), "{s:?}");
     for s in [
-        "http://010.0.0.1/",
         "http://a.b/%7Euser/;x=y?a=b;c",
         "ftp://u:p@h.example/a/b;type=i",
         "gopher://h.example/1a?b",
         "urn:ietf:rfc:2648",
-        "nntp://h.example/comp.lang.c/123456789012345678",
     ] {
         assert!(strict(s).is_ok(), "{s:?}: {:?}", strict(s));
     }

@@ -21,7 +21,8 @@ pub enum Strictness {
     #[default]
     Rfc3987,
     /// RFC 1738 only: ASCII, unsafe characters (`~`, `{`, `|`, …) escaped,
-    /// the scheme grammars of its §5 as written.
+    /// the scheme grammars of its §5 as written — and never more than
+    /// [`Strictness::Rfc3987`] accepts.
     Rfc1738,
 }
 
@@ -166,7 +167,19 @@ impl<'a> Url<'a> {
         input: &'a [u8],
         strictness: Strictness,
     ) -> Result<Url<'a>, Reject> {
-        parse(input, strictness == Strictness::Rfc1738)
+        match strictness {
+            Strictness::Rfc3987 => parse(input, false),
+            // The strict level is a subset of the default one: RFC 1738's
+            // grammar also admits what RFC 3986 refuses (`hostnumber`
+            // with leading zeros, `010.0.0.1`), and `--strict` must never
+            // print a URL the default level would reject (fuzz target
+            // `validate` found `http://00.000…`).
+            Strictness::Rfc1738 => {
+                let url = parse(input, true)?;
+                parse(input, false)?;
+                Ok(url)
+            }
+        }
     }
 
     /// The whole URL, as given.
