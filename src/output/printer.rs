@@ -287,11 +287,17 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
     }
 
     fn hit(&mut self, input: &Input, hit: &Hit<'_>) -> io::Result<()> {
-        let scheme = scheme_of(hit.url);
+        let stats = self.stats();
+        // The scheme is read only where it is used: a plain listing
+        // without `--scheme` never needs it (one pass less per URL).
+        let needs_scheme = stats
+            || self.opts.format == Format::Json
+            || !self.opts.schemes.is_empty();
+        let scheme =
+            if needs_scheme { scheme_of(hit.url) } else { Cow::Borrowed("") };
         if !self.selected(hit, &scheme) {
             return Ok(());
         }
-        let stats = self.stats();
         if let Some(reject) = hit.reject {
             self.cur.rejected += 1;
             if stats {
@@ -453,19 +459,23 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
         cur.end_message();
         if let Some(n) = done.messages {
             self.mail = true;
-            cur.counts.add("total", "messages", n);
+            self.total.add("total", "messages", n);
             let without = n.saturating_sub(cur.messages_with_urls);
             if without > 0 && self.stats() {
                 cur.counts.add("urls-per-message", "0", without);
             }
         }
-        let mut counts = cur.counts;
-        counts.add("total", "files", 1);
-        counts.add("total", "bytes", done.bytes);
-        counts.add("total", "candidates", cur.matches + cur.rejected);
-        counts.add("total", "matches", cur.matches);
-        counts.add("total", "rejected", cur.rejected);
-        self.total.merge(&counts);
+        // Straight into the totals: a map per file (with its keys
+        // allocated anew) cost more than the search of a small file.
+        let t = &mut self.total;
+        t.add("total", "files", 1);
+        t.add("total", "bytes", done.bytes);
+        t.add("total", "candidates", cur.matches + cur.rejected);
+        t.add("total", "matches", cur.matches);
+        t.add("total", "rejected", cur.rejected);
+        if !cur.counts.is_empty() {
+            t.merge(&cur.counts);
+        }
         match self.opts.format {
             Format::Count => {
                 if self.opts.with_filename {

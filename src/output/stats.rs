@@ -79,6 +79,11 @@ impl Counts {
         Counts::default()
     }
 
+    /// Whether no counter was added.
+    pub fn is_empty(&self) -> bool {
+        self.dims.is_empty()
+    }
+
     /// Adds `n` to the counter `dim`/`key`.
     pub fn add(&mut self, dim: &str, key: &str, n: u64) {
         let keys = match self.dims.get_mut(dim) {

@@ -107,6 +107,10 @@ pub fn redact(url: &[u8]) -> Cow<'_, [u8]> {
 /// validation never need it; rejected candidates (`--rejects`) may.
 pub fn terminal_safe(bytes: &[u8]) -> Cow<'_, [u8]> {
     let unsafe_char = |c: char| c.is_control();
+    // Printable ASCII, what nearly every URL is: no decoding needed.
+    if bytes.iter().all(|&b| (0x20..0x7F).contains(&b)) {
+        return Cow::Borrowed(bytes);
+    }
     let clean = match std::str::from_utf8(bytes) {
         Ok(s) => !s.chars().any(unsafe_char),
         Err(_) => false,

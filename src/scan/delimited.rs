@@ -71,19 +71,20 @@ pub(crate) struct Closed {
 /// Reads a delimited URL whose text starts at `from` and ends at `closer`.
 ///
 /// `open` is the index of the opening delimiter (the cap counts from
-/// there); `quote_depth` is how many `>` a continuation line may start
-/// with; `lines_only` joins only whitespace that contains a line break.
+/// there, and the line it stands on gives the [`quote_depth`] of
+/// continuation lines, read only when a line break is met); `lines_only`
+/// joins only whitespace that contains a line break.
 /// Returns `Ok(None)` when the delimiters do not close.
 pub(crate) fn read(
     hay: &Hay<'_>,
     open: usize,
     from: usize,
     closer: u8,
-    quote_depth: usize,
     lines_only: bool,
     cap: usize,
 ) -> Result<Option<Closed>, Incomplete> {
     let limit = open.saturating_add(cap);
+    let mut depth = None;
     let mut flags = Flags::default();
     let mut joined: Option<Vec<u8>> = None;
     // Leading whitespace (after `URL:`) is a delimiter, not a join.
@@ -110,7 +111,7 @@ pub(crate) fn read(
             }));
         }
         if is_space(b) {
-            let gap = gap(hay, i, quote_depth, limit)?;
+            let gap = gap(hay, i, open, &mut depth, limit)?;
             let Some(gap) = gap else { return Ok(None) };
             if gap.next < limit && hay.get(gap.next)? == Some(closer) {
                 // Trailing whitespace before the closer: not a join.
@@ -162,10 +163,12 @@ struct Gap {
 }
 
 /// Reads the whitespace run at `i`; `None` when it holds a blank line.
+/// `depth` caches the [`quote_depth`] of the line of `open`.
 fn gap(
     hay: &Hay<'_>,
     mut i: usize,
-    quote_depth: usize,
+    open: usize,
+    depth: &mut Option<usize>,
     limit: usize,
 ) -> Result<Option<Gap>, Incomplete> {
     let mut breaks = 0;
@@ -183,7 +186,14 @@ fn gap(
                 }
             }
             Some(b) if is_space(b) => {}
-            Some(b'>') if breaks > 0 && quote_depth > 0 && !quote_prefix => {
+            Some(b'>')
+                if breaks > 0
+                    && !quote_prefix
+                    && *depth.get_or_insert_with(|| {
+                        quote_depth(hay.bytes, open)
+                    }) > 0 =>
+            {
+                let quote_depth = depth.unwrap_or(0);
                 let mut j = i;
                 let mut depth = 0;
                 while depth < quote_depth && j < limit {
@@ -274,9 +284,7 @@ mod tests {
 
     fn url(text: &str, lines_only: bool) -> Option<(String, Flags)> {
         let hay = Hay { bytes: text.as_bytes(), eof: true };
-        let open = 0;
-        let depth = 0;
-        let c = read(&hay, open, 1, b'>', depth, lines_only, 2048).unwrap()?;
+        let c = read(&hay, 0, 1, b'>', lines_only, 2048).unwrap()?;
         let bytes = match c.joined {
             Some(v) => v,
             None => text.as_bytes()[c.url_start..c.url_end].to_vec(),
@@ -328,9 +336,8 @@ mod tests {
     fn quoted_reply_with_text_before_the_wrapper() {
         let text = b"> see <URL:http://a.b/long/\n> path/x.txt> ok\n";
         let hay = Hay { bytes: text, eof: true };
-        let depth = quote_depth(text, 6);
-        assert_eq!(depth, 1);
-        let c = read(&hay, 6, 11, b'>', depth, false, 2048).unwrap().unwrap();
+        assert_eq!(quote_depth(text, 6), 1);
+        let c = read(&hay, 6, 11, b'>', false, 2048).unwrap().unwrap();
         assert_eq!(
             c.joined.as_deref(),
             Some(&b"http://a.b/long/path/x.txt"[..])

@@ -316,7 +316,6 @@ impl Config {
         };
         if let Some((open, kind)) = delimited {
             let closer = if open == b'<' { b'>' } else { b'"' };
-            let depth = delimited::quote_depth(bytes, s - 1);
             // Only `<URL:…>` joins spaces within a line: in `<…>` and
             // `"…"` they are prose (`<mailto:tismer at example.com>`,
             // python-dev 2000-01), while real wraps break at line ends.
@@ -326,7 +325,6 @@ impl Config {
                 s - 1,
                 s,
                 closer,
-                depth,
                 lines_only,
                 self.max_wrapper,
             )?;
@@ -347,16 +345,8 @@ impl Config {
         open: usize,
         c: usize,
     ) -> Result<Option<(Raw, usize)>, Incomplete> {
-        let depth = delimited::quote_depth(hay.bytes, open);
-        let read = delimited::read(
-            hay,
-            open,
-            c + 1,
-            b'>',
-            depth,
-            false,
-            self.max_wrapper,
-        )?;
+        let read =
+            delimited::read(hay, open, c + 1, b'>', false, self.max_wrapper)?;
         // Not closed: the scan goes on after `URL:` and finds the URL
         // inside as a bare one (the fallback of the RFC 1738 appendix).
         Ok(read.map(|closed| self.closed(hay, open, closed, Kind::Wrapped)))
