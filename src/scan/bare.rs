@@ -40,6 +40,11 @@ pub(crate) fn bare_end(
     let mut i = from;
     let mut too_long = false;
     loop {
+        // Most bytes of a URL need no decision: skip them in a tight loop.
+        let run_end = limit.min(hay.bytes.len());
+        while i < run_end && PLAIN[usize::from(hay.bytes[i])] {
+            i += 1;
+        }
         if i >= limit {
             too_long = true;
             break;
@@ -72,9 +77,22 @@ pub(crate) fn bare_end(
     Ok(BareEnd { end, hard_end, trimmed: end < hard_end, too_long })
 }
 
+/// Bytes that [`bare_end`] passes over with nothing to decide: printable
+/// ASCII but the hard stops and the brackets it counts.
+static PLAIN: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        t[b] = !is_hard_stop(c) && !matches!(c, b'(' | b')' | b'[' | b']');
+        b += 1;
+    }
+    t
+};
+
 /// ASCII bytes that always end a bare URL.
 #[inline]
-pub(crate) fn is_hard_stop(b: u8) -> bool {
+pub(crate) const fn is_hard_stop(b: u8) -> bool {
     b <= b' '
         || b == 0x7F
         || matches!(b, b'<' | b'>' | b'"' | b'{' | b'}' | b'|' | b'\\')
@@ -157,6 +175,16 @@ mod tests {
         assert_eq!(end_of("http://a.b/c。次"), "http://a.b/c");
         assert_eq!(end_of("http://a.b/c）"), "http://a.b/c");
         assert_eq!(end_of("http://a.b/c”"), "http://a.b/c");
+    }
+
+    #[test]
+    fn plain_bytes_are_those_the_loop_passes_over() {
+        for b in 0..=255u8 {
+            let plain = b.is_ascii()
+                && !is_hard_stop(b)
+                && !matches!(b, b'(' | b')' | b'[' | b']');
+            assert_eq!(PLAIN[usize::from(b)], plain, "{b}");
+        }
     }
 
     #[test]

@@ -91,7 +91,17 @@ pub(crate) fn read(
     let mut i = skip_blanks(hay, from, limit)?;
     let url_start = i;
     let mut seg = i; // start of the current run of URL bytes
+    let stops = match closer {
+        b'>' => &STOPS_ANGLE,
+        _ => &STOPS_QUOTE,
+    };
     loop {
+        // Bytes that are neither the closer, whitespace, `<` nor a
+        // control byte need no decision: skip them in a tight loop.
+        let run_end = limit.min(hay.bytes.len());
+        while i < run_end && !stops[usize::from(hay.bytes[i])] {
+            i += 1;
+        }
         if i >= limit {
             return Ok(None);
         }
@@ -150,6 +160,22 @@ pub(crate) fn read(
         }
         i += 1;
     }
+}
+
+/// The bytes [`read`] stops at, for closer `>` and for `"` (its only
+/// closers): the closer, whitespace, `<`, C0 controls and DEL.
+static STOPS_ANGLE: [bool; 256] = stops(b'>');
+static STOPS_QUOTE: [bool; 256] = stops(b'"');
+
+const fn stops(closer: u8) -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c == closer || c == b'<' || c < b' ' || c == 0x7F || c == b' ';
+        b += 1;
+    }
+    t
 }
 
 /// A run of whitespace inside delimiters.
@@ -303,6 +329,20 @@ mod tests {
         let (u, f) = url("< http://a.b/ >", false).unwrap();
         assert_eq!(u, "http://a.b/");
         assert!(!f.contains(Flags::JOINED));
+    }
+
+    #[test]
+    fn stop_tables_hold_every_byte_the_loop_decides_on() {
+        for (closer, table) in [(b'>', &STOPS_ANGLE), (b'"', &STOPS_QUOTE)] {
+            for b in 0..=255u8 {
+                let decides = b == closer
+                    || is_space(b)
+                    || b == b'<'
+                    || b < b' '
+                    || b == 0x7F;
+                assert_eq!(table[usize::from(b)], decides, "{closer} {b}");
+            }
+        }
     }
 
     #[test]
