@@ -89,15 +89,22 @@ impl Iterator for Fields<'_> {
                 return None;
             }
             let start = self.pos;
-            let mut end = next_line(block, start);
+            let first = next_line(block, start);
+            let mut end = first;
             while matches!(block.get(end), Some(b' ' | b'\t')) {
                 end = next_line(block, end);
             }
             self.pos = end;
-            let line = &block[start..end];
-            let Some(colon) = memchr(b':', line) else { continue };
-            let name = line[..colon].trim_ascii_end();
-            if name.is_empty() || name.contains(&b'\n') {
+            // The name ends at the first colon of the first line (a name
+            // never spans a line break); names are short, so a plain loop
+            // finds it sooner than a vector search would start.
+            let first_line = &block[start..first];
+            let Some(colon) = first_line.iter().position(|&b| b == b':')
+            else {
+                continue;
+            };
+            let name = first_line[..colon].trim_ascii_end();
+            if name.is_empty() {
                 continue;
             }
             let mut vend = end;
