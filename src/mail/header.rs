@@ -266,26 +266,33 @@ impl<'a> Iterator for Params<'a> {
 /// - signatures (DKIM RFC 6376, ARC RFC 8617, RFC 8601 results): base64
 ///   and tag lists of field names, never URLs.
 pub(crate) fn is_skipped_field(name: &[u8]) -> bool {
-    const SKIP: [&[u8]; 16] = [
-        b"message-id",
-        b"references",
-        b"in-reply-to",
-        b"content-id",
-        b"resent-message-id",
-        b"supersedes",
-        b"original-message-id",
-        b"received",
-        b"x-received",
-        b"date",
-        b"dkim-signature",
-        b"x-google-dkim-signature",
-        b"domainkey-signature",
-        b"arc-seal",
-        b"arc-message-signature",
-        b"arc-authentication-results",
-    ];
-    SKIP.iter().any(|id| name.eq_ignore_ascii_case(id))
-        || name.eq_ignore_ascii_case(b"authentication-results")
+    // Lower-cased into a buffer as long as the longest name, then one
+    // `match` (by length first): most fields of spam are `Received`, so
+    // the names that are skipped are the common case.
+    let mut buf = [0u8; 26];
+    let Some(lower) = buf.get_mut(..name.len()) else { return false };
+    lower.copy_from_slice(name);
+    lower.make_ascii_lowercase();
+    matches!(
+        &*lower,
+        b"message-id"
+            | b"references"
+            | b"in-reply-to"
+            | b"content-id"
+            | b"resent-message-id"
+            | b"supersedes"
+            | b"original-message-id"
+            | b"received"
+            | b"x-received"
+            | b"date"
+            | b"dkim-signature"
+            | b"x-google-dkim-signature"
+            | b"domainkey-signature"
+            | b"arc-seal"
+            | b"arc-message-signature"
+            | b"arc-authentication-results"
+            | b"authentication-results"
+    )
 }
 
 /// The `Message-ID` value of a header block, blanks trimmed.
@@ -369,5 +376,44 @@ mod tests {
         assert!(is_skipped_field(b"References"));
         assert!(is_skipped_field(b"DKIM-Signature"));
         assert!(!is_skipped_field(b"List-Archive"));
+    }
+
+    #[test]
+    fn skipped_fields_in_any_case_and_nothing_near_them() {
+        let skipped = [
+            "Message-ID",
+            "References",
+            "In-Reply-To",
+            "Content-ID",
+            "Resent-Message-ID",
+            "Supersedes",
+            "Original-Message-ID",
+            "Received",
+            "X-Received",
+            "Date",
+            "DKIM-Signature",
+            "X-Google-DKIM-Signature",
+            "DomainKey-Signature",
+            "ARC-Seal",
+            "ARC-Message-Signature",
+            "ARC-Authentication-Results",
+            "Authentication-Results",
+        ];
+        for name in skipped {
+            for n in [
+                name.to_string(),
+                name.to_ascii_lowercase(),
+                name.to_ascii_uppercase(),
+            ] {
+                assert!(is_skipped_field(n.as_bytes()), "{n}");
+                let longer = format!("{n}x");
+                assert!(!is_skipped_field(longer.as_bytes()), "{longer}");
+                assert!(!is_skipped_field(&n.as_bytes()[1..]), "{n}");
+            }
+        }
+        let long = "x".repeat(40);
+        for name in ["Subject", "From", "To", "X-Mailer", "", "Äate", &long] {
+            assert!(!is_skipped_field(name.as_bytes()), "{name}");
+        }
     }
 }
