@@ -187,34 +187,27 @@ pub fn next_separator(hay: &[u8], from: usize) -> Option<usize> {
         .find(|&at| at >= from && is_separator(hay, at))
 }
 
-/// One message of a file.
+/// One message of a file. Framing only finds where it begins and ends;
+/// its header and body are found when asked for (the search finds them in
+/// the same pass that reads the header's fields).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Message<'h> {
     pub(crate) index: usize,
     pub(crate) span: Span,
-    pub(crate) header: Span,
-    pub(crate) body: Span,
     /// Absolute offset of the slice framed (a reader search's buffer).
     pub(crate) origin: u64,
-    /// The header block, for [`Message::message_id`].
-    pub(crate) block: &'h [u8],
+    /// The message's bytes, `span` of the slice.
+    pub(crate) bytes: &'h [u8],
 }
 
 impl<'h> Message<'h> {
-    /// Builds the message that spans `span` of `hay`, finding its header
-    /// and body.
+    /// Builds the message that spans `span` of `hay`.
     /// A span past the end of `hay` is cut to it.
     pub fn new(hay: &'h [u8], index: usize, span: Span) -> Message<'h> {
         let end = span.end.min(hay.len());
         let span = Span { start: span.start.min(end), end };
         let bytes = &hay[span.start..span.end];
-        let (h, b) = header::split(bytes, true);
-        let header =
-            Span { start: span.start + h.start, end: span.start + h.end };
-        let body =
-            Span { start: span.start + b.start, end: span.start + b.end };
-        let block = &bytes[h.start..h.end];
-        Message { index, span, header, body, origin: 0, block }
+        Message { index, span, origin: 0, bytes }
     }
 
     /// 0-based index of the message in the slice it was framed from.
@@ -235,20 +228,28 @@ impl<'h> Message<'h> {
     }
 
     /// The header block (without the separator line or the empty line
-    /// that ends it).
+    /// that ends it), in the slice.
     pub fn header(&self) -> Span {
-        self.header
+        let (h, _) = header::split(self.bytes, true);
+        self.shift(h)
     }
 
-    /// The body, after the empty line.
+    /// The body, after the empty line, in the slice.
     pub fn body(&self) -> Span {
-        self.body
+        let (_, b) = header::split(self.bytes, true);
+        self.shift(b)
     }
 
     /// The `Message-ID` value as written (angle brackets kept), if any.
     pub fn message_id(&self) -> Option<&'h [u8]> {
-        let block = self.block;
+        let (h, _) = header::split(self.bytes, true);
+        let block = &self.bytes[h.start..h.end];
         header::message_id(block).map(|s| &block[s.start..s.end])
+    }
+
+    /// `s`, relative to the message, made relative to the slice.
+    fn shift(&self, s: Span) -> Span {
+        Span { start: self.span.start + s.start, end: self.span.start + s.end }
     }
 }
 
@@ -343,8 +344,8 @@ mod tests {
         let m1 = &spool[ms[1].span.start..ms[1].span.end];
         assert!(m1.starts_with(b"From a@b"));
         assert!(m1.ends_with(b"2002\n\n"));
-        assert_eq!(&spool[ms[1].body.start..ms[1].body.end], &m1[40..]);
-        assert_eq!(&spool[ms[2].body.start..ms[2].body.end], b"z");
+        assert_eq!(&spool[ms[1].body().start..ms[1].body().end], &m1[40..]);
+        assert_eq!(&spool[ms[2].body().start..ms[2].body().end], b"z");
         assert_eq!(ms[2].index(), 2);
         assert_eq!(next_separator(spool, 0), Some(5));
         assert_eq!(next_separator(spool, 5), Some(5));

@@ -13,6 +13,18 @@ use memchr::memchr;
 ///
 /// Returns the header span and the body span, relative to `entity`.
 pub(crate) fn split(entity: &[u8], envelope: bool) -> (Span, Span) {
+    split_fields(entity, envelope, None)
+}
+
+/// [`split`], and the fields of the header block (what [`fields`] would
+/// give for it, relative to the block) pushed onto `out` in the same pass
+/// over the lines: the walk that finds where the header ends already
+/// finds every field name and its colon.
+pub(crate) fn split_fields(
+    entity: &[u8],
+    envelope: bool,
+    mut out: Option<&mut Vec<Field>>,
+) -> (Span, Span) {
     let mut pos = 0;
     while envelope
         && (entity[pos..].starts_with(b"From ")
@@ -21,24 +33,63 @@ pub(crate) fn split(entity: &[u8], envelope: bool) -> (Span, Span) {
         pos = next_line(entity, pos);
     }
     let start = pos;
+    let first = out.as_ref().map_or(0, |o| o.len());
     let mut seen_field = false;
+    let mut end = entity.len();
+    let mut body = entity.len();
     while pos < entity.len() {
         let line = &entity[pos..];
         if line.starts_with(b"\n") || line.starts_with(b"\r\n") {
-            let body = next_line(entity, pos);
-            return (
-                Span { start, end: pos },
-                Span { start: body, end: entity.len() },
-            );
+            end = pos;
+            body = next_line(entity, pos);
+            break;
         }
         let continuation = matches!(line.first(), Some(b' ' | b'\t'));
-        if !((continuation && seen_field) || is_field_start(line)) {
-            break;
+        if !(continuation && seen_field) {
+            let Some((name, colon)) = field_start(line) else {
+                end = pos;
+                body = pos;
+                break;
+            };
+            if let Some(out) = out.as_deref_mut() {
+                let at = pos - start;
+                out.push(Field {
+                    name: Span { start: at, end: at + name },
+                    // The end is set when the field's last line is known.
+                    value: Span { start: at + colon + 1, end: 0 },
+                });
+            }
         }
         seen_field = true;
         pos = next_line(entity, pos);
     }
-    (Span { start, end: pos }, Span { start: pos, end: entity.len() })
+    if pos >= entity.len() {
+        end = entity.len();
+        body = entity.len();
+    }
+    if let Some(out) = out {
+        // A field runs to the next one's line, or to the block's end,
+        // without its final line break.
+        let block = &entity[start..end];
+        let n = out.len();
+        for i in first..n {
+            let next = out.get(i + 1).map_or(block.len(), |f| {
+                // Back from the next name to its line start: names start
+                // lines.
+                f.name.start
+            });
+            let mut vend = next;
+            if block[..vend].ends_with(b"\n") {
+                vend -= 1;
+            }
+            if block[..vend].ends_with(b"\r") {
+                vend -= 1;
+            }
+            let f = &mut out[i];
+            f.value.end = vend.max(f.value.start);
+        }
+    }
+    (Span { start, end }, Span { start: body, end: entity.len() })
 }
 
 fn next_line(s: &[u8], pos: usize) -> usize {
@@ -47,17 +98,18 @@ fn next_line(s: &[u8], pos: usize) -> usize {
 
 /// RFC 5322 §3.6.8: `field-name = 1*ftext` (printable ASCII but `:`),
 /// then `:`; blanks before the colon are the obsolete syntax of §4.5.
-fn is_field_start(line: &[u8]) -> bool {
+/// The name's length and the colon's index in `line`.
+fn field_start(line: &[u8]) -> Option<(usize, usize)> {
     let name = line
         .iter()
         .take_while(|&&b| (33..=126).contains(&b) && b != b':')
         .count();
     if name == 0 {
-        return false;
+        return None;
     }
     let rest = &line[name..];
     let blanks = rest.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
-    rest.get(blanks) == Some(&b':')
+    (rest.get(blanks) == Some(&b':')).then_some((name, name + blanks))
 }
 
 /// A header field: its name and its raw body (after the colon, folds and
@@ -376,6 +428,65 @@ mod tests {
         assert!(is_skipped_field(b"References"));
         assert!(is_skipped_field(b"DKIM-Signature"));
         assert!(!is_skipped_field(b"List-Archive"));
+    }
+
+    /// The one-pass walk gives what `split` and then `fields` give.
+    fn split_fields_agrees(entity: &[u8], envelope: bool) {
+        let mut got = vec![Field {
+            name: Span { start: 7, end: 7 },
+            value: Span { start: 7, end: 7 },
+        }];
+        let spans = split_fields(entity, envelope, Some(&mut got));
+        let (h, b) = split(entity, envelope);
+        assert_eq!(spans, (h, b));
+        let want: Vec<Field> = fields(&entity[h.start..h.end]).collect();
+        // What was in the vector stays; the fields come after it.
+        assert_eq!(got[0].name.start, 7);
+        assert_eq!(
+            &got[1..],
+            &want[..],
+            "{:?}",
+            String::from_utf8_lossy(entity)
+        );
+    }
+
+    #[test]
+    fn split_fields_is_split_then_fields() {
+        let cases: &[&[u8]] = &[
+            b"",
+            b"\n",
+            b"Subject: x\n",
+            b"Subject: x",
+            b"Subject: x\n y\n\tz\nTo: a\n\nbody\n",
+            b"Subject : x\r\nTo:\r\n\r\nbody",
+            b"From a@b Thu Aug 22 13:17:22 2002\n>From x\nA: 1\n\nb",
+            b" lead\nA: 1\n\n",
+            b"A: 1\nnot a field\nB: 2\n\n",
+            b"A: 1\n B\n\n",
+            b"A:1\nB:\n\nC: 3\n",
+            b"X-Weird: a: b: c\n\n",
+            b"A: 1\r\n\r\n",
+            b"A: 1\n\r\n",
+        ];
+        for c in cases {
+            split_fields_agrees(c, true);
+            split_fields_agrees(c, false);
+        }
+        for text in [
+            &include_bytes!("../../corpora/mail/blinux-list/00091.eml")[..],
+            &include_bytes!("../../corpora/mail/python-dev/1999-04-part.mbox")
+                [..],
+            &include_bytes!(
+                "../../corpora/news/20news-bydate/sci.space/61448"
+            )[..],
+        ] {
+            split_fields_agrees(text, true);
+            // and a body part's header, from each line start
+            for (i, _) in text.iter().enumerate().filter(|&(_, &b)| b == b'\n')
+            {
+                split_fields_agrees(&text[i + 1..], false);
+            }
+        }
     }
 
     #[test]

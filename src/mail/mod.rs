@@ -463,6 +463,8 @@ impl MailFinder {
 struct Scratch {
     /// Header text between skipped fields.
     runs: Vec<Span>,
+    /// The fields of the header being read.
+    fields: Vec<header::Field>,
     a: Vec<u8>,
     b: Vec<u8>,
     c: Vec<u8>,
@@ -501,20 +503,23 @@ impl<'h, S: MailSink> Walk<'_, 'h, S> {
         let hay = self.hay;
         let part = self.part;
         self.part += 1;
-        let (h, b) = if depth == 0 {
-            // The message's own header, as framing found it.
-            (self.msg.header, self.msg.body)
-        } else {
-            let (h, b) = header::split(&hay[span.start..span.end], message);
-            let shift = |s: Span| Span {
-                start: span.start + s.start,
-                end: span.start + s.end,
-            };
-            (shift(h), shift(b))
+        // One pass finds where the header ends and its fields.
+        let mut fields = std::mem::take(&mut self.scratch.fields);
+        fields.clear();
+        let (h, b) = header::split_fields(
+            &hay[span.start..span.end],
+            message,
+            Some(&mut fields),
+        );
+        let shift = |s: Span| Span {
+            start: span.start + s.start,
+            end: span.start + s.end,
         };
+        let (h, b) = (shift(h), shift(b));
         let block = &hay[h.start..h.end];
-        let Some(mime) = self.headers(h.start, block, part, depth == 0)?
-        else {
+        let mime = self.headers(h.start, block, &fields, part, depth == 0);
+        self.scratch.fields = fields;
+        let Some(mime) = mime? else {
             return Ok(false);
         };
         let body = b;
@@ -579,6 +584,7 @@ impl<'h, S: MailSink> Walk<'_, 'h, S> {
         &mut self,
         at: usize,
         block: &'h [u8],
+        fields: &[header::Field],
         part: usize,
         top: bool,
     ) -> Result<Option<Mime<'h>>, S::Error> {
@@ -586,7 +592,7 @@ impl<'h, S: MailSink> Walk<'_, 'h, S> {
         let mut runs = std::mem::take(&mut self.scratch.runs);
         runs.clear();
         let mut run = 0;
-        for f in header::fields(block) {
+        for f in fields {
             let name = &block[f.name.start..f.name.end];
             let value = &block[f.value.start..f.value.end];
             mime.field(name, value);
