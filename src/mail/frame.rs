@@ -98,17 +98,11 @@ pub fn is_separator(hay: &[u8], pos: usize) -> bool {
     let Some(rest) = line.strip_prefix(b"From ") else { return false };
     let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len()).min(512);
     let line = rest[..end.min(rest.len())].trim_ascii_end();
-    let mut words: Vec<&[u8]> = Vec::with_capacity(8);
-    for w in
-        line.rsplit(|&b| b == b' ' || b == b'\t').filter(|w| !w.is_empty())
-    {
-        words.push(w);
-        if words.len() == 8 {
-            break;
-        }
-    }
-    // words are in reverse: [zone?] year [zone?] time day month weekday sender…
-    let mut w = words.iter().copied();
+    // words in reverse: [zone?] year [zone?] time day month weekday sender…
+    let mut w = line
+        .rsplit(|&b| b == b' ' || b == b'\t')
+        .filter(|w| !w.is_empty())
+        .take(8);
     let mut next = || w.next().unwrap_or(&[]);
     let mut word = next();
     if is_zone(word) {

@@ -1406,15 +1406,25 @@ impl Batch {
     /// Pushes a mail match; `base` is the absolute offset of the slice
     /// searched (0 for a reader search).
     fn push_mail(&mut self, at: Position, m: &MailMatch<'_>, base: u64) {
+        // The URLs of a message share its Message-ID: stored once.
+        let message = m.message() as u64;
+        let same = self
+            .hits
+            .last()
+            .and_then(|f| f.mail.as_ref())
+            .and_then(|f| (f.message == message).then_some(f.id));
         self.push(at, m.as_match(), None);
-        let id = m.message_id().map(|id| {
-            let from = self.urls.len();
-            self.urls.extend_from_slice(id);
-            (from, self.urls.len())
-        });
+        let id = match same {
+            Some(id) => id,
+            None => m.message_id().map(|id| {
+                let from = self.urls.len();
+                self.urls.extend_from_slice(id);
+                (from, self.urls.len())
+            }),
+        };
         if let Some(f) = self.hits.last_mut() {
             f.mail = Some(FoundMail {
-                message: m.message() as u64,
+                message,
                 message_offset: base + m.message_offset(),
                 id,
                 part: m.part(),
