@@ -154,7 +154,13 @@ impl Iterator for Walk {
             if meta.is_dir() {
                 let entries = walkdir::WalkDir::new(&path)
                     .follow_links(self.opts.follow_links)
-                    .sort_by_file_name()
+                    // Siblings share their folder's path, so their
+                    // paths sort as their names do, without parsing a
+                    // name out of each path at every comparison (which
+                    // was 4% of `-j1` on a folder of 6,046 messages).
+                    .sort_by(|a, b| {
+                        a.path().as_os_str().cmp(b.path().as_os_str())
+                    })
                     .into_iter();
                 self.dir = Some((path, entries));
                 continue;

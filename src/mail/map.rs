@@ -41,6 +41,11 @@ pub(crate) struct Map {
 }
 
 impl Map {
+    /// Bytes its segment list holds allocated.
+    pub fn bytes(&self) -> usize {
+        self.segs.capacity() * std::mem::size_of::<Seg>()
+    }
+
     pub fn clear(&mut self) {
         self.segs.clear();
         self.next_dec = 0;
