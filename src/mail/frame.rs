@@ -176,9 +176,19 @@ pub fn next_separator(hay: &[u8], from: usize) -> Option<usize> {
         return Some(from);
     }
     let start = from.saturating_sub(1).min(hay.len());
-    memmem::find_iter(&hay[start..], b"\nFrom ")
+    separator_finder()
+        .find_iter(&hay[start..])
         .map(|k| start + k + 1)
         .find(|&at| at >= from && is_separator(hay, at))
+}
+
+/// The searcher for `\nFrom `, built once: `memmem::find_iter` builds
+/// one per call, which cost as much as the search on a spool of short
+/// messages (one call per message).
+pub(crate) fn separator_finder() -> &'static memmem::Finder<'static> {
+    static FINDER: std::sync::LazyLock<memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memmem::Finder::new(b"\nFrom "));
+    &FINDER
 }
 
 /// One message of a file. Framing only finds where it begins and ends;

@@ -34,7 +34,7 @@ impl<'a> Mailto<'a> {
     /// The addresses of the `to` part, each a raw `addr-spec` (a `to=`
     /// header field is not included).
     pub fn addresses(&self) -> Addresses<'a> {
-        Addresses { cur: Decoded { raw: self.to, pos: 0 } }
+        Addresses { cur: Decoded::new(self.to) }
     }
 
     /// The text after `?`, if any.
@@ -87,7 +87,7 @@ pub(crate) fn mailto(s: &[u8], strict: bool) -> Result<Mailto<'_>, Reject> {
     if strict {
         // RFC 1738 §5: encoded822addr = 1*xchar
         chars::all(s, &XCHAR, Iri::No)?;
-        let mut cur = Decoded { raw: s, pos: 0 };
+        let mut cur = Decoded::new(s);
         addr_spec(&mut cur, false)?;
         return if cur.pos == s.len() {
             Ok(Mailto { to: s, headers: None })
@@ -116,7 +116,7 @@ fn to_part(s: &[u8]) -> Result<(), Reject> {
         Reject::BadCharacter => Reject::BadMailto,
         r => r,
     })?;
-    let mut cur = Decoded { raw: s, pos: 0 };
+    let mut cur = Decoded::new(s);
     loop {
         addr_spec(&mut cur, true)?;
         match cur.raw.get(cur.pos) {
@@ -151,11 +151,22 @@ fn hfields(s: &[u8]) -> Result<(), Reject> {
 struct Decoded<'a> {
     raw: &'a [u8],
     pos: usize,
+    /// `raw` holds no `%`: every byte stands for itself (the common case,
+    /// read without a look for an escape at each byte).
+    plain: bool,
 }
 
-impl Decoded<'_> {
+impl<'a> Decoded<'a> {
+    /// A cursor at the start of `raw`.
+    fn new(raw: &'a [u8]) -> Decoded<'a> {
+        Decoded { raw, pos: 0, plain: !raw.contains(&b'%') }
+    }
+
     /// The next decoded byte.
     fn peek(&self) -> Option<u8> {
+        if self.plain {
+            return self.raw.get(self.pos).copied();
+        }
         match self.raw.get(self.pos)? {
             b'%' => chars::pct_encoded(self.raw, self.pos),
             &b => Some(b),
@@ -164,7 +175,11 @@ impl Decoded<'_> {
 
     /// Steps over the next decoded byte.
     fn bump(&mut self) {
-        self.pos += if self.raw.get(self.pos) == Some(&b'%') { 3 } else { 1 };
+        self.pos += if !self.plain && self.raw.get(self.pos) == Some(&b'%') {
+            3
+        } else {
+            1
+        };
     }
 
     /// The next decoded byte, consumed.
@@ -262,7 +277,7 @@ fn domain_literal(cur: &mut Decoded<'_>) -> Result<(), Reject> {
 /// `no-fold-literal = "[" *mdtext "]"`; checked on the percent-decoded text
 /// as RFC 5538 §4 asks.
 pub(crate) fn msg_id_core(raw: &[u8]) -> bool {
-    let mut cur = Decoded { raw, pos: 0 };
+    let mut cur = Decoded::new(raw);
     let ok = dot_atom_text(&mut cur, false).is_ok()
         && cur.next_byte() == Some(b'@')
         && if cur.peek() == Some(b'[') {
