@@ -10,6 +10,7 @@
 //! gzip (multi-member files such as WARC/WET included), bzip2, xz and zstd
 //! are decompressed on the fly by [`decoder`].
 
+use std::cmp::Ordering;
 use std::fmt;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::PathBuf;
@@ -154,13 +155,11 @@ impl Iterator for Walk {
             if meta.is_dir() {
                 let entries = walkdir::WalkDir::new(&path)
                     .follow_links(self.opts.follow_links)
-                    // Siblings share their folder's path, so their
-                    // paths sort as their names do, without parsing a
-                    // name out of each path at every comparison (which
-                    // was 4% of `-j1` on a folder of 6,046 messages).
-                    .sort_by(|a, b| {
-                        a.path().as_os_str().cmp(b.path().as_os_str())
-                    })
+                    // By name, the bytes after the path's last `/`:
+                    // walkdir's sort_by_file_name parses a name out of
+                    // each path at every comparison (4% of `-j1` on a
+                    // folder of 6,046 messages).
+                    .sort_by(by_name)
                     .into_iter();
                 self.dir = Some((path, entries));
                 continue;
@@ -169,6 +168,24 @@ impl Iterator for Walk {
             return Some(Ok(Input { source: Source::Path(path), size }));
         }
     }
+}
+
+/// Orders the entries of a folder by name. Siblings' paths are their
+/// folder's path joined with their names, so on Unix their paths sort as
+/// their names do: one `memcmp`, where walkdir's `sort_by_file_name`
+/// parses a name out of each path at every comparison (4% of `-j1` on a
+/// folder of 6,046 messages) and a search for the last `/` costs more
+/// than the comparison (callgrind).
+#[cfg(unix)]
+fn by_name(a: &walkdir::DirEntry, b: &walkdir::DirEntry) -> Ordering {
+    use std::os::unix::ffi::OsStrExt;
+    a.path().as_os_str().as_bytes().cmp(b.path().as_os_str().as_bytes())
+}
+
+/// Orders the entries of a folder by name.
+#[cfg(not(unix))]
+fn by_name(a: &walkdir::DirEntry, b: &walkdir::DirEntry) -> Ordering {
+    a.file_name().cmp(b.file_name())
 }
 
 /// A compression format, recognised by its magic bytes.
