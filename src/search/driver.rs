@@ -154,9 +154,11 @@ impl Spare {
     /// At most this many batches wait; with one in hand per worker and
     /// [`Shared::window`] units in flight, more would rarely be reused.
     const KEEP: usize = 8;
-    /// A batch that grew past this (bytes of URLs) is dropped rather than
-    /// kept, so that the pool never holds more than a few slices' worth.
-    const LARGEST: usize = 4 << 20;
+    /// A batch that holds more than this (bytes of URLs and of hits) is
+    /// dropped rather than kept, so that the pool holds at most
+    /// `KEEP * LARGEST` (16 MiB) whatever the input; a 4 MiB slice of a
+    /// mail spool fills about 1.4 MiB.
+    const LARGEST: usize = 2 << 20;
 
     /// A cleared batch, or a new one.
     fn take(&self) -> Batch {
@@ -165,9 +167,10 @@ impl Spare {
 
     /// Clears `batch` and keeps it for [`Spare::take`].
     fn give(&self, mut batch: Batch) {
-        if batch.urls.capacity() > Spare::LARGEST
-            || batch.hits.capacity() > Spare::LARGEST / 32
-        {
+        let held = batch.urls.capacity().saturating_add(
+            batch.hits.capacity().saturating_mul(size_of::<Found>()),
+        );
+        if held > Spare::LARGEST {
             return;
         }
         batch.clear();
