@@ -204,21 +204,22 @@ fn stop_before(w: u64) -> Option<bool> {
     const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
     const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
     const ANGLE: u64 = u64::from_ne_bytes([b'<'; 8]);
-    const QUOTE: u64 = u64::from_ne_bytes([b'"'; 8]);
     const PLUS: u64 = u64::from_ne_bytes([b'+'; 8]);
-    // Bytes below `+` or above 127, exactly: with the high bit set first,
-    // no byte borrows from the next.
+    // Bytes below `+` (`"` among them) or above 127, exactly: with the
+    // high bit set first, no byte borrows from the next.
     let stops = (!((w | HIGHS) - PLUS) | w) & HIGHS;
-    // `<` and `"`; a byte after a real one may be flagged too, never a
-    // real one missed, and a false flag only means "look closer".
-    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
-    let delimiters = zero(w ^ ANGLE) | zero(w ^ QUOTE);
-    let any = stops | delimiters;
+    // `<`, none missed; a `=` right after a `<` may be flagged too (the
+    // borrow), and `=` is no scheme byte either: it bounds the run too.
+    let x = w ^ ANGLE;
+    let angles = x.wrapping_sub(ONES) & !x & HIGHS;
+    let any = stops | angles;
     if any == 0 {
         return None;
     }
-    let last = (1u64 << 63) >> any.leading_zeros();
-    Some(last & delimiters == 0)
+    // The last flagged byte: the high bit of byte `i` is bit `8 * i + 7`.
+    let shift = 56 - any.leading_zeros();
+    let last = (w >> shift) as u8;
+    Some(last != b'"' && last != b'<')
 }
 
 /// The exact test of the name before the colon at `c` (not followed by
