@@ -153,16 +153,16 @@ pub(crate) fn may_start(hay: &[u8], c: usize, floor: usize) -> bool {
 /// header and time colons): `true` only when [`named`] would say no.
 ///
 /// It looks at the 16 bytes before the colon as two 8-byte words, the
-/// nearest first, for the nearest "stop": a byte below `+` (controls,
+/// nearest first (then at 16 more if need be), for the nearest "stop": a byte below `+` (controls,
 /// space, `"`, `(`…) or above 127, none of them a scheme byte. When the
 /// nearest stop is not `"` and no `<` stands after it, the scheme run
 /// before the colon starts after the stop and the byte before the name
 /// is neither `<` nor `"`, whatever the floor. The name then is a suffix
 /// of those bytes: when they do not end with `mailto`, `news` or `urn`
 /// in any case, the colon is no trigger. `false` means "look closer":
-/// no stop in 16 bytes, a `<` or `"` nearer than it, fewer than 16 bytes
-/// before the colon, or an opaque name.
-#[inline]
+/// no stop in 32 bytes, a `<` or `"` nearer than it, too few bytes before
+/// the colon, or an opaque name.
+#[inline(always)]
 fn surely_not_named(hay: &[u8], c: usize) -> bool {
     let Some(from) = c.checked_sub(16) else { return false };
     let Some(
@@ -177,7 +177,11 @@ fn surely_not_named(hay: &[u8], c: usize) -> bool {
         Some(clear) => clear,
         None => match stop_before(far) {
             Some(clear) => clear,
-            None => return false,
+            // Header names of 16 to 31 bytes (`Content-Transfer-Encoding`).
+            None => match farther(hay, from) {
+                Some(clear) => clear,
+                None => return false,
+            },
         },
     };
     if !nearest {
@@ -194,6 +198,21 @@ fn surely_not_named(hay: &[u8], c: usize) -> bool {
         || low >> 32 == u64::from_le_bytes(*b"news\0\0\0\0")
         || low >> 40 == u64::from_le_bytes(*b"urn\0\0\0\0\0");
     !opaque
+}
+
+/// [`stop_before`] on the 16 bytes before `to`, the nearest word first;
+/// `None` also when there are fewer than 16. Out of line: rarely needed.
+#[inline(never)]
+fn farther(hay: &[u8], to: usize) -> Option<bool> {
+    let from = to.checked_sub(16)?;
+    let &[a0, a1, a2, a3, a4, a5, a6, a7, b0, b1, b2, b3, b4, b5, b6, b7] =
+        hay.get(from..to)?
+    else {
+        return None;
+    };
+    stop_before(u64::from_le_bytes([b0, b1, b2, b3, b4, b5, b6, b7])).or_else(
+        || stop_before(u64::from_le_bytes([a0, a1, a2, a3, a4, a5, a6, a7])),
+    )
 }
 
 /// In the 8 bytes `w` (the first byte lowest): `None` when none is a stop
@@ -369,11 +388,22 @@ mod tests {
             state ^= state << 17;
             state
         };
-        let words: &[&[u8]] =
-            &[b"mailto", b"MailTo", b"news", b"NEWS", b"urn", b"URL", b"http"];
+        let words: &[&[u8]] = &[
+            b"mailto",
+            b"MailTo",
+            b"news",
+            b"NEWS",
+            b"urn",
+            b"URL",
+            b"http",
+            b"Content-Transfer-Encoding",
+            b"0123456789abcdef",
+            b"abcdefghijklmnop",
+            b"Abcdefghijklmnopqrstuvw",
+        ];
         let (mut colons, mut kept) = (0, 0);
-        for _ in 0..4000 {
-            let len = (next() % 48) as usize;
+        for _ in 0..6000 {
+            let len = (next() % 80) as usize;
             let mut hay = Vec::with_capacity(len + 8);
             while hay.len() < len {
                 let r = next();
