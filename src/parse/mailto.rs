@@ -106,6 +106,78 @@ pub(crate) fn mailto(s: &[u8], strict: bool) -> Result<Mailto<'_>, Reject> {
     Ok(Mailto { to, headers })
 }
 
+/// `atext` (RFC 5322 §3.2.3) that is also a `qchar` (RFC 6068 §2), `%`
+/// and `.` excluded: `ALPHA / DIGIT / "!" / "$" / "'" / "*" / "+" / "-" /
+/// "_" / "~"`, the bytes of a plain atom.
+const PLAIN_ATEXT: chars::Class = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = ATEXT[b] && QCHAR[b] && b != b'.' as usize;
+        b += 1;
+    }
+    t
+};
+
+/// The common shape of a default-level mailto URL in one pass:
+/// `local@domain` with both sides `dot-atom-text` of [`PLAIN_ATEXT`],
+/// then optionally `?` and `hfname=hfvalue` fields of plain `qchar`s
+/// joined by `&`; `s` is the text after `mailto:`. Returns the parts and
+/// where the `#` of a fragment is (or `s.len()`).
+///
+/// Every text it accepts [`mailto`] accepts with the same parts: a plain
+/// atom is both `qchar`s (so `to_part`'s class check passes) and `atext`
+/// (so `addr_spec` reads the same atoms), and no `%` means no escape to
+/// decode. On anything else (escapes, non-ASCII, quoted strings, domain
+/// literals, several addresses, a malformed field) it returns `None` and
+/// the caller takes the general route, which gives the verdict.
+pub(crate) fn plain(s: &[u8]) -> Option<(Mailto<'_>, usize)> {
+    let at = plain_dot_atom(s, 0)?;
+    if s.get(at) != Some(&b'@') {
+        return None;
+    }
+    let mut pos = plain_dot_atom(s, at + 1)?;
+    let to = s.get(..pos)?;
+    let mut headers = None;
+    if s.get(pos) == Some(&b'?') {
+        // hfields = "?" hfield *( "&" hfield ), hfield = hfname "=" hfvalue
+        let start = pos + 1;
+        let mut field = start;
+        pos = loop {
+            let eq = chars::skip(s, field, &QCHAR);
+            if s.get(eq) != Some(&b'=') {
+                return None;
+            }
+            let end = chars::skip(s, eq + 1, &QCHAR);
+            match s.get(end) {
+                Some(b'&') => field = end + 1,
+                None | Some(b'#') => break end,
+                Some(_) => return None,
+            }
+        };
+        headers = Some(s.get(start..pos)?);
+    }
+    match s.get(pos) {
+        None | Some(b'#') => Some((Mailto { to, headers }, pos)),
+        Some(_) => None,
+    }
+}
+
+/// RFC 5322 §3.2.3: `dot-atom-text = 1*atext *("." 1*atext)` of
+/// [`PLAIN_ATEXT`] from `pos`; where it ends, or `None` for an empty atom.
+fn plain_dot_atom(s: &[u8], mut pos: usize) -> Option<usize> {
+    loop {
+        let end = chars::skip(s, pos, &PLAIN_ATEXT);
+        if end == pos {
+            return None;
+        }
+        if s.get(end) != Some(&b'.') {
+            return Some(end);
+        }
+        pos = end + 1;
+    }
+}
+
 /// RFC 6068 §2: `to = addr-spec *("," addr-spec )`, each `addr-spec` made
 /// of `qchar`s (RFC 3987 `ucschar`s allowed in the default mode).
 fn to_part(s: &[u8]) -> Result<(), Reject> {

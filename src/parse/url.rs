@@ -333,12 +333,64 @@ struct Split<'a> {
 fn parse(input: &[u8], strict: bool) -> Result<Url<'_>, Reject> {
     let (name, rest) = scheme(input)?;
     let scheme = Scheme::from_name(name);
+    if !strict {
+        match scheme {
+            Scheme::Http | Scheme::Https => {
+                if let Some(after) = rest.strip_prefix(b"//") {
+                    return http_one_pass(input, scheme, name, after);
+                }
+            }
+            Scheme::Mailto => {
+                if let Some(url) = mailto_plain(input, name, rest) {
+                    return Ok(url);
+                }
+            }
+            _ => {}
+        }
+    }
+    general(input, strict, scheme, name, rest)
+}
+
+/// [`parse`] as it was before the fast paths that fall back to
+/// [`general`]: the oracle they are tested against.
+#[cfg(test)]
+fn parse_reference(input: &[u8], strict: bool) -> Result<Url<'_>, Reject> {
+    let (name, rest) = scheme(input)?;
+    let scheme = Scheme::from_name(name);
     if !strict && matches!(scheme, Scheme::Http | Scheme::Https) {
         if let Some(after) = rest.strip_prefix(b"//") {
             return http_one_pass(input, scheme, name, after);
         }
     }
     general(input, strict, scheme, name, rest)
+}
+
+/// The default-level `mailto` URL of the common shape (see
+/// [`mailto::plain`]) without the general route's separate scans for `?`
+/// and `#`, class check and decoding cursor; `None` sends the URL down
+/// [`general`], which gives the verdict. What it accepts, [`general`]
+/// accepts with the same components (tested on the corpora).
+#[inline]
+fn mailto_plain<'a>(
+    input: &'a [u8],
+    name: &'a [u8],
+    rest: &'a [u8],
+) -> Option<Url<'a>> {
+    let (m, end) = mailto::plain(rest)?;
+    let fragment = match rest.get(end) {
+        Some(b'#') => {
+            let f = rest.get(end + 1..)?;
+            self::fragment(f, false).ok()?;
+            Some(f)
+        }
+        _ => None,
+    };
+    let mut url = blank(input, Scheme::Mailto, name);
+    url.path = m.to();
+    url.query = m.header_text();
+    url.fragment = fragment;
+    url.parts = Parts::Mailto(m);
+    Some(url)
 }
 
 /// An empty URL of `scheme` whose components are filled in by the rules.
@@ -1127,6 +1179,104 @@ mod tests {
                 if f.is_ok() {
                     proptest::prop_assert_eq!(fast, slow, "{:?}", s);
                 }
+            }
+        }
+    }
+
+    /// Every URL-like candidate of the files under `dir` (recursively):
+    /// at each `:`, the scheme bytes before it and the text up to white
+    /// space, `<`, `>` or `"` after it, whole and cut before each
+    /// punctuation byte, so that ends a reader would trim are tried too.
+    fn candidates(dir: &std::path::Path, out: &mut Vec<Vec<u8>>) {
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                candidates(&path, out);
+                continue;
+            }
+            let Ok(bytes) = std::fs::read(&path) else { continue };
+            for (i, _) in bytes.iter().enumerate().filter(|(_, &b)| b == b':')
+            {
+                let lowest = i.saturating_sub(32);
+                let mut s = i;
+                while s > lowest
+                    && bytes
+                        .get(s - 1)
+                        .is_some_and(|&b| super::super::is_scheme_byte(b))
+                {
+                    s -= 1;
+                }
+                let tail = bytes.get(i..).unwrap_or_default();
+                let len = tail
+                    .iter()
+                    .take(2048)
+                    .position(|&b| b <= b' ' || b"<>\"".contains(&b))
+                    .unwrap_or(tail.len().min(2048));
+                let Some(token) = bytes.get(s..i + len) else { continue };
+                if s == i || len < 2 {
+                    continue;
+                }
+                out.push(token.to_vec());
+                for (j, b) in token.iter().enumerate().skip(i - s + 1) {
+                    if b".,;:!?)]'&=#/@%".contains(b) {
+                        out.extend(token.get(..j).map(<[u8]>::to_vec));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The fast paths give exactly what the reference gives, verdict,
+    /// reason and components, on every candidate of the bundled corpora
+    /// (and of the folders in `URLGREP_ORACLE_DIRS`, `:`-separated).
+    #[test]
+    fn fast_paths_are_the_reference_on_the_corpora() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut all = Vec::new();
+        candidates(&root.join("corpora"), &mut all);
+        if let Ok(dirs) = std::env::var("URLGREP_ORACLE_DIRS") {
+            for d in dirs.split(':') {
+                candidates(std::path::Path::new(d), &mut all);
+            }
+        }
+        all.sort_unstable();
+        all.dedup();
+        assert!(all.len() > 2_000, "only {} candidates", all.len());
+        let mut mailto_ok = 0;
+        for c in &all {
+            for strict in [false, true] {
+                let new = parse(c, strict);
+                let old = parse_reference(c, strict);
+                assert_eq!(
+                    new,
+                    old,
+                    "{:?} strict={strict}",
+                    String::from_utf8_lossy(c)
+                );
+                if !strict && new.is_ok_and(|u| u.scheme == Scheme::Mailto) {
+                    mailto_ok += 1;
+                }
+            }
+        }
+        eprintln!("{} candidates, {mailto_ok} mailto accepted", all.len());
+        assert!(mailto_ok > 30, "only {mailto_ok} mailto URLs accepted");
+    }
+
+    proptest::proptest! {
+        /// The fast paths give what the reference gives on text close to
+        /// their shapes.
+        #[test]
+        fn fast_paths_are_the_reference(
+            s in "(mailto|MailTo|http|https):[a-z.@?=&#%,!~_\"\\[\\]é]{0,24}",
+        ) {
+            for strict in [false, true] {
+                let b = s.as_bytes();
+                proptest::prop_assert_eq!(
+                    parse(b, strict),
+                    parse_reference(b, strict),
+                    "{:?} strict={}", s, strict
+                );
             }
         }
     }
