@@ -331,24 +331,47 @@ struct Split<'a> {
 /// ]`, then the grammar of the scheme.
 #[inline]
 fn parse(input: &[u8], strict: bool) -> Result<Url<'_>, Reject> {
+    let mut url = blank(input, Scheme::Other, b"");
+    parse_into(&mut url, strict)?;
+    Ok(url)
+}
+
+/// [`validate`](super::validate): [`Url::parse_with`] without handing a
+/// [`Url`] back, so that none is copied out (the struct is large; the
+/// scanner calls this for every candidate).
+pub(crate) fn validate(input: &[u8], strict: bool) -> Result<Scheme, Reject> {
+    let mut url = blank(input, Scheme::Other, b"");
+    parse_into(&mut url, strict)?;
+    if strict {
+        // See `Url::parse_with`: the strict level is a subset of the
+        // default one.
+        let mut lax = blank(input, Scheme::Other, b"");
+        parse_into(&mut lax, false)?;
+    }
+    Ok(url.scheme)
+}
+
+/// [`parse`] into `url`, a [`blank`] one of the input; on an error `url`
+/// holds whatever the rules had filled in.
+fn parse_into<'a>(url: &mut Url<'a>, strict: bool) -> Result<(), Reject> {
+    let input = url.input;
     let (name, rest) = scheme(input)?;
     let scheme = Scheme::from_name(name);
+    url.scheme = scheme;
+    url.scheme_name = name;
     if !strict {
         match scheme {
             Scheme::Http | Scheme::Https => {
                 if let Some(after) = rest.strip_prefix(b"//") {
-                    return http_one_pass(input, scheme, name, after);
+                    return http_one_pass(url, after);
                 }
             }
-            Scheme::Mailto => {
-                if let Some(url) = mailto_plain(input, name, rest) {
-                    return Ok(url);
-                }
-            }
+            Scheme::Mailto if mailto_plain(url, rest) => return Ok(()),
             _ => {}
         }
     }
-    general(input, strict, scheme, name, rest)
+    *url = general(input, strict, scheme, name, rest)?;
+    Ok(())
 }
 
 /// [`parse`] as it was before the fast paths that fall back to
@@ -359,7 +382,9 @@ fn parse_reference(input: &[u8], strict: bool) -> Result<Url<'_>, Reject> {
     let scheme = Scheme::from_name(name);
     if !strict && matches!(scheme, Scheme::Http | Scheme::Https) {
         if let Some(after) = rest.strip_prefix(b"//") {
-            return http_one_pass(input, scheme, name, after);
+            let mut url = blank(input, scheme, name);
+            http_one_pass(&mut url, after)?;
+            return Ok(url);
         }
     }
     general(input, strict, scheme, name, rest)
@@ -367,30 +392,26 @@ fn parse_reference(input: &[u8], strict: bool) -> Result<Url<'_>, Reject> {
 
 /// The default-level `mailto` URL of the common shape (see
 /// [`mailto::plain`]) without the general route's separate scans for `?`
-/// and `#`, class check and decoding cursor; `None` sends the URL down
+/// and `#`, class check and decoding cursor; `false` sends the URL down
 /// [`general`], which gives the verdict. What it accepts, [`general`]
 /// accepts with the same components (tested on the corpora).
+///
+/// Returns whether it filled in `url` (a [`blank`] one with its scheme).
 #[inline]
-fn mailto_plain<'a>(
-    input: &'a [u8],
-    name: &'a [u8],
-    rest: &'a [u8],
-) -> Option<Url<'a>> {
-    let (m, end) = mailto::plain(rest)?;
+fn mailto_plain<'a>(url: &mut Url<'a>, rest: &'a [u8]) -> bool {
+    let Some((m, end)) = mailto::plain(rest) else { return false };
     let fragment = match rest.get(end) {
-        Some(b'#') => {
-            let f = rest.get(end + 1..)?;
-            self::fragment(f, false).ok()?;
-            Some(f)
-        }
+        Some(b'#') => match rest.get(end + 1..) {
+            Some(f) if self::fragment(f, false).is_ok() => Some(f),
+            _ => return false,
+        },
         _ => None,
     };
-    let mut url = blank(input, Scheme::Mailto, name);
     url.path = m.to();
     url.query = m.header_text();
     url.fragment = fragment;
     url.parts = Parts::Mailto(m);
-    Some(url)
+    true
 }
 
 /// An empty URL of `scheme` whose components are filled in by the rules.
@@ -418,14 +439,15 @@ fn blank<'a>(input: &'a [u8], scheme: Scheme, name: &'a [u8]) -> Url<'a> {
 /// authority ends at the first `/`, `?` or `#`, and the RFC 3986/3987
 /// tables of path and query stop at the delimiter that follows them. The
 /// hot path of the scanner; it gives what [`general`] gives (tested).
+///
+/// It fills in `url` (a [`blank`] one) rather than returning a new [`Url`]:
+/// the struct is large, and a `Result<Url, _>` built here was copied out
+/// with `memcpy` on every call.
 fn http_one_pass<'a>(
-    input: &'a [u8],
-    scheme: Scheme,
-    name: &'a [u8],
+    url: &mut Url<'a>,
     after: &'a [u8],
-) -> Result<Url<'a>, Reject> {
-    let mut url = blank(input, scheme, name);
-    let end = authority(&mut url, after, false)?;
+) -> Result<(), Reject> {
+    let end = authority(url, after, false)?;
     let tail = after.get(end..).unwrap_or_default();
     let mut pos = chars::run(tail, 0, &PATH_LAX, Iri::Ucs)?;
     url.path = tail.get(..pos).unwrap_or_default();
@@ -440,7 +462,7 @@ fn http_one_pass<'a>(
         pos = f;
     }
     if pos == tail.len() {
-        Ok(url)
+        Ok(())
     } else {
         Err(Reject::BadCharacter)
     }
@@ -1150,7 +1172,10 @@ mod tests {
             let (name, rest) = scheme(b).expect("scheme");
             let scheme = Scheme::from_name(name);
             let fast = match rest.strip_prefix(b"//") {
-                Some(after) => http_one_pass(b, scheme, name, after),
+                Some(after) => {
+                    let mut url = blank(b, scheme, name);
+                    http_one_pass(&mut url, after).map(|()| url)
+                }
                 None => return Ok(()),
             };
             let slow = general(b, false, scheme, name, rest);
@@ -1248,6 +1273,14 @@ mod tests {
             for strict in [false, true] {
                 let new = parse(c, strict);
                 let old = parse_reference(c, strict);
+                // `validate` is `Url::parse_with(…).map(|u| u.scheme())`.
+                let scheme = if strict {
+                    old.and_then(|u| parse_reference(c, false).map(|_| u))
+                } else {
+                    old
+                }
+                .map(|u| u.scheme);
+                assert_eq!(validate(c, strict), scheme);
                 assert_eq!(
                     new,
                     old,
@@ -1272,11 +1305,17 @@ mod tests {
         ) {
             for strict in [false, true] {
                 let b = s.as_bytes();
+                let old = parse_reference(b, strict);
                 proptest::prop_assert_eq!(
-                    parse(b, strict),
-                    parse_reference(b, strict),
-                    "{:?} strict={}", s, strict
+                    parse(b, strict), old, "{:?} strict={}", s, strict
                 );
+                let scheme = if strict {
+                    old.and_then(|u| parse_reference(b, false).map(|_| u))
+                } else {
+                    old
+                }
+                .map(|u| u.scheme);
+                proptest::prop_assert_eq!(validate(b, strict), scheme);
             }
         }
     }
