@@ -356,7 +356,7 @@ pub(crate) fn validate(input: &[u8], strict: bool) -> Result<Scheme, Reject> {
 fn parse_into<'a>(url: &mut Url<'a>, strict: bool) -> Result<(), Reject> {
     let input = url.input;
     let (name, rest) = scheme(input)?;
-    let scheme = Scheme::from_name(name);
+    let scheme = Scheme::from_prefix(input, name.len());
     url.scheme = scheme;
     url.scheme_name = name;
     if !strict {
@@ -1281,6 +1281,13 @@ mod tests {
                 }
                 .map(|u| u.scheme);
                 assert_eq!(validate(c, strict), scheme);
+                for n in 0..c.len().min(12) {
+                    let name = c.get(..n).unwrap_or_default();
+                    assert_eq!(
+                        Scheme::from_prefix(c, n),
+                        Scheme::from_name(name)
+                    );
+                }
                 assert_eq!(
                     new,
                     old,
