@@ -132,11 +132,7 @@ const PLAIN_ATEXT: chars::Class = {
 /// literals, several addresses, a malformed field) it returns `None` and
 /// the caller takes the general route, which gives the verdict.
 pub(crate) fn plain(s: &[u8]) -> Option<(Mailto<'_>, usize)> {
-    let at = plain_dot_atom(s, 0)?;
-    if s.get(at) != Some(&b'@') {
-        return None;
-    }
-    let mut pos = plain_dot_atom(s, at + 1)?;
+    let mut pos = plain_address(s)?;
     let to = s.get(..pos)?;
     let mut headers = None;
     if s.get(pos) == Some(&b'?') {
@@ -163,8 +159,8 @@ pub(crate) fn plain(s: &[u8]) -> Option<(Mailto<'_>, usize)> {
     }
 }
 
-/// [`chars::skip`] for the short runs of a mail address (labels and
-/// words of a few bytes), byte by byte: eight-byte steps cost more than
+/// [`chars::skip`] for the short runs of a mailto URL (header names and
+/// values of a few bytes), byte by byte: eight-byte steps cost more than
 /// they save when most runs end inside the first eight bytes.
 #[inline]
 fn skip_short(s: &[u8], pos: usize, class: &chars::Class) -> usize {
@@ -175,19 +171,26 @@ fn skip_short(s: &[u8], pos: usize, class: &chars::Class) -> usize {
     }
 }
 
-/// RFC 5322 §3.2.3: `dot-atom-text = 1*atext *("." 1*atext)` of
-/// [`PLAIN_ATEXT`] from `pos`; where it ends, or `None` for an empty atom.
-fn plain_dot_atom(s: &[u8], mut pos: usize) -> Option<usize> {
-    loop {
-        let end = skip_short(s, pos, &PLAIN_ATEXT);
-        if end == pos {
-            return None;
+/// `addr-spec = local-part "@" domain`, both `dot-atom-text = 1*atext
+/// *("." 1*atext)` of [`PLAIN_ATEXT`], in one loop over the bytes; where
+/// it ends (at the first byte that continues neither), or `None`.
+fn plain_address(s: &[u8]) -> Option<usize> {
+    // `atom`: the current atom is not empty; `at`: the "@" is behind.
+    let (mut atom, mut at) = (false, false);
+    let mut end = s.len();
+    for (i, &b) in s.iter().enumerate() {
+        if PLAIN_ATEXT[usize::from(b)] {
+            atom = true;
+        } else if b == b'.' && atom {
+            atom = false;
+        } else if b == b'@' && atom && !at {
+            (atom, at) = (false, true);
+        } else {
+            end = i;
+            break;
         }
-        if s.get(end) != Some(&b'.') {
-            return Some(end);
-        }
-        pos = end + 1;
     }
+    (at && atom).then_some(end)
 }
 
 /// RFC 6068 §2: `to = addr-spec *("," addr-spec )`, each `addr-spec` made
@@ -454,6 +457,22 @@ mod tests {
         assert_eq!(no("a@%5Bbad%5Cliteral%5D"), Reject::BadMailto);
         assert_eq!(no("a%2@b"), Reject::BadEscape);
         ok("a@%5B192.0.2.1%5D");
+    }
+
+    #[test]
+    fn plain_shape() {
+        let (m, end) = plain(b"a.b@c.d?x=y&z=#f").expect("plain");
+        assert_eq!(
+            (m.to(), m.header_text(), end),
+            (&b"a.b@c.d"[..], Some(&b"x=y&z="[..]), 14)
+        );
+        for s in [
+            "a@b.", ".a@b", "a..b@c", "a@b@c", "a@", "@b", "a", "a@b,c@d",
+            "a@b?x", "a@b?x=y?", "a%20@b", "a@b?x=y&",
+        ] {
+            assert_eq!(plain(s.as_bytes()), None, "{s:?}");
+        }
+        assert_eq!(plain_address(b"a-b.c@d.e?"), Some(9));
     }
 
     #[test]
