@@ -136,21 +136,8 @@ pub(crate) fn plain(s: &[u8]) -> Option<(Mailto<'_>, usize)> {
     let to = s.get(..pos)?;
     let mut headers = None;
     if s.get(pos) == Some(&b'?') {
-        // hfields = "?" hfield *( "&" hfield ), hfield = hfname "=" hfvalue
         let start = pos + 1;
-        let mut field = start;
-        pos = loop {
-            let eq = skip_short(s, field, &QCHAR);
-            if s.get(eq) != Some(&b'=') {
-                return None;
-            }
-            let end = skip_short(s, eq + 1, &QCHAR);
-            match s.get(end) {
-                Some(b'&') => field = end + 1,
-                None | Some(b'#') => break end,
-                Some(_) => return None,
-            }
-        };
+        pos = plain_hfields(s, start)?;
         headers = Some(s.get(start..pos)?);
     }
     match s.get(pos) {
@@ -159,16 +146,26 @@ pub(crate) fn plain(s: &[u8]) -> Option<(Mailto<'_>, usize)> {
     }
 }
 
-/// [`chars::skip`] for the short runs of a mailto URL (header names and
-/// values of a few bytes), byte by byte: eight-byte steps cost more than
-/// they save when most runs end inside the first eight bytes.
-#[inline]
-fn skip_short(s: &[u8], pos: usize, class: &chars::Class) -> usize {
-    let tail = s.get(pos..).unwrap_or_default();
-    match tail.iter().position(|&b| !class[usize::from(b)]) {
-        Some(n) => pos + n,
-        None => s.len(),
+/// `hfields = "?" hfield *( "&" hfield )`, `hfield = hfname "=" hfvalue`,
+/// `hfname = hfvalue = *qchar` without escapes, from `start` (after the
+/// `?`) in one loop over the bytes; where the fields end (the end of `s`
+/// or a `#`), or `None`.
+fn plain_hfields(s: &[u8], start: usize) -> Option<usize> {
+    // `value`: the "=" of the current field is behind.
+    let mut value = false;
+    let tail = s.get(start..)?;
+    for (i, &b) in tail.iter().enumerate() {
+        if QCHAR[usize::from(b)] {
+            continue;
+        }
+        match b {
+            b'=' if !value => value = true,
+            b'&' if value => value = false,
+            b'#' if value => return Some(start + i),
+            _ => return None,
+        }
     }
+    value.then_some(s.len())
 }
 
 /// `addr-spec = local-part "@" domain`, both `dot-atom-text = 1*atext
@@ -473,6 +470,11 @@ mod tests {
             assert_eq!(plain(s.as_bytes()), None, "{s:?}");
         }
         assert_eq!(plain_address(b"a-b.c@d.e?"), Some(9));
+        assert_eq!(plain_hfields(b"?a=b&=c#", 1), Some(7));
+        assert_eq!(plain_hfields(b"?a=b", 1), Some(4));
+        for s in ["?", "?a", "?a=b=c", "?a=b&", "?a=b&c", "?a#", "?a=b?c=d"] {
+            assert_eq!(plain_hfields(s.as_bytes(), 1), None, "{s:?}");
+        }
     }
 
     #[test]
