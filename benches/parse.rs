@@ -75,6 +75,8 @@ fn typical(c: &mut Criterion) {
             b"http://mail.python.org/pipermail/python-dev/2000-March/002940.html",
         ),
         ("query", b"https://www.example.com/cgi-bin/search?q=rfc+1738&lang=en"),
+        // The most common mailto shape in list mail (SpamAssassin spool).
+        ("mailto", b"mailto:exmh-workers-request@spamassassin.taint.org?subject=help"),
     ] {
         assert!(Url::parse(u).is_ok());
         g.bench_function(name, |b| {

@@ -106,6 +106,90 @@ pub(crate) fn mailto(s: &[u8], strict: bool) -> Result<Mailto<'_>, Reject> {
     Ok(Mailto { to, headers })
 }
 
+/// `atext` (RFC 5322 §3.2.3) that is also a `qchar` (RFC 6068 §2), `%`
+/// and `.` excluded: `ALPHA / DIGIT / "!" / "$" / "'" / "*" / "+" / "-" /
+/// "_" / "~"`, the bytes of a plain atom.
+const PLAIN_ATEXT: chars::Class = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = ATEXT[b] && QCHAR[b] && b != b'.' as usize;
+        b += 1;
+    }
+    t
+};
+
+/// The common shape of a default-level mailto URL in one pass:
+/// `local@domain` with both sides `dot-atom-text` of [`PLAIN_ATEXT`],
+/// then optionally `?` and `hfname=hfvalue` fields of plain `qchar`s
+/// joined by `&`; `s` is the text after `mailto:`. Returns the parts and
+/// where the `#` of a fragment is (or `s.len()`).
+///
+/// Every text it accepts [`mailto`] accepts with the same parts: a plain
+/// atom is both `qchar`s (so `to_part`'s class check passes) and `atext`
+/// (so `addr_spec` reads the same atoms), and no `%` means no escape to
+/// decode. On anything else (escapes, non-ASCII, quoted strings, domain
+/// literals, several addresses, a malformed field) it returns `None` and
+/// the caller takes the general route, which gives the verdict.
+pub(crate) fn plain(s: &[u8]) -> Option<(Mailto<'_>, usize)> {
+    let mut pos = plain_address(s)?;
+    let to = s.get(..pos)?;
+    let mut headers = None;
+    if s.get(pos) == Some(&b'?') {
+        let start = pos + 1;
+        pos = plain_hfields(s, start)?;
+        headers = Some(s.get(start..pos)?);
+    }
+    match s.get(pos) {
+        None | Some(b'#') => Some((Mailto { to, headers }, pos)),
+        Some(_) => None,
+    }
+}
+
+/// `hfields = "?" hfield *( "&" hfield )`, `hfield = hfname "=" hfvalue`,
+/// `hfname = hfvalue = *qchar` without escapes, from `start` (after the
+/// `?`) in one loop over the bytes; where the fields end (the end of `s`
+/// or a `#`), or `None`.
+fn plain_hfields(s: &[u8], start: usize) -> Option<usize> {
+    // `value`: the "=" of the current field is behind.
+    let mut value = false;
+    let tail = s.get(start..)?;
+    for (i, &b) in tail.iter().enumerate() {
+        if QCHAR[usize::from(b)] {
+            continue;
+        }
+        match b {
+            b'=' if !value => value = true,
+            b'&' if value => value = false,
+            b'#' if value => return Some(start + i),
+            _ => return None,
+        }
+    }
+    value.then_some(s.len())
+}
+
+/// `addr-spec = local-part "@" domain`, both `dot-atom-text = 1*atext
+/// *("." 1*atext)` of [`PLAIN_ATEXT`], in one loop over the bytes; where
+/// it ends (at the first byte that continues neither), or `None`.
+fn plain_address(s: &[u8]) -> Option<usize> {
+    // `atom`: the current atom is not empty; `at`: the "@" is behind.
+    let (mut atom, mut at) = (false, false);
+    let mut end = s.len();
+    for (i, &b) in s.iter().enumerate() {
+        if PLAIN_ATEXT[usize::from(b)] {
+            atom = true;
+        } else if b == b'.' && atom {
+            atom = false;
+        } else if b == b'@' && atom && !at {
+            (atom, at) = (false, true);
+        } else {
+            end = i;
+            break;
+        }
+    }
+    (at && atom).then_some(end)
+}
+
 /// RFC 6068 §2: `to = addr-spec *("," addr-spec )`, each `addr-spec` made
 /// of `qchar`s (RFC 3987 `ucschar`s allowed in the default mode).
 fn to_part(s: &[u8]) -> Result<(), Reject> {
@@ -370,6 +454,27 @@ mod tests {
         assert_eq!(no("a@%5Bbad%5Cliteral%5D"), Reject::BadMailto);
         assert_eq!(no("a%2@b"), Reject::BadEscape);
         ok("a@%5B192.0.2.1%5D");
+    }
+
+    #[test]
+    fn plain_shape() {
+        let (m, end) = plain(b"a.b@c.d?x=y&z=#f").expect("plain");
+        assert_eq!(
+            (m.to(), m.header_text(), end),
+            (&b"a.b@c.d"[..], Some(&b"x=y&z="[..]), 14)
+        );
+        for s in [
+            "a@b.", ".a@b", "a..b@c", "a@b@c", "a@", "@b", "a", "a@b,c@d",
+            "a@b?x", "a@b?x=y?", "a%20@b", "a@b?x=y&",
+        ] {
+            assert_eq!(plain(s.as_bytes()), None, "{s:?}");
+        }
+        assert_eq!(plain_address(b"a-b.c@d.e?"), Some(9));
+        assert_eq!(plain_hfields(b"?a=b&=c#", 1), Some(7));
+        assert_eq!(plain_hfields(b"?a=b", 1), Some(4));
+        for s in ["?", "?a", "?a=b=c", "?a=b&", "?a=b&c", "?a#", "?a=b?c=d"] {
+            assert_eq!(plain_hfields(s.as_bytes(), 1), None, "{s:?}");
+        }
     }
 
     #[test]

@@ -153,9 +153,7 @@ impl std::error::Error for Reject {}
 /// without the components; it does not allocate unless the host is an
 /// internationalised name.
 pub fn validate(url: &[u8], strict: bool) -> Result<Scheme, Reject> {
-    let strictness =
-        if strict { Strictness::Rfc1738 } else { Strictness::Rfc3987 };
-    Url::parse_with(url, strictness).map(|u| u.scheme())
+    self::url::validate(url, strict)
 }
 
 #[cfg(test)]

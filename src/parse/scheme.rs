@@ -45,6 +45,37 @@ impl Scheme {
     /// assert_eq!(Scheme::from_name(b"sip"), Scheme::Other);
     /// ```
     pub fn from_name(name: &[u8]) -> Scheme {
+        let mut buf = [0u8; 8];
+        let Some(dst) = buf.get_mut(..name.len()) else {
+            return Scheme::Other;
+        };
+        dst.copy_from_slice(name);
+        Scheme::from_word(u64::from_le_bytes(buf), name.len())
+    }
+
+    /// [`Scheme::from_name`] of `input[..n]`: when `input` has eight
+    /// bytes, they are read as one word and the name masked out of it,
+    /// without copying the name byte by byte (a `memcpy` call for a
+    /// slice of unknown length). The parser calls this for every URL.
+    #[inline]
+    pub(crate) fn from_prefix(input: &[u8], n: usize) -> Scheme {
+        let word = input.get(..8).and_then(|w| <[u8; 8]>::try_from(w).ok());
+        match word {
+            Some(word) if n < 8 => {
+                let mask = (1u64 << (8 * n)) - 1;
+                Scheme::from_word(u64::from_le_bytes(word) & mask, n)
+            }
+            Some(word) if n == 8 => {
+                Scheme::from_word(u64::from_le_bytes(word), n)
+            }
+            _ => Scheme::from_name(input.get(..n).unwrap_or_default()),
+        }
+    }
+
+    /// The scheme whose name, `len` bytes of at most eight, is packed
+    /// little-endian into `word` (the bytes past `len` zero).
+    #[inline]
+    fn from_word(word: u64, len: usize) -> Scheme {
         // Up to eight bytes packed into a u64 with bit 0x20 set in each:
         // that folds ASCII letters to lower case, and since the names
         // below are all letters, no other byte can fold onto them. Unused
@@ -69,16 +100,11 @@ impl Scheme {
         const WAIS: u64 = key(b"wais");
         const FILE: u64 = key(b"file");
         const PROSPERO: u64 = key(b"prospero");
-        let mut buf = [0u8; 8];
-        let Some(dst) = buf.get_mut(..name.len()) else {
-            return Scheme::Other;
-        };
-        dst.copy_from_slice(name);
-        let fold = match name.len() {
+        let fold = match len {
             0 => 0,
             n => 0x2020_2020_2020_2020u64 >> (8 * (8 - n)),
         };
-        match u64::from_le_bytes(buf) | fold {
+        match word | fold {
             FTP => Scheme::Ftp,
             HTTP => Scheme::Http,
             HTTPS => Scheme::Https,
@@ -372,6 +398,18 @@ mod tests {
         // Bytes that fold onto letters under `| 0x20` but are not letters.
         assert_eq!(Scheme::from_name(b"\x08TTP"), Scheme::Other);
         assert_eq!(Scheme::from_name(b"ftp\0"), Scheme::Other);
+        for input in
+            [&b"Http://a"[..], b"ftp\0:xyzw", b"prospero:", b"mailto:x"]
+        {
+            for n in 0..=input.len() {
+                let name = input.get(..n).unwrap_or_default();
+                assert_eq!(
+                    Scheme::from_prefix(input, n),
+                    Scheme::from_name(name),
+                    "{name:?}"
+                );
+            }
+        }
         assert_eq!(Scheme::from_name(b""), Scheme::Other);
         assert_eq!(Scheme::from_name(b"PROSPERO"), Scheme::Prospero);
         assert_eq!(Scheme::from_name(b"F"), Scheme::Other);
