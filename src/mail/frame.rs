@@ -55,10 +55,12 @@ impl Format {
         if is_separator(head, 0) {
             return Format::Mbox;
         }
-        let (block, _) = header::split(head, true);
+        // Two fields decide: only they are read.
+        let mut fields = Vec::with_capacity(2);
+        let block = header::first_fields(head, true, 2, &mut fields);
         let block = &head[block.start..block.end];
         let mut count = 0;
-        for f in header::fields(block) {
+        for f in fields {
             let name = &block[f.name.start..f.name.end];
             let value = block.get(f.value.start..f.value.end);
             if value.is_some_and(|v| v.trim_ascii_start().starts_with(b"//")) {
@@ -312,6 +314,86 @@ impl<'h> Iterator for Messages<'h> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What `sniff` said when it split the whole header and then read
+    /// its fields: the oracle of the two-field walk.
+    fn sniff_whole_header(head: &[u8]) -> Format {
+        if is_separator(head, 0) {
+            return Format::Mbox;
+        }
+        let (block, _) = header::split(head, true);
+        let block = &head[block.start..block.end];
+        let mut count = 0;
+        for f in header::fields(block) {
+            let name = &block[f.name.start..f.name.end];
+            let value = block.get(f.value.start..f.value.end);
+            if value.is_some_and(|v| v.trim_ascii_start().starts_with(b"//")) {
+                return Format::Unknown;
+            }
+            const KNOWN: [&[u8]; 12] = [
+                b"received",
+                b"return-path",
+                b"message-id",
+                b"from",
+                b"date",
+                b"subject",
+                b"path",
+                b"newsgroups",
+                b"xref",
+                b"delivered-to",
+                b"mime-version",
+                b"x-original-to",
+            ];
+            if KNOWN.iter().any(|k| name.eq_ignore_ascii_case(k)) {
+                return Format::Message;
+            }
+            count += 1;
+            if count == 2 {
+                return Format::Message;
+            }
+        }
+        Format::Unknown
+    }
+
+    #[test]
+    fn sniff_reads_two_fields_as_the_whole_header_said() {
+        let heads: &[&[u8]] = &[
+            b"",
+            b"X: 1\n",
+            b"X: 1\nY: 2\n",
+            b"X:\n //a\nY: 2\n",
+            b"X: 1\nY:\n\t//b\n\n",
+            b"X: 1\n\nY: 2\n",
+            b"X: 1\nnot a field\n",
+            b"http://a.example/\nhttp://b.example/\n",
+            b">From a\nSubject: x\n",
+            b"A: 1\r\nB: 2\r\n",
+            b"A: 1\n B\nC: //x\n",
+            b"Path: a!b\nFrom: c\n\nbody",
+        ];
+        for h in heads {
+            assert_eq!(
+                Format::sniff(h),
+                sniff_whole_header(h),
+                "{}",
+                String::from_utf8_lossy(h)
+            );
+        }
+        for text in [
+            &include_bytes!("../../corpora/mail/blinux-list/00091.eml")[..],
+            &include_bytes!(
+                "../../corpora/news/20news-bydate/sci.space/61448"
+            )[..],
+            &include_bytes!("../../corpora/mail/python-dev/1999-04-part.mbox")
+                [..],
+        ] {
+            for (i, _) in text.iter().enumerate().filter(|&(_, &b)| b == b'\n')
+            {
+                let head = &text[i + 1..];
+                assert_eq!(Format::sniff(head), sniff_whole_header(head));
+            }
+        }
+    }
 
     #[test]
     fn separators() {

@@ -23,7 +23,34 @@ pub(crate) fn split(entity: &[u8], envelope: bool) -> (Span, Span) {
 pub(crate) fn split_fields(
     entity: &[u8],
     envelope: bool,
+    out: Option<&mut Vec<Field>>,
+) -> (Span, Span) {
+    walk(entity, envelope, out, usize::MAX)
+}
+
+/// The first `limit` fields of the header of `entity` (as [`split_fields`]
+/// records them), pushed onto `out`; the walk stops at the line that
+/// starts the next field. Returns the span of the block those fields
+/// stand in (the start of the header block up to where the walk
+/// stopped): the fields' spans are relative to its start. Mail sniffing
+/// looks at two fields, and a walk of the whole header cost a tenth of
+/// the search of a short news article.
+pub(crate) fn first_fields(
+    entity: &[u8],
+    envelope: bool,
+    limit: usize,
+    out: &mut Vec<Field>,
+) -> Span {
+    walk(entity, envelope, Some(out), limit).0
+}
+
+/// [`split_fields`], stopping at the line that would start field
+/// `limit + 1` (which then ends the header span).
+fn walk(
+    entity: &[u8],
+    envelope: bool,
     mut out: Option<&mut Vec<Field>>,
+    mut limit: usize,
 ) -> (Span, Span) {
     let mut pos = 0;
     while envelope
@@ -51,6 +78,12 @@ pub(crate) fn split_fields(
                 body = pos;
                 break;
             };
+            if limit == 0 {
+                end = pos;
+                body = pos;
+                break;
+            }
+            limit -= 1;
             if let Some(out) = out.as_deref_mut() {
                 let at = pos - start;
                 out.push(Field {
@@ -440,6 +473,13 @@ mod tests {
         let (h, b) = split(entity, envelope);
         assert_eq!(spans, (h, b));
         let want: Vec<Field> = fields(&entity[h.start..h.end]).collect();
+        // The first n fields, read alone, are the first n of all.
+        for n in 0..4 {
+            let mut first = Vec::new();
+            let block = first_fields(entity, envelope, n, &mut first);
+            assert_eq!(block.start, h.start);
+            assert_eq!(&first[..], &want[..n.min(want.len())]);
+        }
         // What was in the vector stays; the fields come after it.
         assert_eq!(got[0].name.start, 7);
         assert_eq!(
