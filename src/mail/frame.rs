@@ -59,38 +59,44 @@ impl Format {
         let mut fields = Vec::with_capacity(2);
         let block = header::first_fields(head, true, 2, &mut fields);
         let block = &head[block.start..block.end];
-        let mut count = 0;
-        for f in fields {
-            let name = &block[f.name.start..f.name.end];
-            let value = block.get(f.value.start..f.value.end);
-            if value.is_some_and(|v| v.trim_ascii_start().starts_with(b"//")) {
-                // `http://…` at a line start is a URL, not a field.
-                return Format::Unknown;
-            }
-            const KNOWN: [&[u8]; 12] = [
-                b"received",
-                b"return-path",
-                b"message-id",
-                b"from",
-                b"date",
-                b"subject",
-                b"path",
-                b"newsgroups",
-                b"xref",
-                b"delivered-to",
-                b"mime-version",
-                b"x-original-to",
-            ];
-            if KNOWN.iter().any(|k| name.eq_ignore_ascii_case(k)) {
-                return Format::Message;
-            }
-            count += 1;
-            if count == 2 {
-                return Format::Message;
-            }
-        }
-        Format::Unknown
+        from_fields(block, fields)
     }
+}
+
+/// What the first fields of a header block say (relative to `block`): a
+/// field whose value starts with `//` is a URL at a line start, not a
+/// field (not mail); a name that mail or news always carries, or two
+/// fields in a row, make it a message.
+fn from_fields(
+    block: &[u8],
+    fields: impl IntoIterator<Item = header::Field>,
+) -> Format {
+    const KNOWN: [&[u8]; 12] = [
+        b"received",
+        b"return-path",
+        b"message-id",
+        b"from",
+        b"date",
+        b"subject",
+        b"path",
+        b"newsgroups",
+        b"xref",
+        b"delivered-to",
+        b"mime-version",
+        b"x-original-to",
+    ];
+    for (count, f) in fields.into_iter().enumerate() {
+        let name = &block[f.name.start..f.name.end];
+        let value = block.get(f.value.start..f.value.end);
+        if value.is_some_and(|v| v.trim_ascii_start().starts_with(b"//")) {
+            // `http://…` at a line start is a URL, not a field.
+            return Format::Unknown;
+        }
+        if KNOWN.iter().any(|k| name.eq_ignore_ascii_case(k)) || count == 1 {
+            return Format::Message;
+        }
+    }
+    Format::Unknown
 }
 
 /// Whether the line at `pos` of `hay` is an mbox separator (see the
@@ -323,36 +329,7 @@ mod tests {
         }
         let (block, _) = header::split(head, true);
         let block = &head[block.start..block.end];
-        let mut count = 0;
-        for f in header::fields(block) {
-            let name = &block[f.name.start..f.name.end];
-            let value = block.get(f.value.start..f.value.end);
-            if value.is_some_and(|v| v.trim_ascii_start().starts_with(b"//")) {
-                return Format::Unknown;
-            }
-            const KNOWN: [&[u8]; 12] = [
-                b"received",
-                b"return-path",
-                b"message-id",
-                b"from",
-                b"date",
-                b"subject",
-                b"path",
-                b"newsgroups",
-                b"xref",
-                b"delivered-to",
-                b"mime-version",
-                b"x-original-to",
-            ];
-            if KNOWN.iter().any(|k| name.eq_ignore_ascii_case(k)) {
-                return Format::Message;
-            }
-            count += 1;
-            if count == 2 {
-                return Format::Message;
-            }
-        }
-        Format::Unknown
+        from_fields(block, header::fields(block))
     }
 
     #[test]
