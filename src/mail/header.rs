@@ -106,23 +106,26 @@ fn walk(
         let block = &entity[start..end];
         let n = out.len();
         for i in first..n {
-            let next = out.get(i + 1).map_or(block.len(), |f| {
-                // Back from the next name to its line start: names start
-                // lines.
-                f.name.start
-            });
-            let mut vend = next;
-            if block[..vend].ends_with(b"\n") {
-                vend -= 1;
-            }
-            if block[..vend].ends_with(b"\r") {
-                vend -= 1;
-            }
+            // Names start lines: the next name is where this field ends.
+            let next = out.get(i + 1).map_or(block.len(), |f| f.name.start);
             let f = &mut out[i];
-            f.value.end = vend.max(f.value.start);
+            f.value.end = value_end(block, next, f.value.start);
         }
     }
     (Span { start, end }, Span { start: body, end: entity.len() })
+}
+
+/// The end of a field's value that runs up to `end` of `block`: without
+/// its final line break (`\n` or `\r\n`), never before `start`.
+fn value_end(block: &[u8], end: usize, start: usize) -> usize {
+    let mut end = end;
+    if block[..end].ends_with(b"\n") {
+        end -= 1;
+    }
+    if block[..end].ends_with(b"\r") {
+        end -= 1;
+    }
+    end.max(start)
 }
 
 fn next_line(s: &[u8], pos: usize) -> usize {
@@ -192,18 +195,12 @@ impl Iterator for Fields<'_> {
             if name.is_empty() {
                 continue;
             }
-            let mut vend = end;
-            if block[..vend].ends_with(b"\n") {
-                vend -= 1;
-            }
-            if block[..vend].ends_with(b"\r") {
-                vend -= 1;
-            }
+            let value = start + colon + 1;
             return Some(Field {
                 name: Span { start, end: start + name.len() },
                 value: Span {
-                    start: start + colon + 1,
-                    end: vend.max(start + colon + 1),
+                    start: value,
+                    end: value_end(block, end, value),
                 },
             });
         }
