@@ -165,15 +165,17 @@ impl Spare {
         self.0.lock().ok().and_then(|mut v| v.pop()).unwrap_or_default()
     }
 
-    /// Clears `batch` and keeps it for [`Spare::take`].
+    /// Clears `batch` and keeps it for [`Spare::take`]; a batch that
+    /// grew past [`Spare::LARGEST`] is cut back to it, not dropped: the
+    /// pages it keeps are already mapped, and a dense slice (one URL in
+    /// 200 bytes fills 4.7 MiB) would otherwise make every next batch
+    /// start from nothing.
     fn give(&self, mut batch: Batch) {
-        let held = batch.urls.capacity().saturating_add(
-            batch.hits.capacity().saturating_mul(size_of::<Found>()),
-        );
-        if held > Spare::LARGEST {
-            return;
-        }
         batch.clear();
+        let urls = Spare::LARGEST / 4;
+        let hits = (Spare::LARGEST - urls) / size_of::<Found>().max(1);
+        batch.hits.shrink_to(hits);
+        batch.urls.shrink_to(urls);
         if let Ok(mut v) = self.0.lock() {
             if v.len() < Spare::KEEP {
                 v.push(batch);
@@ -1643,10 +1645,16 @@ const ALIGN: usize = 4096;
 
 impl Buffer {
     /// Makes room for `len` bytes; returns where they start.
+    ///
+    /// A new buffer gets a quarter more than asked: mbox slices end at a
+    /// separator, so their lengths differ, and a buffer replaced for a
+    /// few bytes more maps (and faults in) every page again. Pages never
+    /// written cost no memory.
     fn room(&mut self, len: usize) -> usize {
         let need = len.saturating_add(ALIGN);
         if self.buf.len() < need {
-            self.buf = vec![0u8; need.next_multiple_of(ALIGN)];
+            let size = need.saturating_add(need / 4).next_multiple_of(ALIGN);
+            self.buf = vec![0u8; size];
         }
         self.buf.as_ptr().align_offset(ALIGN).min(ALIGN)
     }
