@@ -31,6 +31,11 @@ pub struct Input {
     pub source: Source,
     /// The size when it is a regular file, as seen by the walk.
     pub size: Option<u64>,
+    /// Known to be a regular file: a path named as one, or a folder
+    /// entry listed as one. With `size` unknown (a walk with
+    /// [`WalkOptions::skip_stat`]), the search learns its size by
+    /// reading it.
+    pub regular: bool,
 }
 
 /// An input that could not be listed or opened.
@@ -66,6 +71,12 @@ pub struct WalkOptions {
     /// Follow symbolic links met inside folders (`-L`). By default, they
     /// are skipped.
     pub follow_links: bool,
+    /// List the files met in folders without their size (`size: None`,
+    /// `regular: true`): one `stat` a file less, which is a quarter of
+    /// the time it takes just to read a folder of small files (20
+    /// Newsgroups, `examples/memchr_floor.rs` with and without it). Who
+    /// needs the total size first (a progress bar) leaves it off.
+    pub skip_stat: bool,
 }
 
 /// Lists the inputs named by `paths`, in order: `-` is stdin, folders
@@ -120,9 +131,12 @@ impl Walk {
             if !entry.file_type().is_file() {
                 continue;
             }
-            let size = entry.metadata().ok().map(|m| m.len());
+            let size = match self.opts.skip_stat {
+                true => None,
+                false => entry.metadata().ok().map(|m| m.len()),
+            };
             let source = Source::Path(entry.into_path());
-            return Some(Ok(Input { source, size }));
+            return Some(Ok(Input { source, size, regular: true }));
         }
         self.dir = None;
         None
@@ -139,7 +153,11 @@ impl Iterator for Walk {
             }
             let path = self.paths.next()?;
             if path.as_os_str() == "-" {
-                return Some(Ok(Input { source: Source::Stdin, size: None }));
+                return Some(Ok(Input {
+                    source: Source::Stdin,
+                    size: None,
+                    regular: false,
+                }));
             }
             let meta = match std::fs::metadata(&path) {
                 Ok(m) => m,
@@ -164,8 +182,10 @@ impl Iterator for Walk {
                 self.dir = Some((path, entries));
                 continue;
             }
-            let size = meta.is_file().then_some(meta.len());
-            return Some(Ok(Input { source: Source::Path(path), size }));
+            let regular = meta.is_file();
+            let size = regular.then_some(meta.len());
+            let source = Source::Path(path);
+            return Some(Ok(Input { source, size, regular }));
         }
     }
 }

@@ -878,6 +878,9 @@ fn corpus_output_is_identical_for_any_threads_and_slices() {
     }
     let mbox = spool.path().join("python-dev.mbox");
     concatenate(&list, &mbox);
+    // A folder of big files: listed without their sizes, found big by
+    // reading, searched in slices all the same.
+    let folder = spool.path().to_path_buf();
     for (args, target) in [
         (&["-Hnb", "--rejects"][..], &corpus),
         (&["--json", "--rejects"][..], &mail),
@@ -886,13 +889,14 @@ fn corpus_output_is_identical_for_any_threads_and_slices() {
         (&["--json"][..], &big),
         (&["--json", "--mail", "on"][..], &mbox),
         (&["-nb", "--mail", "on", "--qp-repair"][..], &mbox),
+        (&["-nb", "--json"][..], &folder),
     ] {
         let mut want: Option<Vec<u8>> = None;
         let threads = ["-j1", "-j2", "-j8"];
         let slices = ["--slice-size=65536", "--slice-size=4093"];
         let mut runs: Vec<Vec<&str>> =
             threads.iter().map(|j| vec![*j]).collect();
-        if target == &big || target == &mbox {
+        if target == &big || target == &mbox || target == &folder {
             runs.extend(slices.iter().map(|s| vec!["-j2", *s]));
         }
         for extra in runs {

@@ -72,8 +72,14 @@ fn search(args: Args) -> anyhow::Result<i32> {
         && (args.with_filename
             || named_several
             || paths.iter().any(|p| p.is_dir()));
-    let inputs =
-        input::Walk::new(paths, WalkOptions { follow_links: args.follow });
+    let show_progress = !args.no_progress
+        && io::stderr().is_terminal()
+        && std::env::var_os("CI").is_none();
+    // The progress bar needs every file's size; without it the search
+    // learns a size by reading the file.
+    let walk =
+        WalkOptions { follow_links: args.follow, skip_stat: !show_progress };
+    let inputs = input::Walk::new(paths, walk);
     let format = match (args.stats, args.stats_tsv, args.json, args.count) {
         (_, true, _, _) => Format::StatsTsv,
         (true, _, true, _) => Format::StatsJson,
@@ -120,9 +126,6 @@ fn search(args: Args) -> anyhow::Result<i32> {
     driver.mail(mode, args.qp_repair);
     let driver = driver.build(finder);
 
-    let show_progress = !args.no_progress
-        && io::stderr().is_terminal()
-        && std::env::var_os("CI").is_none();
     // The progress bar needs the total, so on a terminal the walk is done
     // first; otherwise the workers walk as they go.
     type Inputs = Box<dyn Iterator<Item = Result<Input, InputError>> + Send>;

@@ -24,6 +24,7 @@ use crate::input::{self, Compression, Input, InputError, Source};
 use crate::mail::{self, Encoding, Location, MailFinder, MailMatch, MailSink};
 use crate::parse::{Reject, Scheme};
 use crate::scan::{Flags, Kind, LOOK_BEHIND};
+use rayon::prelude::*;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
@@ -564,9 +565,12 @@ impl Driver {
             Ok(f) => f,
             Err(e) => return (Batch::failed(), Some(fail(e, None))),
         };
-        // The walk saw a regular file's size; anything else is asked.
+        // The walk saw a regular file's size; a regular file listed
+        // without it is read (a big one fills more than a slice, below);
+        // anything else is asked.
         let small = match input.size {
             Some(size) => size <= self.slice as u64,
+            None if input.regular => true,
             None => match file.metadata() {
                 Ok(m) => m.is_file() && m.len() <= self.slice as u64,
                 Err(e) => return (Batch::failed(), Some(fail(e, None))),
@@ -576,10 +580,39 @@ impl Driver {
             return self.search_stream(input, file, part);
         }
         let limit = (self.slice as u64).saturating_add(1);
-        let bytes = match buf.fill_from(file.take(limit)) {
+        // A regular file of unknown size that fills the first read is
+        // asked its size (a `stat` of the open file): a big one is
+        // searched in slices, not read whole.
+        let probe = input.size.is_none() && input.regular;
+        let mut big = None;
+        let grow = || {
+            if !probe {
+                return true;
+            }
+            match file.metadata() {
+                Ok(m) if m.len() > self.slice as u64 => {
+                    big = Some(m.len());
+                    false
+                }
+                _ => true,
+            }
+        };
+        let bytes = match buf.fill_from((&file).take(limit), grow) {
             Ok(b) => b,
             Err(e) => return (Batch::failed(), Some(fail(e, None))),
         };
+        if let Some(size) = big {
+            return self.search_big(input, path, file, size, buf, part);
+        }
+        if bytes.len() as u64 >= limit && probe {
+            // Grown past a slice since the look.
+            return match file.metadata() {
+                Ok(m) => {
+                    self.search_big(input, path, file, m.len(), buf, part)
+                }
+                Err(e) => (Batch::failed(), Some(fail(e, None))),
+            };
+        }
         if bytes.len() as u64 >= limit {
             // It grew since we looked: stream it instead.
             return match File::open(path) {
@@ -703,6 +736,20 @@ impl Driver {
             error,
         });
         (batch, error)
+    }
+
+    /// [`Driver::search_slice`] from its start, in the calling thread's
+    /// buffer `cell` (a fresh one when that is in use further up the
+    /// stack: rayon may run a slice inside another's wait).
+    fn search_slice_in(
+        &self,
+        slice: &SliceUnit,
+        cell: &RefCell<Buffer>,
+    ) -> io::Result<Batch> {
+        match cell.try_borrow_mut() {
+            Ok(mut buf) => self.search_slice(slice, None, &mut buf),
+            Err(_) => self.search_slice(slice, None, &mut Buffer::default()),
+        }
     }
 
     /// A slice of a big file, scanned from its start or, when the
@@ -1011,35 +1058,51 @@ impl<'d, I: Iterator<Item = Result<Input, InputError>>> Planner<'d, I> {
                 return self.queue.push_back(Unit::Failed(err));
             }
         };
+        match self.driver.cut(&input, file, size) {
+            Some(slices) => {
+                self.queue.extend(slices.into_iter().map(Unit::Slice))
+            }
+            None => self.queue.push_back(Unit::Whole(input)),
+        }
+    }
+}
+
+impl Driver {
+    /// The slices of a big regular `file` of `size` bytes, or `None` when
+    /// it is searched whole (streamed): compressed, one mail message, raw
+    /// repair, or a line too long to split at.
+    fn cut(
+        &self,
+        input: &Input,
+        file: File,
+        size: u64,
+    ) -> Option<Vec<SliceUnit>> {
+        let slice = self.slice as u64;
         let mut head = vec![0u8; SNIFF_LEN];
         let n = file.read_at(&mut head, 0).unwrap_or(0);
         let head = head.get(..n).unwrap_or_default();
         let plain = Compression::detect(head) == Compression::None;
         let mut mail = false;
-        if plain && self.driver.sniffs() {
-            match self.driver.mail_format(head) {
+        if plain && self.sniffs() {
+            match self.mail_format(head) {
                 Some(mail::Format::Mbox) => mail = true,
                 // One message, or raw repair: searched whole.
-                Some(_) => return self.queue.push_back(Unit::Whole(input)),
-                None if self.driver.qp_repair => {
-                    return self.queue.push_back(Unit::Whole(input));
-                }
+                Some(_) => return None,
+                None if self.qp_repair => return None,
                 None => {}
             }
         }
         let bounds = match (plain, mail) {
-            (true, true) => mbox_boundaries(&file, size, slice),
-            (true, false) => boundaries(&file, size, slice),
-            _ => None,
-        };
-        let Some(bounds) = bounds else {
-            return self.queue.push_back(Unit::Whole(input));
+            (true, true) => mbox_boundaries(&file, size, slice)?,
+            (true, false) => boundaries(&file, size, slice)?,
+            _ => return None,
         };
         let file = Arc::new(file);
         let count = bounds.len();
         let mut start = 0;
+        let mut slices = Vec::with_capacity(count);
         for (k, end) in bounds.into_iter().enumerate() {
-            self.queue.push_back(Unit::Slice(SliceUnit {
+            slices.push(SliceUnit {
                 input: input.clone(),
                 file: Arc::clone(&file),
                 size,
@@ -1048,9 +1111,83 @@ impl<'d, I: Iterator<Item = Result<Input, InputError>>> Planner<'d, I> {
                 first: k == 0,
                 last: k + 1 == count,
                 mail,
-            }));
+            });
             start = end;
         }
+        Some(slices)
+    }
+
+    /// A big regular file that the walk listed without its size (see
+    /// [`input::WalkOptions::skip_stat`]), found big by this worker: its
+    /// slices are searched here, one after the other, and sent on as
+    /// parts, as the reporter would put parallel slices together
+    /// (spilled candidates rescanned, line and message numbers counted
+    /// on). A read error ends the file.
+    fn search_big(
+        &self,
+        input: &Input,
+        path: &std::path::Path,
+        file: File,
+        size: u64,
+        buf: &mut Buffer,
+        part: Part<'_>,
+    ) -> (Batch, Option<InputError>) {
+        let fail = |error, offset| InputError {
+            source: input.source.clone(),
+            offset,
+            error,
+        };
+        let Some(slices) = self.cut(input, file, size) else {
+            return match File::open(path) {
+                Ok(f) => self.search_stream(input, f, part),
+                Err(e) => (Batch::failed(), Some(fail(e, None))),
+            };
+        };
+        let mut file = FileState::default();
+        let mut done = Batch {
+            opened: true,
+            compression: Some(Compression::None),
+            mail: slices.first().is_some_and(|s| s.mail),
+            ..Batch::default()
+        };
+        // A few slices at a time are searched on the pool: a worker with
+        // no unit left takes some (the file keeps its parallel slices),
+        // and at most `ahead` batches wait to be sent on.
+        let ahead = 2 * self.threads.max(1);
+        let searched = slices.chunks(ahead).flat_map(|chunk| {
+            let batches: Vec<_> = chunk
+                .par_iter()
+                .map(|s| SLICE_BUF.with(|b| self.search_slice_in(s, b)))
+                .collect();
+            chunk.iter().zip(batches)
+        });
+        for (slice, batch) in searched {
+            let batch = if file.resume > slice.start {
+                // The last candidate of the slice before spilled into
+                // this one: scanned again from where that one ended.
+                self.search_slice(slice, Some(file.resume), buf)
+            } else {
+                batch
+            };
+            let mut batch = match batch {
+                Ok(b) => b,
+                Err(e) => {
+                    done.bytes = file.bytes;
+                    done.messages = file.messages;
+                    return (done, Some(fail(e, Some(slice.start))));
+                }
+            };
+            file.resume = file.resume.max(batch.resume);
+            batch.shift(file.lines, file.messages);
+            file.lines += batch.newlines;
+            file.bytes += batch.bytes;
+            file.messages += batch.messages;
+            batch.raw = slice.end - slice.start;
+            part(input, Some(batch));
+        }
+        done.bytes = file.bytes;
+        done.messages = file.messages;
+        (done, None)
     }
 }
 
@@ -1440,6 +1577,20 @@ impl Batch {
         }
     }
 
+    /// Counts the line and message numbers of a slice's hits on from
+    /// `lines` newlines and `messages` messages before it, as
+    /// [`Batch::report`] does for parallel slices.
+    fn shift(&mut self, lines: u64, messages: u64) {
+        for f in &mut self.hits {
+            if f.at.line > 0 {
+                f.at.line += lines;
+            }
+            if let Some(m) = &mut f.mail {
+                m.message += messages;
+            }
+        }
+    }
+
     /// Collects the candidates of a slice scan of `bytes`, which start at
     /// absolute offset `base` right after a newline (or at 0). `line` is
     /// then relative: the number of newlines before the candidate in the
@@ -1634,6 +1785,12 @@ impl<R: Read> Read for Counted<'_, R> {
     }
 }
 
+thread_local! {
+    /// The buffer of the slices a pool thread searches for a big file
+    /// found by another worker (`Driver::search_big`).
+    static SLICE_BUF: RefCell<Buffer> = RefCell::default();
+}
+
 /// A worker's reusable buffer; its contents start page-aligned, which
 /// keeps the SIMD scan at its floor (DESIGN.md).
 #[derive(Default)]
@@ -1660,10 +1817,24 @@ impl Buffer {
     }
 
     /// Reads `rdr` to its end (the caller bounds it with `take`).
-    fn fill_from<R: Read>(&mut self, mut rdr: R) -> io::Result<&[u8]> {
+    /// `grow` is asked once, when the first 64 KiB are read and more
+    /// may follow; when it says no, the read stops there.
+    fn fill_from<R: Read>(
+        &mut self,
+        mut rdr: R,
+        mut grow: impl FnMut() -> bool,
+    ) -> io::Result<&[u8]> {
+        const FIRST: usize = 64 * 1024;
         let mut len = 0;
-        let mut base = self.room(64 * 1024);
+        let mut base = self.room(FIRST);
+        let mut asked = false;
         loop {
+            if len >= FIRST && !asked {
+                asked = true;
+                if !grow() {
+                    break;
+                }
+            }
             if base + len == self.buf.len() {
                 let mut bigger = vec![0u8; (self.buf.len() * 2).max(ALIGN)];
                 let nb = bigger.as_ptr().align_offset(ALIGN).min(ALIGN);
@@ -1741,7 +1912,7 @@ mod tests {
             Ok(())
         }
         fn end(&mut self, _: &Input, d: &InputDone) -> io::Result<()> {
-            self.0.push(format!("end {}", d.bytes));
+            self.0.push(format!("end {} {:?}", d.bytes, d.messages));
             Ok(())
         }
     }
@@ -1832,6 +2003,72 @@ mod tests {
                     whole,
                     "caps {wrapper}/{url}, slice {slice}"
                 );
+            }
+        }
+    }
+
+    /// A folder walked without sizes: its big files are found big by
+    /// reading and searched in slices by the worker that found them
+    /// (with the pool's help); the report is the same as with sizes.
+    #[test]
+    fn folder_walked_without_sizes_equals_with_sizes() {
+        let dir = tempfile::tempdir().unwrap();
+        // Wrapped URLs whose second line holds a URL of its own: a
+        // slice that starts there finds it unless it is scanned again
+        // from where the wrapped one ended.
+        let mut t = text();
+        for i in 0..200 {
+            write!(t, "<URL:http://a{i}.example/?u=\n http://b.example/>\n")
+                .unwrap();
+        }
+        std::fs::write(dir.path().join("a-text"), t).unwrap();
+        let mut mbox = Vec::new();
+        for i in 0..300 {
+            write!(
+                mbox,
+                "From a{i}@example.org Thu Aug 22 13:17:22 2002\n\
+                 Message-ID: <{i}@x>\nSubject: s http://s{i}.example/\n\n\
+                 body http://b{i}.example/p <URL:http://w{i}.exa\n  \
+                 mple/> {}\n\n",
+                "x ".repeat(i % 40)
+            )
+            .unwrap();
+        }
+        std::fs::write(dir.path().join("b-spool"), &mbox).unwrap();
+        let mut enc = flate2::write::GzEncoder::new(
+            Vec::new(),
+            flate2::Compression::fast(),
+        );
+        enc.write_all(&text()).unwrap();
+        let sub = dir.path().join("c-sub");
+        std::fs::create_dir(&sub).unwrap();
+        std::fs::write(sub.join("gz"), enc.finish().unwrap()).unwrap();
+        std::fs::write(sub.join("small"), "x http://small.example/\n")
+            .unwrap();
+        let get = |threads, slice, skip_stat, mode| {
+            let mut b = Driver::builder();
+            b.threads(threads).slice_size(slice).mail(mode, false);
+            let d = b.build(Finder::new());
+            let opts = input::WalkOptions { skip_stat, ..Default::default() };
+            let inputs = input::walk(&[dir.path().to_path_buf()], opts);
+            if skip_stat {
+                assert!(inputs.iter().all(|i| {
+                    i.as_ref().is_ok_and(|i| i.size.is_none() && i.regular)
+                }));
+            }
+            let mut r = Record::default();
+            d.run(inputs, &mut r).unwrap();
+            r.0
+        };
+        for mode in [MailMode::Auto, MailMode::Off] {
+            let want = get(1, 1 << 30, false, mode);
+            assert!(want.len() > 2000, "{}", want.len());
+            for slice in [64, 333, 4096, 70_000, 1 << 30] {
+                for threads in [1, 3] {
+                    assert_eq!(get(threads, slice, false, mode), want);
+                    let got = get(threads, slice, true, mode);
+                    assert_eq!(got, want, "slice {slice} threads {threads}");
+                }
             }
         }
     }
