@@ -605,13 +605,23 @@ impl Driver {
             return self.search_big(input, path, file, size, buf, part);
         }
         if bytes.len() as u64 >= limit && probe {
-            // Grown past a slice since the look.
-            return match file.metadata() {
-                Ok(m) => {
-                    self.search_big(input, path, file, m.len(), buf, part)
+            // Grown past a slice since the look: sliced when its size
+            // says so; a file whose size says less than it holds (a
+            // kernel's pseudo-file) is streamed, below.
+            match file.metadata() {
+                Ok(m) if m.len() >= limit => {
+                    return self.search_big(
+                        input,
+                        path,
+                        file,
+                        m.len(),
+                        buf,
+                        part,
+                    );
                 }
-                Err(e) => (Batch::failed(), Some(fail(e, None))),
-            };
+                Ok(_) => {}
+                Err(e) => return (Batch::failed(), Some(fail(e, None))),
+            }
         }
         if bytes.len() as u64 >= limit {
             // It grew since we looked: stream it instead.
