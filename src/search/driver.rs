@@ -2083,6 +2083,25 @@ mod tests {
         }
     }
 
+    /// A file of unknown size whose stated size is less than it holds
+    /// (Linux's /proc files say 0) is read to its end, not cut at it.
+    #[test]
+    fn pseudo_file_is_read_to_its_end() {
+        let path = std::path::PathBuf::from("/proc/self/limits");
+        let Ok(want) = std::fs::read(&path) else {
+            eprintln!("skipped: no /proc/self/limits on this system");
+            return;
+        };
+        assert!(want.len() > 64, "{}", want.len());
+        let d =
+            Driver::builder().threads(2).slice_size(16).build(Finder::new());
+        let input =
+            Input { source: Source::Path(path), size: None, regular: true };
+        let mut r = Record::default();
+        d.run([Ok(input)], &mut r).unwrap();
+        assert_eq!(r.0.last(), Some(&format!("end {} None", want.len())));
+    }
+
     #[test]
     fn compressed_equals_plain() {
         let dir = tempfile::tempdir().unwrap();
