@@ -45,7 +45,7 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 }
 
 /// The search command.
-fn search(args: Args) -> anyhow::Result<i32> {
+fn search(mut args: Args) -> anyhow::Result<i32> {
     let started = Instant::now();
     let mut kinds = Vec::new();
     for k in &args.kind {
@@ -56,7 +56,7 @@ fn search(args: Args) -> anyhow::Result<i32> {
             ),
         }
     }
-    let mut paths = args.paths.clone();
+    let mut paths = std::mem::take(&mut args.paths);
     if let Some(list) = &args.files_from {
         paths.extend(read_path_list(list)?);
     }
