@@ -364,7 +364,6 @@ mod tests {
         assert!(!f.contains(Flags::JOINED));
     }
 
-    #[test]
     /// The eight-at-a-time run skip stops where the table loop does: every
     /// byte value at every lane, after every lead, and random runs.
     #[test]
