@@ -64,37 +64,47 @@ fn walk(
     let mut seen_field = false;
     let mut end = entity.len();
     let mut body = entity.len();
-    while pos < entity.len() {
+    // Each line is told by its first byte: an empty line ends the header,
+    // a blank continues the field before it, anything else must start a
+    // field (`Name:`), or the header ends there.
+    while let Some(&first) = entity.get(pos) {
         let line = &entity[pos..];
-        if line.starts_with(b"\n") || line.starts_with(b"\r\n") {
-            end = pos;
-            body = next_line(entity, pos);
-            break;
-        }
-        let continuation = matches!(line.first(), Some(b' ' | b'\t'));
-        if !(continuation && seen_field) {
-            let Some((name, colon)) = field_start(line) else {
-                end = pos;
-                body = pos;
-                break;
-            };
-            if limit == 0 {
-                end = pos;
-                body = pos;
+        // Where the search for the line's end starts.
+        let mut from = pos + 1;
+        match first {
+            b'\n' => {
+                (end, body) = (pos, pos + 1);
                 break;
             }
-            limit -= 1;
-            if let Some(out) = out.as_deref_mut() {
-                let at = pos - start;
-                out.push(Field {
-                    name: Span { start: at, end: at + name },
-                    // The end is set when the field's last line is known.
-                    value: Span { start: at + colon + 1, end: 0 },
-                });
+            b'\r' if line.get(1) == Some(&b'\n') => {
+                (end, body) = (pos, pos + 2);
+                break;
+            }
+            b' ' | b'\t' if seen_field => {}
+            _ => {
+                let Some((name, colon)) = field_start(line) else {
+                    (end, body) = (pos, pos);
+                    break;
+                };
+                if limit == 0 {
+                    (end, body) = (pos, pos);
+                    break;
+                }
+                limit -= 1;
+                if let Some(out) = out.as_deref_mut() {
+                    let at = pos - start;
+                    out.push(Field {
+                        name: Span { start: at, end: at + name },
+                        // The end is set when the field's last line is
+                        // known.
+                        value: Span { start: at + colon + 1, end: 0 },
+                    });
+                }
+                from = pos + colon + 1;
             }
         }
         seen_field = true;
-        pos = next_line(entity, pos);
+        pos = next_line(entity, from);
     }
     if pos >= entity.len() {
         end = entity.len();
@@ -136,17 +146,34 @@ fn next_line(s: &[u8], pos: usize) -> usize {
 /// then `:`; blanks before the colon are the obsolete syntax of §4.5.
 /// The name's length and the colon's index in `line`.
 fn field_start(line: &[u8]) -> Option<(usize, usize)> {
-    let name = line
-        .iter()
-        .take_while(|&&b| (33..=126).contains(&b) && b != b':')
-        .count();
+    let name = line.iter().position(|&b| !FTEXT[b as usize]);
+    let name = name.unwrap_or(line.len());
     if name == 0 {
         return None;
     }
-    let rest = &line[name..];
-    let blanks = rest.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
-    (rest.get(blanks) == Some(&b':')).then_some((name, name + blanks))
+    match line.get(name)? {
+        b':' => Some((name, name)),
+        b' ' | b'\t' => {
+            let rest = &line[name..];
+            let blanks = rest.iter().position(|&b| b != b' ' && b != b'\t');
+            let colon = name + blanks?;
+            (line[colon] == b':').then_some((name, colon))
+        }
+        _ => None,
+    }
 }
+
+/// RFC 5322 §3.6.8: `ftext = %d33-57 / %d59-126`, printable ASCII but
+/// `:`.
+static FTEXT: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 33;
+    while b <= 126 {
+        t[b] = b != b':' as usize;
+        b += 1;
+    }
+    t
+};
 
 /// A header field: its name and its raw body (after the colon, folds and
 /// the final line break not removed), both relative to the header block.
@@ -547,6 +574,64 @@ mod tests {
             for (i, _) in text.iter().enumerate().filter(|&(_, &b)| b == b'\n')
             {
                 split_fields_agrees(&text[i + 1..], false);
+            }
+        }
+    }
+
+    /// `field_start` as two `take_while` counts (its first version).
+    fn field_start_plain(line: &[u8]) -> Option<(usize, usize)> {
+        let name = line
+            .iter()
+            .take_while(|&&b| (33..=126).contains(&b) && b != b':')
+            .count();
+        if name == 0 {
+            return None;
+        }
+        let rest = &line[name..];
+        let blanks =
+            rest.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
+        (rest.get(blanks) == Some(&b':')).then_some((name, name + blanks))
+    }
+
+    #[test]
+    fn field_start_as_the_plain_loops_say() {
+        let lines: &[&[u8]] = &[
+            b"",
+            b":",
+            b": x",
+            b"A",
+            b"A:",
+            b"A :",
+            b"A \t :x",
+            b"A  ",
+            b"A b:",
+            b"A\x7f:",
+            b"A\xc3\xa4:",
+            b"A\r:",
+            b"A\n:",
+            b" A:",
+            b"\tA:",
+            b"~!:",
+            b"Received: from x",
+        ];
+        let corpus = [
+            &include_bytes!("../../corpora/mail/blinux-list/00091.eml")[..],
+            &include_bytes!("../../corpora/mail/python-dev/1999-04-part.mbox")
+                [..],
+        ];
+        let starts = corpus.iter().flat_map(|text| {
+            text.iter()
+                .enumerate()
+                .filter(|&(_, &b)| b == b'\n')
+                .map(|(i, _)| &text[i + 1..])
+        });
+        for line in lines.iter().copied().chain(starts) {
+            assert_eq!(field_start(line), field_start_plain(line));
+        }
+        // Every byte value in a name, as one and after one.
+        for b in 0..=255u8 {
+            for line in [[b'A', b, b':'], [b, b':', b'x'], [b'A', b' ', b]] {
+                assert_eq!(field_start(&line), field_start_plain(&line));
             }
         }
     }
