@@ -56,10 +56,11 @@ impl Format {
             return Format::Mbox;
         }
         // Two fields decide: only they are read.
-        let mut fields = Vec::with_capacity(2);
-        let block = header::first_fields(head, true, 2, &mut fields);
+        let none = Span::default();
+        let mut fields = [header::Field { name: none, value: none }; 2];
+        let (block, n) = header::first_fields(head, true, &mut fields);
         let block = &head[block.start..block.end];
-        from_fields(block, fields)
+        from_fields(block, fields.get(..n).unwrap_or_default().iter().copied())
     }
 }
 
