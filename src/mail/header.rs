@@ -191,8 +191,7 @@ fn next_line(s: &[u8], pos: usize) -> usize {
 /// then `:`; blanks before the colon are the obsolete syntax of §4.5.
 /// The name's length and the colon's index in `line`.
 fn field_start(line: &[u8]) -> Option<(usize, usize)> {
-    let name = line.iter().position(|&b| !FTEXT[b as usize]);
-    let name = name.unwrap_or(line.len());
+    let name = name_len(line);
     if name == 0 {
         return None;
     }
@@ -206,6 +205,34 @@ fn field_start(line: &[u8]) -> Option<(usize, usize)> {
         }
         _ => None,
     }
+}
+
+/// The length of the run of `ftext` that starts `line`: eight bytes at a
+/// time while eight are left (most names end in the first or the second
+/// word), then by the table.
+fn name_len(line: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut at = 0;
+    while let Some(word) = line.get(at..at + 8) {
+        let Ok(word) = <[u8; 8]>::try_from(word) else { break };
+        let x = u64::from_le_bytes(word);
+        // The high bit of each byte that is below 33, at or above 127,
+        // or a colon. A borrow or a carry between bytes only starts at a
+        // byte that is itself flagged, and only changes the bytes above
+        // it: the lowest flag is exact.
+        let below = x.wrapping_sub(ONES * 33) & !x;
+        let above = x.wrapping_add(ONES) | x;
+        let colon = x ^ (ONES * u64::from(b':'));
+        let colon = colon.wrapping_sub(ONES) & !colon;
+        let bad = (below | above | colon) & HIGH;
+        if bad != 0 {
+            return at + (bad.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    let rest = line.get(at..).unwrap_or_default();
+    at + rest.iter().position(|&b| !FTEXT[b as usize]).unwrap_or(rest.len())
 }
 
 /// RFC 5322 §3.6.8: `ftext = %d33-57 / %d59-126`, printable ASCII but
@@ -680,6 +707,28 @@ mod tests {
         for b in 0..=255u8 {
             for line in [[b'A', b, b':'], [b, b':', b'x'], [b'A', b' ', b]] {
                 assert_eq!(field_start(&line), field_start_plain(&line));
+            }
+        }
+        // Names read eight bytes at a time: every byte value at every
+        // place of the first two words, alone and after another byte
+        // that ends a name (whose borrow or carry may reach it).
+        let name = *b"Abcdefghijklmnopqr: x";
+        for b in 0..=255u8 {
+            for i in 0..18 {
+                let mut line = name;
+                line[i] = b;
+                assert_eq!(field_start(&line), field_start_plain(&line));
+                for a in [0, b'\t', b' ', b':', 127, 128, 255] {
+                    for j in 0..i {
+                        line[j] = a;
+                        assert_eq!(
+                            field_start(&line),
+                            field_start_plain(&line),
+                            "{line:?}"
+                        );
+                        line[j] = name[j];
+                    }
+                }
             }
         }
     }
