@@ -343,26 +343,29 @@ impl<'a> Mime<'a> {
 
     /// Reads one field, if it is `Content-Type` or
     /// `Content-Transfer-Encoding`.
+    #[inline]
     pub fn field(&mut self, name: &[u8], value: &'a [u8]) {
-        let mime = self;
-        if name.len() < 12 || !name[..8].eq_ignore_ascii_case(b"content-") {
-            return;
-        }
-        {
-            if name.eq_ignore_ascii_case(b"content-type") {
-                mime.content_type(value);
-            } else if name.eq_ignore_ascii_case(b"content-transfer-encoding") {
-                let v = value.trim_ascii();
-                mime.encoding = if v.eq_ignore_ascii_case(b"quoted-printable")
-                {
-                    TransferEncoding::QuotedPrintable
-                } else if v.eq_ignore_ascii_case(b"base64") {
-                    TransferEncoding::Base64
-                } else {
-                    TransferEncoding::Identity
-                };
+        // Most fields are neither: their length tells, in a call small
+        // enough to be inlined into the loop over a header's fields.
+        match name.len() {
+            12 if eq_lower(name, b"content-type") => self.content_type(value),
+            25 if eq_lower(name, b"content-transfer-encoding") => {
+                self.transfer_encoding(value);
             }
+            _ => {}
         }
+    }
+
+    /// RFC 2045 §6.1: `mechanism`, ignoring case.
+    fn transfer_encoding(&mut self, value: &[u8]) {
+        let v = value.trim_ascii();
+        self.encoding = if v.eq_ignore_ascii_case(b"quoted-printable") {
+            TransferEncoding::QuotedPrintable
+        } else if v.eq_ignore_ascii_case(b"base64") {
+            TransferEncoding::Base64
+        } else {
+            TransferEncoding::Identity
+        };
     }
 
     /// RFC 2045 §5.1: `type "/" subtype *(";" parameter)`.
@@ -572,6 +575,20 @@ mod tests {
         assert!(m.is(b"text/plain"));
         let m = Mime::parse(b"Content-Type: multipart/mixed; boundary=abc\n");
         assert_eq!(m.boundary, Some(&b"abc"[..]));
+        let m = Mime::parse(
+            b"CONTENT-TYPE: text/html\ncontent-transfer-encoding: BASE64\n",
+        );
+        assert!(m.is(b"text/html"));
+        assert_eq!(m.encoding, TransferEncoding::Base64);
+        for near in [
+            &b"Content-Typo: text/html\nContent-Transfer-Encodinf: base64\n"[..],
+            b"Content_Type: text/html\nContent-Transfer_Encoding: base64\n",
+            b"Content-Types: text/html\nXContent-Transfer-Encoding: base64\n",
+        ] {
+            let m = Mime::parse(near);
+            assert!(m.is(b"text/plain"), "{}", String::from_utf8_lossy(near));
+            assert_eq!(m.encoding, TransferEncoding::Identity);
+        }
     }
 
     #[test]
