@@ -55,9 +55,19 @@ impl Format {
         if is_separator(head, 0) {
             return Format::Mbox;
         }
-        // Two fields decide: only they are read.
+        // Two fields decide, and the first mostly decides alone (mail and
+        // news begin with a field they always carry): it is read first,
+        // the second only when needed.
         let none = Span::default();
         let mut fields = [header::Field { name: none, value: none }; 2];
+        let (block, n) = header::first_fields(head, true, &mut fields[..1]);
+        if n == 0 {
+            return Format::Unknown;
+        }
+        let block = &head[block.start..block.end];
+        if let Some(format) = from_field(block, fields[0], false) {
+            return format;
+        }
         let (block, n) = header::first_fields(head, true, &mut fields);
         let block = &head[block.start..block.end];
         from_fields(block, fields.get(..n).unwrap_or_default().iter().copied())
@@ -72,6 +82,17 @@ fn from_fields(
     block: &[u8],
     fields: impl IntoIterator<Item = header::Field>,
 ) -> Format {
+    for (count, f) in fields.into_iter().enumerate() {
+        if let Some(format) = from_field(block, f, count == 1) {
+            return format;
+        }
+    }
+    Format::Unknown
+}
+
+/// What one of the first fields says ([`from_fields`]), if it decides;
+/// `second` when a field came before it.
+fn from_field(block: &[u8], f: header::Field, second: bool) -> Option<Format> {
     const KNOWN: [&[u8]; 12] = [
         b"received",
         b"return-path",
@@ -86,18 +107,16 @@ fn from_fields(
         b"mime-version",
         b"x-original-to",
     ];
-    for (count, f) in fields.into_iter().enumerate() {
-        let name = &block[f.name.start..f.name.end];
-        let value = block.get(f.value.start..f.value.end);
-        if value.is_some_and(|v| v.trim_ascii_start().starts_with(b"//")) {
-            // `http://…` at a line start is a URL, not a field.
-            return Format::Unknown;
-        }
-        if KNOWN.iter().any(|k| name.eq_ignore_ascii_case(k)) || count == 1 {
-            return Format::Message;
-        }
+    let name = &block[f.name.start..f.name.end];
+    let value = block.get(f.value.start..f.value.end);
+    if value.is_some_and(|v| v.trim_ascii_start().starts_with(b"//")) {
+        // `http://…` at a line start is a URL, not a field.
+        return Some(Format::Unknown);
     }
-    Format::Unknown
+    if second || KNOWN.iter().any(|k| name.eq_ignore_ascii_case(k)) {
+        return Some(Format::Message);
+    }
+    None
 }
 
 /// Whether the line at `pos` of `hay` is an mbox separator (see the
