@@ -139,18 +139,20 @@ fn is_plain_separator(line: &[u8]) -> bool {
     let Some((sender, tail)) = line.split_last_chunk::<25>() else {
         return false;
     };
-    let [blank, w0, w1, w2, b' ', m0, m1, m2, b' ', d0, d1, b' ', h0, h1, b':', n0, n1, b':', s0, s1, b' ', y0, y1, y2, y3] =
-        *tail
-    else {
+    // " Www Mmm dd hh:mm:ss yyyy", a place at a time.
+    #[rustfmt::skip]
+    let [
+        blank, w0, w1, w2, b' ', m0, m1, m2, b' ', d0, d1, b' ',
+        h0, h1, b':', n0, n1, b':', s0, s1, b' ', y0, y1, y2, y3,
+    ] = *tail else {
         return false;
     };
+    let digits = [d1, h0, h1, n0, n1, s0, s1, y0, y1, y2, y3];
     matches!(blank, b' ' | b'\t')
-        && (d0 == b' ' || d0.is_ascii_digit())
-        && [d1, h0, h1, n0, n1, s0, s1, y0, y1, y2, y3]
-            .iter()
-            .all(u8::is_ascii_digit)
-        && is_month(&[m0, m1, m2])
         && is_weekday(&[w0, w1, w2])
+        && is_month(&[m0, m1, m2])
+        && (d0 == b' ' || d0.is_ascii_digit())
+        && digits.iter().all(u8::is_ascii_digit)
         && sender.iter().any(|&b| b != b' ' && b != b'\t')
 }
 

@@ -117,11 +117,11 @@ fn walk(
     // Each line is told by its first byte: an empty line ends the header,
     // a blank continues the field before it, anything else must start a
     // field (`Name:`), or the header ends there.
-    while let Some(&first) = entity.get(pos) {
+    while let Some(&lead) = entity.get(pos) {
         let line = &entity[pos..];
         // Where the search for the line's end starts.
         let mut from = pos + 1;
-        match first {
+        match lead {
             b'\n' => {
                 (end, body) = (pos, pos + 1);
                 break;
