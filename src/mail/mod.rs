@@ -662,8 +662,14 @@ impl<'h, S: MailSink> Walk<'_, 'h, S> {
                 origin: self.origin,
             };
             let layers = Layers::default();
-            for r in runs.iter().filter(|r| !r.is_empty()) {
+            for r in &runs {
                 let text = &self.hay[at + r.start..at + r.end];
+                // Blanks and line breaks alone hold no URL: half the runs
+                // of a spam header are the line break between two
+                // `Received` fields.
+                if text.iter().all(u8::is_ascii_whitespace) {
+                    continue;
+                }
                 let ctx = Context { base: at + r.start, ..ctx };
                 go_on = emit(
                     self.mf, self.hay, self.msg, self.id, text, &layers, &ctx,
