@@ -17,6 +17,9 @@ use linkify::{LinkFinder, LinkKind};
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
+#[path = "shared/walk.rs"]
+mod walk;
+
 fn main() {
     let mut finder = LinkFinder::new();
     finder.kinds(&[LinkKind::Url]);
@@ -50,24 +53,16 @@ fn search(
     out: &mut impl Write,
     status: &mut i32,
 ) -> io::Result<()> {
-    if path.is_dir() {
-        let mut entries = std::fs::read_dir(path)?
-            .map(|e| e.map(|e| e.path()))
-            .collect::<io::Result<Vec<_>>>()?;
-        entries.sort();
-        for entry in entries {
-            search(finder, &entry, out, status)?;
+    walk::each_file(path, &mut |file| {
+        let bytes = std::fs::read(file)?;
+        let text = String::from_utf8_lossy(&bytes);
+        for link in finder.links(&text) {
+            out.write_all(link.as_str().as_bytes())?;
+            out.write_all(b"\n")?;
+            if *status == 1 {
+                *status = 0;
+            }
         }
-        return Ok(());
-    }
-    let bytes = std::fs::read(path)?;
-    let text = String::from_utf8_lossy(&bytes);
-    for link in finder.links(&text) {
-        out.write_all(link.as_str().as_bytes())?;
-        out.write_all(b"\n")?;
-        if *status == 1 {
-            *status = 0;
-        }
-    }
-    Ok(())
+        Ok(())
+    })
 }

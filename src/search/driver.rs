@@ -550,11 +550,7 @@ impl Driver {
         buf: &mut Buffer,
         part: Part<'_>,
     ) -> (Batch, Option<InputError>) {
-        let fail = |error, offset| InputError {
-            source: input.source.clone(),
-            offset,
-            error,
-        };
+        let fail = |error, offset| failure(input, error, offset);
         let path = match &input.source {
             Source::Stdin => {
                 return self.search_stream(input, io::stdin(), part);
@@ -662,12 +658,7 @@ impl Driver {
         let (format, rdr) = match input::open_stream(rdr) {
             Ok(x) => x,
             Err(error) => {
-                let err = InputError {
-                    source: input.source.clone(),
-                    offset: None,
-                    error,
-                };
-                return (Batch::failed(), Some(err));
+                return (Batch::failed(), Some(failure(input, error, None)));
             }
         };
         batch.compression = Some(format);
@@ -677,11 +668,7 @@ impl Driver {
         if self.sniffs() {
             let mut head = Vec::with_capacity(SNIFF_LEN);
             if let Err(error) = read_head(&mut counted, &mut head) {
-                let err = InputError {
-                    source: input.source.clone(),
-                    offset: Some(counted.bytes),
-                    error,
-                };
+                let err = failure(input, error, Some(counted.bytes));
                 return (batch, Some(err));
             }
             how = match self.mail_format(&head) {
@@ -704,11 +691,8 @@ impl Driver {
             let mut b = self.search_repair(&all);
             b.compression = Some(format);
             b.raw = raw.load(Ordering::Relaxed);
-            let error = got.err().map(|error| InputError {
-                source: input.source.clone(),
-                offset: (format != Compression::None).then_some(counted.bytes),
-                error,
-            });
+            let at = (format != Compression::None).then_some(counted.bytes);
+            let error = got.err().map(|error| failure(input, error, at));
             return (b, error);
         }
         let log = RefCell::new(NewlineLog::default());
@@ -740,11 +724,8 @@ impl Driver {
         let sink_sent = sink.sent;
         batch.bytes = counted.bytes;
         batch.raw = raw.load(Ordering::Relaxed).saturating_sub(sink_sent);
-        let error = result.err().map(|error| InputError {
-            source: input.source.clone(),
-            offset: (format != Compression::None).then_some(counted.bytes),
-            error,
-        });
+        let at = (format != Compression::None).then_some(counted.bytes);
+        let error = result.err().map(|error| failure(input, error, at));
         (batch, error)
     }
 
@@ -884,6 +865,15 @@ impl Driver {
             }
         }
     }
+}
+
+/// The error `error` of `input`, at byte `offset` when known.
+fn failure(
+    input: &Input,
+    error: io::Error,
+    offset: Option<u64>,
+) -> InputError {
+    InputError { source: input.source.clone(), offset, error }
 }
 
 /// Sends a part of a long stream on (`Some`), or asks whether its unit
@@ -1142,11 +1132,7 @@ impl Driver {
         buf: &mut Buffer,
         part: Part<'_>,
     ) -> (Batch, Option<InputError>) {
-        let fail = |error, offset| InputError {
-            source: input.source.clone(),
-            offset,
-            error,
-        };
+        let fail = |error, offset| failure(input, error, offset);
         let Some(slices) = self.cut(input, file, size) else {
             return match File::open(path) {
                 Ok(f) => self.search_stream(input, f, part),
