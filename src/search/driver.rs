@@ -1807,7 +1807,13 @@ impl Buffer {
         let need = len.saturating_add(ALIGN);
         if self.buf.len() < need {
             let size = need.saturating_add(need / 4).next_multiple_of(ALIGN);
-            self.buf = vec![0u8; size];
+            if self.buf.is_empty() {
+                self.buf = vec![0u8; size];
+            } else {
+                // Grown in place (a large block is moved by the kernel,
+                // its pages kept): only the new pages fault in.
+                self.buf.resize(size, 0);
+            }
         }
         self.buf.as_ptr().align_offset(ALIGN).min(ALIGN)
     }
