@@ -29,6 +29,7 @@
 //! end in one dot (an absolute name, RFC 1034 §3.1) in the default mode; a
 //! `#fragment` (RFC 1808 §2.2) is allowed after any URL at both levels.
 
+mod cache;
 mod chars;
 mod host;
 mod mailto;
@@ -36,6 +37,7 @@ mod normal;
 mod scheme;
 mod url;
 
+pub(crate) use cache::validate as validate_cached;
 pub(crate) use scheme::{is_bare_opaque, is_scheme_byte, MAX_SCHEME_LEN};
 pub use scheme::{is_registered, is_scheme_syntax, Scheme};
 

@@ -374,7 +374,7 @@ impl Config {
         let verdict = if bytes.is_empty() {
             Err(Reject::Empty)
         } else {
-            parse::validate(bytes, self.strict)
+            parse::validate_cached(bytes, self.strict)
         };
         // Accepted or not, the delimiters said where the URL ends: a
         // rejected `<http://a.b/{id}>` must not leave a truncated bare
@@ -410,7 +410,7 @@ impl Config {
         let verdict = if end.too_long {
             Err(Reject::TooLong)
         } else {
-            parse::validate(&hay.bytes[s..end.end], self.strict)
+            parse::validate_cached(&hay.bytes[s..end.end], self.strict)
         };
         let resume = if verdict.is_ok() { end.end } else { end.hard_end };
         let raw = Raw {
