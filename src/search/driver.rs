@@ -421,12 +421,15 @@ impl Driver {
             // due yet waits after each part, so at most one part per unit
             // is buffered.
             let mut part = |input: &Input, batch: Option<Batch>| {
+                let stopped = || shared.stop.load(Ordering::SeqCst);
                 let Some(batch) = batch else {
-                    return shared.reported.lock().map_or(true, |r| *r >= seq);
+                    // A stopped run asks for the part, to say so.
+                    return stopped()
+                        || shared.reported.lock().map_or(true, |r| *r >= seq);
                 };
                 self.deliver(shared, Msg::Part(seq, input.clone(), batch));
                 shared.wait_until(|reported| reported >= seq);
-                true
+                !stopped()
             };
             let done = self.search(unit, &mut buf, &mut part);
             self.deliver(shared, Msg::Done(seq, done));
@@ -708,6 +711,7 @@ impl Driver {
                 .checked_sub(PART_EVERY)
                 .unwrap_or_else(std::time::Instant::now),
             log: self.lines.then_some(&log),
+            stopped: false,
         };
         let result = match how {
             Some(Some(f)) => {
@@ -876,8 +880,10 @@ fn failure(
     InputError { source: input.source.clone(), offset, error }
 }
 
-/// Sends a part of a long stream on (`Some`), or asks whether its unit
-/// is being reported (`None`); returns whether it is.
+/// Sends a part of a long stream on (`Some`; returns whether the run goes
+/// on, so that a stopped run, its output closed, stops reading), or asks
+/// whether its unit is being reported (`None`; also yes when the run
+/// stopped).
 type Part<'p> = &'p mut dyn FnMut(&Input, Option<Batch>) -> bool;
 
 /// What the workers send to the reporting thread.
@@ -1179,7 +1185,9 @@ impl Driver {
             file.bytes += batch.bytes;
             file.messages += batch.messages;
             batch.raw = slice.end - slice.start;
-            part(input, Some(batch));
+            if !part(input, Some(batch)) {
+                break;
+            }
         }
         done.bytes = file.bytes;
         done.messages = file.messages;
@@ -1677,6 +1685,8 @@ struct Collect<'b, 'p> {
     last: std::time::Instant,
     /// The newlines read, for the line numbers of mail matches.
     log: Option<&'b RefCell<NewlineLog>>,
+    /// The run stopped (a part said so): the search ends.
+    stopped: bool,
 }
 
 /// Matches of a stream are sent on in parts of this many, or sooner
@@ -1709,7 +1719,7 @@ impl Collect<'_, '_> {
             ..Batch::default()
         };
         self.sent = raw;
-        (self.part)(self.input, Some(part));
+        self.stopped = !(self.part)(self.input, Some(part));
     }
 }
 
@@ -1719,7 +1729,7 @@ impl Sink for Collect<'_, '_> {
     fn matched(&mut self, at: &Position, m: &Match<'_>) -> io::Result<bool> {
         self.batch.push(*at, m, None);
         self.sent_on();
-        Ok(true)
+        Ok(!self.stopped)
     }
 
     fn rejected(
@@ -1729,7 +1739,7 @@ impl Sink for Collect<'_, '_> {
     ) -> io::Result<bool> {
         self.batch.push(*at, c.as_match(), c.reject());
         self.sent_on();
-        Ok(true)
+        Ok(!self.stopped)
     }
 }
 
@@ -1749,7 +1759,7 @@ impl MailSink for Collect<'_, '_> {
             Position { start: m.offset(), end: m.end_offset(), line, column };
         self.batch.push_mail(at, m, 0);
         self.sent_on();
-        Ok(true)
+        Ok(!self.stopped)
     }
 
     fn message(&mut self, msg: &mail::Message<'_>) -> io::Result<bool> {
@@ -2142,6 +2152,43 @@ mod tests {
         assert_eq!(want.len(), 3 * 40_001);
         assert_eq!(get(&paths, 3), want);
         assert_eq!(get(&paths, 1), want);
+    }
+
+    /// A part that says the run stopped (its output was closed) ends the
+    /// search of a big file and of a stream: one part is sent, not every
+    /// slice's or every 16 Ki matches'.
+    #[test]
+    fn a_stopped_run_stops_reading() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = "http://a.example/x\n".repeat(100_000);
+        let path = dir.path().join("big");
+        std::fs::write(&path, &text).unwrap();
+        let d =
+            Driver::builder().threads(1).slice_size(4096).build(Finder::new());
+        let input = Input {
+            source: Source::Path(path.clone()),
+            size: None,
+            regular: true,
+        };
+        let mut parts = 0;
+        let mut stop = |_: &Input, b: Option<Batch>| {
+            parts += usize::from(b.is_some());
+            b.is_none()
+        };
+        let file = File::open(&path).unwrap();
+        let size = text.len() as u64;
+        let mut buf = Buffer::default();
+        d.search_big(&input, &path, file, size, &mut buf, &mut stop);
+        assert_eq!(parts, 1);
+        let mut parts = 0;
+        let mut stop = |_: &Input, b: Option<Batch>| {
+            parts += usize::from(b.is_some());
+            b.is_none()
+        };
+        let file = File::open(&path).unwrap();
+        let (batch, _) = d.search_stream(&input, file, &mut stop);
+        assert_eq!(parts, 1);
+        assert!(batch.bytes < size, "{}", batch.bytes);
     }
 
     #[test]
