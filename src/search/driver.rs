@@ -805,7 +805,7 @@ impl Driver {
                     if !begun {
                         report.begin(&input)?;
                     }
-                    batch.report(&input, 0, 0, report)?;
+                    batch.report(&input, report)?;
                 }
                 if let Some(err) = &error {
                     report.error(err)?;
@@ -828,30 +828,11 @@ impl Driver {
                     *file = FileState::default();
                     report.begin(&slice.input)?;
                 }
-                if !slice.first && file.resume > slice.start {
-                    // The previous slice's last candidate spilled into
-                    // this one: scan it again from where that one ended.
-                    match self.search_slice(&slice, Some(file.resume), buf) {
-                        Ok(b) => batch = b,
-                        Err(e) => {
-                            error = Some(InputError {
-                                source: slice.input.source.clone(),
-                                offset: Some(slice.start),
-                                error: e,
-                            })
-                        }
-                    }
+                if let Err(e) = self.join(file, &slice, &mut batch, buf) {
+                    let at = Some(slice.start);
+                    error = Some(failure(&slice.input, e, at));
                 }
-                file.resume = file.resume.max(batch.resume);
-                batch.report(
-                    &slice.input,
-                    file.lines,
-                    file.messages,
-                    report,
-                )?;
-                file.lines += batch.newlines;
-                file.bytes += batch.bytes;
-                file.messages += batch.messages;
+                batch.report(&slice.input, report)?;
                 if let Some(err) = &error {
                     report.error(err)?;
                 }
@@ -971,7 +952,7 @@ impl<R: Report> Reporter<'_, R> {
             self.report.begin(input)?;
             self.begun = true;
         }
-        batch.report(input, 0, 0, self.report)?;
+        batch.report(input, self.report)?;
         self.report.progress(batch.raw);
         self.progressed += batch.raw;
         Ok(())
@@ -1163,35 +1144,55 @@ impl Driver {
                 .collect();
             chunk.iter().zip(batches)
         });
+        let mut error = None;
         for (slice, batch) in searched {
-            let batch = if file.resume > slice.start {
-                // The last candidate of the slice before spilled into
-                // this one: scanned again from where that one ended.
-                self.search_slice(slice, Some(file.resume), buf)
-            } else {
-                batch
-            };
             let mut batch = match batch {
                 Ok(b) => b,
                 Err(e) => {
-                    done.bytes = file.bytes;
-                    done.messages = file.messages;
-                    return (done, Some(fail(e, Some(slice.start))));
+                    error = Some(fail(e, Some(slice.start)));
+                    break;
                 }
             };
-            file.resume = file.resume.max(batch.resume);
-            batch.shift(file.lines, file.messages);
-            file.lines += batch.newlines;
-            file.bytes += batch.bytes;
-            file.messages += batch.messages;
+            if let Err(e) = self.join(&mut file, slice, &mut batch, buf) {
+                error = Some(fail(e, Some(slice.start)));
+            }
             batch.raw = slice.end - slice.start;
-            if !part(input, Some(batch)) {
+            if !part(input, Some(batch)) || error.is_some() {
                 break;
             }
         }
         done.bytes = file.bytes;
         done.messages = file.messages;
-        (done, None)
+        (done, error)
+    }
+
+    /// Puts the batch of `slice` in its file, as a scan of the whole file
+    /// would have found it: scanned again from where the last candidate
+    /// of the slice before ended when that spilled into this one (an
+    /// error of that scan leaves `batch` as it was), line and message
+    /// numbers counted on from the slices before it, which `file` then
+    /// counts it with. The reporter does this for parallel slices,
+    /// [`Driver::search_big`] for the slices of a file it found big.
+    fn join(
+        &self,
+        file: &mut FileState,
+        slice: &SliceUnit,
+        batch: &mut Batch,
+        buf: &mut Buffer,
+    ) -> io::Result<()> {
+        let mut rescan = Ok(());
+        if file.resume > slice.start {
+            match self.search_slice(slice, Some(file.resume), buf) {
+                Ok(b) => self.spare.give(std::mem::replace(batch, b)),
+                Err(e) => rescan = Err(e),
+            }
+        }
+        file.resume = file.resume.max(batch.resume);
+        batch.shift(file.lines, file.messages);
+        file.lines += batch.newlines;
+        file.bytes += batch.bytes;
+        file.messages += batch.messages;
+        rescan
     }
 }
 
@@ -1582,8 +1583,7 @@ impl Batch {
     }
 
     /// Counts the line and message numbers of a slice's hits on from
-    /// `lines` newlines and `messages` messages before it, as
-    /// [`Batch::report`] does for parallel slices.
+    /// `lines` newlines and `messages` messages before it.
     fn shift(&mut self, lines: u64, messages: u64) {
         for f in &mut self.hits {
             if f.at.line > 0 {
@@ -1632,20 +1632,15 @@ impl Batch {
         }
     }
 
-    /// Reports the candidates, adding `lines_before` to slice-relative
-    /// line numbers and `messages_before` to message indexes.
+    /// Reports the candidates (a slice's after [`Driver::join`] has
+    /// counted their numbers on).
     fn report<R: Report>(
         &self,
         input: &Input,
-        lines_before: u64,
-        messages_before: u64,
         report: &mut R,
     ) -> io::Result<()> {
         for f in &self.hits {
-            let mut at = f.at;
-            if at.line > 0 {
-                at.line += lines_before;
-            }
+            let at = f.at;
             let url = self.urls.get(f.url.0..f.url.1).unwrap_or_default();
             let hit = Hit {
                 at,
@@ -1655,7 +1650,7 @@ impl Batch {
                 flags: f.flags,
                 reject: f.reject,
                 mail: f.mail.as_ref().map(|m| MailHit {
-                    message: m.message + messages_before,
+                    message: m.message,
                     message_offset: m.message_offset,
                     message_id: m.id.and_then(|(a, b)| self.urls.get(a..b)),
                     part: m.part,
