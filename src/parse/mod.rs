@@ -38,7 +38,9 @@ mod scheme;
 mod url;
 
 pub(crate) use cache::validate as validate_cached;
-pub(crate) use scheme::{is_bare_opaque, is_scheme_byte, MAX_SCHEME_LEN};
+pub(crate) use scheme::{
+    is_bare_opaque, is_registered_prefix, is_scheme_byte, MAX_SCHEME_LEN,
+};
 pub use scheme::{is_registered, is_scheme_syntax, Scheme};
 
 pub use self::host::Host;

@@ -299,11 +299,20 @@ fn lower(name: &[u8], out: &mut [u8; MAX_SCHEME_LEN]) -> Option<usize> {
 
 /// Is `name` (any case) a registered scheme urlgrep knows?
 pub fn is_registered(name: &[u8]) -> bool {
+    is_registered_prefix(name, name.len())
+}
+
+/// [`is_registered`] of `input[..n]`, the name read as a word when
+/// `input` has eight bytes ([`Scheme::from_prefix`]): the scanner asks
+/// this at every trigger, where a name always has bytes after it.
+#[inline]
+pub(crate) fn is_registered_prefix(input: &[u8], n: usize) -> bool {
     // The RFC 1738 schemes and https, nearly every trigger on real text,
     // are told by one packed compare; the table is searched for the rest.
-    if Scheme::from_name(name) != Scheme::Other {
+    if Scheme::from_prefix(input, n) != Scheme::Other {
         return true;
     }
+    let name = input.get(..n).unwrap_or(input);
     let mut buf = [0u8; MAX_SCHEME_LEN];
     match lower(name, &mut buf) {
         Some(n) => REGISTERED.binary_search(&lossless(&buf[..n])).is_ok(),
@@ -381,6 +390,30 @@ mod tests {
             .chain(["nntp", "telnet", "wais", "file", "prospero"])
         {
             assert!(REGISTERED.binary_search(&name).is_ok(), "{name}");
+        }
+    }
+
+    #[test]
+    fn a_name_read_with_the_bytes_after_it_is_the_name_alone() {
+        let names = REGISTERED
+            .iter()
+            .map(|s| s.to_string())
+            .chain(REGISTERED.iter().map(|s| s.to_ascii_uppercase()))
+            .chain(
+                ["htt", "httpss", "ftpx", "re", "c", "x", "mailt"]
+                    .map(String::from),
+            )
+            .chain(["", "prosperos", "z39.50", "wais2"].map(String::from));
+        for name in names {
+            for tail in ["", ":", "://a.b/", ":x", "s://", "sssssssss"] {
+                let input = format!("{name}{tail}");
+                assert_eq!(
+                    is_registered_prefix(input.as_bytes(), name.len()),
+                    is_registered(name.as_bytes()),
+                    "{input:?} {}",
+                    name.len()
+                );
+            }
         }
     }
 

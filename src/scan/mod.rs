@@ -306,7 +306,7 @@ impl Config {
             }
             return Ok(None);
         }
-        if !parse::is_registered(name) {
+        if !parse::is_registered_prefix(&bytes[s..], c - s) {
             return Ok(None);
         }
         let delimited = match before {

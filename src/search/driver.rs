@@ -1301,6 +1301,10 @@ fn mbox_boundaries(file: &File, size: u64, slice: u64) -> Option<Vec<u64>> {
     const LONGEST_MESSAGE: u64 = 64 << 20;
     // A separator this close to the end of a probe may be cut short.
     const TAIL: usize = 1024;
+    // Messages are a few KiB: the first probe at a cut is small (a 256
+    // KiB probe at every cut read 6% more than the spool's size with 4
+    // MiB slices), and grows fourfold while no separator is in it.
+    const FIRST_PROBE: usize = 16 * 1024;
     let mut ends = Vec::new();
     let mut start = 0u64;
     let mut probe = vec![0u8; 256 * 1024];
@@ -1309,6 +1313,7 @@ fn mbox_boundaries(file: &File, size: u64, slice: u64) -> Option<Vec<u64>> {
         // counts only after a newline at index 0.
         let first = start + slice - 1;
         let mut at = first;
+        let mut len = FIRST_PROBE;
         let end = loop {
             if at >= size {
                 break None;
@@ -1316,7 +1321,8 @@ fn mbox_boundaries(file: &File, size: u64, slice: u64) -> Option<Vec<u64>> {
             if at - first > LONGEST_MESSAGE {
                 return None;
             }
-            let n = file.read_at(&mut probe, at).ok()?;
+            let n = file.read_at(probe.get_mut(..len)?, at).ok()?;
+            len = (len * 4).min(probe.len());
             if n == 0 {
                 break None;
             }
