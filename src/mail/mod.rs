@@ -803,13 +803,20 @@ fn emit<S: MailSink>(
     repair: bool,
     sink: &mut S,
 ) -> Result<bool, S::Error> {
+    debug_assert!(
+        !layers.maps.is_empty()
+            || hay.get(ctx.base..ctx.base + text.len()) == Some(text)
+    );
     let mut push = |m: Match<'_>, repaired: bool| {
         let decoded_span = m.span;
         let (s, e) = layers.range(decoded_span.start, decoded_span.end);
         let span = Span { start: ctx.base + s, end: ctx.base + e };
-        let original = hay.get(span.start..span.end);
+        // With no layer, `text` is `hay` from `ctx.base` on, and a match
+        // is its original bytes: only decoded text needs the compare.
         let decoded = repaired
-            || original != text.get(decoded_span.start..decoded_span.end);
+            || (!layers.maps.is_empty()
+                && hay.get(span.start..span.end)
+                    != text.get(decoded_span.start..decoded_span.end));
         let mm = MailMatch {
             m: Match { span, ..m },
             origin: ctx.origin,
