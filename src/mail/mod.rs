@@ -339,14 +339,7 @@ impl MailFinder {
         sink: &mut S,
     ) -> Result<(), S::Error> {
         with_scratch(|scratch| {
-            for msg in messages(hay, format) {
-                if !sink.message(&msg)?
-                    || !self.search(hay, &msg, 0, scratch, sink)?
-                {
-                    break;
-                }
-            }
-            Ok(())
+            self.search_all(hay, format, 0, 0, scratch, sink).map(|_| ())
         })
     }
 
@@ -358,7 +351,7 @@ impl MailFinder {
         msg: &Message<'_>,
         sink: &mut S,
     ) -> Result<bool, S::Error> {
-        with_scratch(|scratch| self.search(hay, msg, 0, scratch, sink))
+        with_scratch(|scratch| self.search(hay, msg, None, 0, scratch, sink))
     }
 
     /// Every match of [`MailFinder::find`], owned.
@@ -414,17 +407,17 @@ impl MailFinder {
                 }
             };
             let hay = &buf[..cut];
-            let mut count = 0;
-            for mut msg in messages(hay, format) {
-                msg.index += index;
-                msg.origin = origin;
-                count += 1;
-                if !sink.message(&msg)?
-                    || !self.search(hay, &msg, origin, &mut scratch, sink)?
-                {
-                    return Ok(());
-                }
-            }
+            let Some(count) = self.search_all(
+                hay,
+                format,
+                origin,
+                index,
+                &mut scratch,
+                sink,
+            )?
+            else {
+                return Ok(());
+            };
             index += count;
             origin += cut as u64;
             buf.drain(..cut);
@@ -434,10 +427,67 @@ impl MailFinder {
         }
     }
 
+    /// Frames `hay` as `format` says and searches each message, the
+    /// first numbered `index`, `hay` starting at absolute offset
+    /// `origin`; the number of messages, or `None` when the sink
+    /// stopped. An mbox message is framed with the walk of its header
+    /// ([`frame::frame_mbox`]), which the search then reuses.
+    fn search_all<S: MailSink>(
+        &self,
+        hay: &[u8],
+        format: Format,
+        origin: u64,
+        index: usize,
+        scratch: &mut Scratch,
+        sink: &mut S,
+    ) -> Result<Option<usize>, S::Error> {
+        let mut count = 0;
+        if format != Format::Mbox {
+            for mut msg in messages(hay, format) {
+                msg.index += index;
+                msg.origin = origin;
+                count += 1;
+                if !sink.message(&msg)?
+                    || !self.search(hay, &msg, None, origin, scratch, sink)?
+                {
+                    return Ok(None);
+                }
+            }
+            return Ok(Some(count));
+        }
+        let mut start = 0;
+        while start < hay.len() {
+            let mut fields = std::mem::take(&mut scratch.fields);
+            let framed = frame::frame_mbox(hay, start, &mut fields);
+            scratch.fields = fields;
+            let span = Span { start, end: framed.end };
+            let mut msg = Message::new(hay, index + count, span);
+            msg.origin = origin;
+            count += 1;
+            if !sink.message(&msg)?
+                || !self.search(
+                    hay,
+                    &msg,
+                    framed.split,
+                    origin,
+                    scratch,
+                    sink,
+                )?
+            {
+                return Ok(None);
+            }
+            start = framed.end.max(start + 1);
+        }
+        Ok(Some(count))
+    }
+
+    /// Searches one message; `split`: its header block and body, already
+    /// split, with the header's fields in `scratch.fields`.
     fn search<S: MailSink>(
         &self,
         hay: &[u8],
         msg: &Message<'_>,
+        split: Option<(Span, Span)>,
         origin: u64,
         scratch: &mut Scratch,
         sink: &mut S,
@@ -456,7 +506,10 @@ impl MailFinder {
             origin,
             id: None,
         };
-        walk.entity(msg.span, 0, true, false)
+        match split {
+            Some((header, body)) => walk.split_entity(header, body, 0, false),
+            None => walk.entity(msg.span, 0, true, false),
+        }
     }
 }
 
@@ -545,8 +598,6 @@ impl<'h, S: MailSink> Walk<'_, 'h, S> {
         digest: bool,
     ) -> Result<bool, S::Error> {
         let hay = self.hay;
-        let part = self.part;
-        self.part += 1;
         // One pass finds where the header ends and its fields.
         let mut fields = std::mem::take(&mut self.scratch.fields);
         fields.clear();
@@ -555,18 +606,34 @@ impl<'h, S: MailSink> Walk<'_, 'h, S> {
             message,
             Some(&mut fields),
         );
+        self.scratch.fields = fields;
         let shift = |s: Span| Span {
             start: span.start + s.start,
             end: span.start + s.end,
         };
-        let (h, b) = (shift(h), shift(b));
+        self.split_entity(shift(h), shift(b), depth, digest)
+    }
+
+    /// Scans an entity split into its header block `h` and its `body`
+    /// (in the slice), the header's fields (relative to `h`) in
+    /// `scratch.fields`; see [`Walk::entity`].
+    fn split_entity(
+        &mut self,
+        h: Span,
+        body: Span,
+        depth: usize,
+        digest: bool,
+    ) -> Result<bool, S::Error> {
+        let hay = self.hay;
+        let part = self.part;
+        self.part += 1;
+        let fields = std::mem::take(&mut self.scratch.fields);
         let block = &hay[h.start..h.end];
         let mime = self.headers(h.start, block, &fields, part, depth == 0);
         self.scratch.fields = fields;
         let Some(mime) = mime? else {
             return Ok(false);
         };
-        let body = b;
         if depth < MAX_DEPTH {
             if mime.is(b"multipart/") {
                 if let Some(boundary) = mime.boundary {
@@ -1071,6 +1138,123 @@ aHR0cDovL2hpZGRlbi5leGFtcGxlLw==\n\
             assert_eq!(a.message_offset(), b.message_offset());
             assert_eq!(a.as_match().url(), b.as_match().url());
             assert_eq!(a.message_id(), b.message_id());
+        }
+    }
+
+    /// What a search pushes into its sink, in order, by absolute offsets
+    /// (a reader search's spans are in its buffer).
+    #[derive(Debug, PartialEq)]
+    enum Event {
+        /// Index, offset, length.
+        Message(usize, u64, usize),
+        /// Offset and end, message and its offset, URL, message ID,
+        /// part, location, encoding, decoded.
+        Match(
+            (u64, u64),
+            (usize, u64),
+            Vec<u8>,
+            Option<Vec<u8>>,
+            (usize, Location, Encoding, bool),
+        ),
+    }
+
+    #[derive(Default)]
+    struct Events(Vec<Event>);
+
+    impl MailSink for Events {
+        type Error = io::Error;
+        fn matched(&mut self, m: &MailMatch<'_>) -> io::Result<bool> {
+            self.0.push(Event::Match(
+                (m.offset(), m.end_offset()),
+                (m.message(), m.message_offset()),
+                m.as_match().url().to_vec(),
+                m.message_id().map(<[u8]>::to_vec),
+                (m.part(), m.location(), m.encoding(), m.decoded()),
+            ));
+            Ok(true)
+        }
+        fn message(&mut self, msg: &Message<'_>) -> io::Result<bool> {
+            let len = msg.span().end - msg.span().start;
+            self.0.push(Event::Message(msg.index(), msg.offset(), len));
+            Ok(true)
+        }
+    }
+
+    /// The search as it was before framing read the header: each message
+    /// of [`messages`] searched whole, its header walked over it.
+    fn find_plain(f: &MailFinder, hay: &[u8], format: Format) -> Vec<Event> {
+        let mut sink = Events::default();
+        for msg in messages(hay, format) {
+            sink.message(&msg).unwrap();
+            f.find_message(hay, &msg, &mut sink).unwrap();
+        }
+        sink.0
+    }
+
+    /// `find` and `find_reader` push what [`find_plain`] pushes.
+    fn find_agrees(f: &MailFinder, hay: &[u8]) -> usize {
+        let want = find_plain(f, hay, Format::Mbox);
+        let mut got = Events::default();
+        f.find(hay, Format::Mbox, &mut got).unwrap();
+        assert_eq!(got.0, want, "{:?}", String::from_utf8_lossy(hay));
+        let mut read = Events::default();
+        f.find_reader(hay, Format::Mbox, &mut read).unwrap();
+        assert_eq!(read.0, want, "{:?}", String::from_utf8_lossy(hay));
+        want.len()
+    }
+
+    #[test]
+    fn find_is_plain_find_every_short_spool() {
+        let f = MailFinder::new(Finder::new());
+        let mut events = 0;
+        frame::tests::every_spool(4, |hay| events += find_agrees(&f, hay));
+        assert!(events > 10_000, "{events}");
+    }
+
+    #[test]
+    fn find_is_plain_find_corpora() {
+        let mut spool =
+            include_bytes!("../../corpora/mail/python-dev/1999-04-part.mbox")
+                .to_vec();
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("corpora/mail/spamassassin");
+        let mut files = 0;
+        for sub in std::fs::read_dir(&dir).unwrap() {
+            for file in std::fs::read_dir(sub.unwrap().path()).unwrap() {
+                // Each file begins with its separator line.
+                spool.extend(std::fs::read(file.unwrap().path()).unwrap());
+                files += 1;
+            }
+        }
+        assert!(files >= 8, "{files} files in {}", dir.display());
+        for eml in [
+            &include_bytes!("../../corpora/mail/blinux-list/00091.eml")[..],
+            &include_bytes!("../../corpora/mail/blinux-list/00151.eml")[..],
+        ] {
+            spool.extend_from_slice(b"From a@b Thu Aug 22 13:17:22 2002\n");
+            spool.extend_from_slice(eml);
+        }
+        let crlf = frame::tests::crlf(&spool);
+        for f in [
+            MailFinder::new(Finder::new()),
+            MailFinder::builder().headers(false).build(Finder::new()),
+        ] {
+            for hay in [&spool, &crlf] {
+                let events = find_agrees(&f, hay);
+                assert!(events > 150, "{events}");
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn find_is_plain_find(
+            kinds in proptest::collection::vec(0..frame::tests::LINES.len(), 0..40),
+            crlf: u64,
+            open: bool,
+        ) {
+            let f = MailFinder::new(Finder::new());
+            find_agrees(&f, &frame::tests::spool(&kinds, crlf, open));
         }
     }
 
