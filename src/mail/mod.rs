@@ -55,6 +55,7 @@
 //! ```
 
 mod decode;
+mod field_cache;
 mod frame;
 mod header;
 mod map;
@@ -537,6 +538,12 @@ fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
 struct Scratch {
     /// Header text between skipped fields.
     runs: Vec<Span>,
+    /// Where the fields that are scanned start in the header block, and
+    /// in the run being scanned.
+    starts: Vec<usize>,
+    in_run: Vec<usize>,
+    /// The matches of header fields met before.
+    seen: field_cache::FieldCache,
     /// The fields of the header being read.
     fields: Vec<Field>,
     a: Vec<u8>,
@@ -702,6 +709,8 @@ impl<'h, S: MailSink> Walk<'_, 'h, S> {
         let mut mime = Mime::default();
         let mut runs = std::mem::take(&mut self.scratch.runs);
         runs.clear();
+        let mut starts = std::mem::take(&mut self.scratch.starts);
+        starts.clear();
         let mut run = 0;
         for f in fields {
             let name = &block[f.name.start..f.name.end];
@@ -716,6 +725,8 @@ impl<'h, S: MailSink> Walk<'_, 'h, S> {
             if header::is_skipped_field(name) {
                 runs.push(Span { start: run, end: f.name.start });
                 run = f.value.end;
+            } else {
+                starts.push(f.name.start);
             }
         }
         runs.push(Span { start: run, end: block.len() });
@@ -729,8 +740,19 @@ impl<'h, S: MailSink> Walk<'_, 'h, S> {
                 origin: self.origin,
             };
             let layers = Layers::default();
+            let mut in_run = std::mem::take(&mut self.scratch.in_run);
+            let mut next = starts.iter().peekable();
             for r in &runs {
                 let text = &self.hay[at + r.start..at + r.end];
+                // The fields of the run, where they start in it.
+                in_run.clear();
+                while let Some(&&s) = next.peek() {
+                    if s >= r.end {
+                        break;
+                    }
+                    in_run.push(s.saturating_sub(r.start));
+                    next.next();
+                }
                 // Blanks and line breaks alone hold no URL: half the runs
                 // of a spam header are the line break between two
                 // `Received` fields.
@@ -738,16 +760,25 @@ impl<'h, S: MailSink> Walk<'_, 'h, S> {
                     continue;
                 }
                 let ctx = Context { base: at + r.start, ..ctx };
-                go_on = emit(
-                    self.mf, self.hay, self.msg, self.id, text, &layers, &ctx,
-                    false, self.sink,
+                let found = field_cache::matches(
+                    &self.mf.finder,
+                    &mut self.scratch.seen,
+                    text,
+                    &in_run,
+                )
+                .map(|m| (m, false));
+                go_on = emit_all(
+                    self.hay, self.msg, self.id, text, &layers, &ctx, found,
+                    self.sink,
                 )?;
                 if !go_on {
                     break;
                 }
             }
+            self.scratch.in_run = in_run;
         }
         self.scratch.runs = runs;
+        self.scratch.starts = starts;
         Ok(go_on.then_some(mime))
     }
 
@@ -870,11 +901,36 @@ fn emit<S: MailSink>(
     repair: bool,
     sink: &mut S,
 ) -> Result<bool, S::Error> {
+    if repair {
+        let found = repair_iter(&mf.finder, text).map(|r| {
+            let repaired = r.is_repaired();
+            (r.into_match(), repaired)
+        });
+        emit_all(hay, msg, id, text, layers, ctx, found, sink)
+    } else {
+        let found = mf.finder.find_iter(text).map(|m| (m, false));
+        emit_all(hay, msg, id, text, layers, ctx, found, sink)
+    }
+}
+
+/// Maps each match `found` in `text` back through `layers`, and pushes
+/// it; the flag says whether quoted-printable repair made it.
+#[allow(clippy::too_many_arguments)]
+fn emit_all<'t, S: MailSink>(
+    hay: &[u8],
+    msg: &Message<'_>,
+    id: Option<&[u8]>,
+    text: &[u8],
+    layers: &Layers<'_>,
+    ctx: &Context,
+    found: impl Iterator<Item = (Match<'t>, bool)>,
+    sink: &mut S,
+) -> Result<bool, S::Error> {
     debug_assert!(
         !layers.maps.is_empty()
             || hay.get(ctx.base..ctx.base + text.len()) == Some(text)
     );
-    let mut push = |m: Match<'_>, repaired: bool| {
+    for (m, repaired) in found {
         let decoded_span = m.span;
         let (s, e) = layers.range(decoded_span.start, decoded_span.end);
         let span = Span { start: ctx.base + s, end: ctx.base + e };
@@ -895,20 +951,8 @@ fn emit<S: MailSink>(
             encoding: if repaired { Encoding::QpRepair } else { ctx.encoding },
             decoded,
         };
-        sink.matched(&mm)
-    };
-    if repair {
-        for r in repair_iter(&mf.finder, text) {
-            let repaired = r.is_repaired();
-            if !push(r.into_match(), repaired)? {
-                return Ok(false);
-            }
-        }
-    } else {
-        for m in mf.finder.find_iter(text) {
-            if !push(m, false)? {
-                return Ok(false);
-            }
+        if !sink.matched(&mm)? {
+            return Ok(false);
         }
     }
     Ok(true)
