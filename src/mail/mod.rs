@@ -771,27 +771,24 @@ impl<'h, S: MailSink> Walk<'_, 'h, S> {
                     continue;
                 }
                 let ctx = Context { base: at + r.start, ..ctx };
-                if !self.mf.cfg.field_cache {
-                    go_on = emit(
+                go_on = if self.mf.cfg.field_cache {
+                    let found = field_cache::matches(
+                        &self.mf.finder,
+                        &mut self.scratch.seen,
+                        text,
+                        &in_run,
+                    )
+                    .map(|m| (m, false));
+                    emit_all(
+                        self.hay, self.msg, self.id, text, &layers, &ctx,
+                        found, self.sink,
+                    )?
+                } else {
+                    emit(
                         self.mf, self.hay, self.msg, self.id, text, &layers,
                         &ctx, false, self.sink,
-                    )?;
-                    if !go_on {
-                        break;
-                    }
-                    continue;
-                }
-                let found = field_cache::matches(
-                    &self.mf.finder,
-                    &mut self.scratch.seen,
-                    text,
-                    &in_run,
-                )
-                .map(|m| (m, false));
-                go_on = emit_all(
-                    self.hay, self.msg, self.id, text, &layers, &ctx, found,
-                    self.sink,
-                )?;
+                    )?
+                };
                 if !go_on {
                     break;
                 }
