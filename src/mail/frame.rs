@@ -322,8 +322,7 @@ pub(crate) fn frame_mbox(
         if pos > 0 && is_separator(entity, pos) {
             return Framed { end: start + pos, split: None };
         }
-        pos = memchr::memchr(b'\n', &entity[pos..])
-            .map_or(entity.len(), |k| pos + k + 1);
+        pos = header::next_line(entity, pos);
     }
     let at = start + pos;
     let (h, b) = header::split_fields(&hay[at..], false, Some(fields));

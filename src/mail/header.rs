@@ -183,7 +183,9 @@ fn value_end(block: &[u8], end: usize, start: usize) -> usize {
     end.max(start)
 }
 
-fn next_line(s: &[u8], pos: usize) -> usize {
+/// Where the line after the one at `pos` starts (the end of `s` when it
+/// is the last).
+pub(crate) fn next_line(s: &[u8], pos: usize) -> usize {
     memchr(b'\n', &s[pos..]).map_or(s.len(), |k| pos + k + 1)
 }
 

@@ -308,6 +308,7 @@ impl<'h> Candidate<'h> {
     }
 
     /// Builds a candidate from the scanner's window-relative form.
+    #[inline]
     pub(crate) fn from_raw(raw: Raw, window: &'h [u8]) -> Candidate<'h> {
         let url: Cow<'h, [u8]> = match raw.text {
             Text::In(s) => Cow::Borrowed(&window[s.start..s.end]),
