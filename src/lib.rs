@@ -40,6 +40,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod driver;
 pub mod input;
 pub mod mail;
 pub mod output;
@@ -47,11 +48,13 @@ pub mod parse;
 pub mod scan;
 mod search;
 
+pub use driver::{
+    Driver, DriverBuilder, Hit, InputDone, MailHit, MailMode, Report,
+};
 pub use parse::{Host, Strictness, Url};
 pub use parse::{Reject, Scheme};
 pub use scan::{Flags, Kind, Span, Triggers};
 pub use search::{
-    Candidate, CandidateIter, Driver, DriverBuilder, FindIter, Finder,
-    FinderBuilder, Hit, InputDone, MailHit, MailMode, Match, OwnedMatch,
-    Position, ReaderIter, Report, Sink,
+    Candidate, CandidateIter, FindIter, Finder, FinderBuilder, Match,
+    OwnedMatch, Position, ReaderIter, Sink,
 };

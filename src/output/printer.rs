@@ -6,8 +6,8 @@ use super::json::{
 };
 use super::stats::{per_message_bucket, Counts, Summary};
 use super::url::{host, redact, terminal_safe, tld, utf8_or_escape};
+use crate::driver::{Hit, InputDone, Report};
 use crate::input::{Input, InputError, Source};
-use crate::search::{Hit, InputDone, Report};
 use crate::Kind;
 use std::borrow::Cow;
 use std::collections::HashSet;

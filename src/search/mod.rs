@@ -1,12 +1,11 @@
-//! The finder: configuration, matches, and the slice and reader searches.
+//! The finder: configuration, matches, and the slice and reader searches;
+//! the line counter and the aligned read buffer that every reader uses.
 
-mod driver;
+pub(crate) mod buffer;
 mod finder;
+pub(crate) mod lines;
 mod stream;
 
-pub use driver::{
-    Driver, DriverBuilder, Hit, InputDone, MailHit, MailMode, Report,
-};
 pub use finder::{
     Candidate, CandidateIter, FindIter, Finder, FinderBuilder, Match,
 };

@@ -1,0 +1,483 @@
+//! Batches: the candidates of one unit, owning their URLs, and the sinks
+//! that fill them.
+
+use super::report::{Hit, MailHit, Report};
+use super::schedule::Part;
+use crate::input::{Compression, Input};
+use crate::mail::{self, Encoding, Location, MailMatch, MailSink};
+use crate::parse::{Reject, Scheme};
+use crate::scan::{Flags, Kind};
+use crate::search::lines::LineCounter;
+use crate::search::{Candidate, Match, Position, Sink};
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::fmt;
+use std::io::{self, Read};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// Batches that were reported, cleared, for the workers to fill again:
+/// a fresh batch grows by reallocation and touches new pages, which cost
+/// more than the search of an mbox slice (page faults and `realloc`
+/// copies were a third of the time of `-j1` on a mail spool).
+#[derive(Clone, Default)]
+pub(super) struct Spare(Arc<Mutex<Vec<Batch>>>);
+
+impl fmt::Debug for Spare {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Spare")
+    }
+}
+
+impl Spare {
+    /// At most this many batches wait; with one in hand per worker and
+    /// [`super::schedule::Shared::window`] units in flight, more would rarely be reused.
+    pub(super) const KEEP: usize = 8;
+    /// A batch that holds more than this (bytes of URLs and of hits) is
+    /// dropped rather than kept, so that the pool holds at most
+    /// `KEEP * LARGEST` (16 MiB) whatever the input; a 4 MiB slice of a
+    /// mail spool fills about 1.4 MiB.
+    pub(super) const LARGEST: usize = 2 << 20;
+
+    /// A cleared batch, or a new one.
+    pub(super) fn take(&self) -> Batch {
+        self.0.lock().ok().and_then(|mut v| v.pop()).unwrap_or_default()
+    }
+
+    /// Clears `batch` and keeps it for [`Spare::take`]; a batch that
+    /// grew past [`Spare::LARGEST`] is cut back to it, not dropped: the
+    /// pages it keeps are already mapped, and a dense slice (one URL in
+    /// 200 bytes fills 4.7 MiB) would otherwise make every next batch
+    /// start from nothing.
+    pub(super) fn give(&self, mut batch: Batch) {
+        batch.clear();
+        let urls = Spare::LARGEST / 4;
+        let hits = (Spare::LARGEST - urls) / size_of::<Found>().max(1);
+        batch.hits.shrink_to(hits);
+        batch.urls.shrink_to(urls);
+        if let Ok(mut v) = self.0.lock() {
+            if v.len() < Spare::KEEP {
+                v.push(batch);
+            }
+        }
+    }
+}
+
+/// The candidates of one unit, owning their URLs.
+#[derive(Default)]
+pub(super) struct Batch {
+    pub(super) hits: Vec<Found>,
+    pub(super) urls: Vec<u8>,
+    /// Bytes searched.
+    pub(super) bytes: u64,
+    /// Newlines in the slice (slices only).
+    pub(super) newlines: u64,
+    /// Absolute offset where a whole-file scan would go on.
+    pub(super) resume: u64,
+    pub(super) compression: Option<Compression>,
+    /// Input bytes (as stored) read for this part (stream parts only).
+    pub(super) raw: u64,
+    /// The input could be opened (a `begin` and `end` are reported).
+    pub(super) opened: bool,
+    /// Searched as mail.
+    pub(super) mail: bool,
+    /// Messages searched (mail only).
+    pub(super) messages: u64,
+}
+
+/// A candidate whose URL is `urls[url.0..url.1]` of its batch.
+pub(super) struct Found {
+    pub(super) at: Position,
+    pub(super) url: (usize, usize),
+    pub(super) kind: Kind,
+    pub(super) scheme: Scheme,
+    pub(super) flags: Flags,
+    pub(super) reject: Option<Reject>,
+    pub(super) mail: Option<FoundMail>,
+    pub(super) repaired: bool,
+}
+
+/// [`MailHit`], its Message-ID at `urls[id.0..id.1]` of its batch.
+pub(super) struct FoundMail {
+    /// Relative to the unit (a slice adds the messages before it).
+    pub(super) message: u64,
+    pub(super) message_offset: u64,
+    pub(super) id: Option<(usize, usize)>,
+    pub(super) part: usize,
+    pub(super) location: Location,
+    pub(super) encoding: Encoding,
+    pub(super) decoded: bool,
+}
+
+impl Batch {
+    pub(super) fn failed() -> Batch {
+        Batch { opened: false, ..Batch::default() }
+    }
+
+    /// Empties the batch, keeping what its vectors allocated.
+    pub(super) fn clear(&mut self) {
+        let mut hits = std::mem::take(&mut self.hits);
+        let mut urls = std::mem::take(&mut self.urls);
+        hits.clear();
+        urls.clear();
+        *self = Batch { hits, urls, ..Batch::default() };
+    }
+
+    pub(super) fn push(
+        &mut self,
+        at: Position,
+        m: &Match<'_>,
+        reject: Option<Reject>,
+    ) {
+        let from = self.urls.len();
+        self.urls.extend_from_slice(m.url());
+        self.hits.push(Found {
+            at,
+            url: (from, self.urls.len()),
+            kind: m.kind(),
+            scheme: m.scheme(),
+            flags: m.flags(),
+            reject,
+            mail: None,
+            repaired: false,
+        });
+    }
+
+    /// Pushes a mail match; `base` is the absolute offset of the slice
+    /// searched (0 for a reader search).
+    pub(super) fn push_mail(
+        &mut self,
+        at: Position,
+        m: &MailMatch<'_>,
+        base: u64,
+    ) {
+        // The URLs of a message share its Message-ID: stored once.
+        let message = m.message() as u64;
+        let same = self
+            .hits
+            .last()
+            .and_then(|f| f.mail.as_ref())
+            .and_then(|f| (f.message == message).then_some(f.id));
+        self.push(at, m.as_match(), None);
+        let id = match same {
+            Some(id) => id,
+            None => m.message_id().map(|id| {
+                let from = self.urls.len();
+                self.urls.extend_from_slice(id);
+                (from, self.urls.len())
+            }),
+        };
+        if let Some(f) = self.hits.last_mut() {
+            f.mail = Some(FoundMail {
+                message,
+                message_offset: base + m.message_offset(),
+                id,
+                part: m.part(),
+                location: m.location(),
+                encoding: m.encoding(),
+                decoded: m.decoded(),
+            });
+        }
+    }
+
+    /// Counts the line and message numbers of a slice's hits on from
+    /// `lines` newlines and `messages` messages before it.
+    pub(super) fn shift(&mut self, lines: u64, messages: u64) {
+        for f in &mut self.hits {
+            if f.at.line > 0 {
+                f.at.line += lines;
+            }
+            if let Some(m) = &mut f.mail {
+                m.message += messages;
+            }
+        }
+    }
+
+    /// Collects the candidates of a slice scan of `bytes`, which start at
+    /// absolute offset `base` right after a newline (or at 0). `line` is
+    /// then relative: the number of newlines before the candidate in the
+    /// slice, plus 1; [`Batch::report`] adds the newlines before the slice.
+    pub(super) fn collect<'h>(
+        &mut self,
+        it: impl Iterator<Item = Candidate<'h>>,
+        bytes: &[u8],
+        base: u64,
+        lines: bool,
+    ) {
+        self.opened = true;
+        let (mut counted, mut line, mut line_start) = (0usize, 1u64, 0usize);
+        for c in it {
+            let span = c.as_match().span();
+            let (mut l, mut col) = (0, 0);
+            if lines {
+                let upto = span.start.min(bytes.len());
+                let seg = bytes.get(counted..upto).unwrap_or_default();
+                for i in memchr::memchr_iter(b'\n', seg) {
+                    line += 1;
+                    line_start = counted + i + 1;
+                }
+                counted = counted.max(upto);
+                l = line;
+                col = (span.start - line_start) as u64 + 1;
+            }
+            let at = Position {
+                start: base + span.start as u64,
+                end: base + span.end as u64,
+                line: l,
+                column: col,
+            };
+            self.push(at, c.as_match(), c.reject());
+        }
+    }
+
+    /// Reports the candidates (a slice's after [`Driver::join`](super::config::Driver) has
+    /// counted their numbers on).
+    pub(super) fn report<R: Report>(
+        &self,
+        input: &Input,
+        report: &mut R,
+    ) -> io::Result<()> {
+        for f in &self.hits {
+            let at = f.at;
+            let url = self.urls.get(f.url.0..f.url.1).unwrap_or_default();
+            let hit = Hit {
+                at,
+                url,
+                kind: f.kind,
+                scheme: f.scheme,
+                flags: f.flags,
+                reject: f.reject,
+                mail: f.mail.as_ref().map(|m| MailHit {
+                    message: m.message,
+                    message_offset: m.message_offset,
+                    message_id: m.id.and_then(|(a, b)| self.urls.get(a..b)),
+                    part: m.part,
+                    location: m.location,
+                    encoding: m.encoding,
+                    decoded: m.decoded,
+                }),
+                repaired: f.repaired,
+            };
+            report.hit(input, &hit)?;
+        }
+        Ok(())
+    }
+}
+
+/// Collects the mail matches of a slice search.
+pub(super) struct SliceCollect<'b> {
+    pub(super) batch: &'b mut Batch,
+    pub(super) bytes: &'b [u8],
+    /// Absolute offset of `bytes`.
+    pub(super) base: u64,
+    pub(super) lines: Option<LineCounter>,
+}
+
+impl MailSink for SliceCollect<'_> {
+    type Error = std::convert::Infallible;
+
+    fn matched(
+        &mut self,
+        m: &MailMatch<'_>,
+    ) -> Result<bool, std::convert::Infallible> {
+        let span = m.as_match().span();
+        let (line, column) = match &mut self.lines {
+            Some(l) => l.at(self.bytes, span.start),
+            None => (0, 0),
+        };
+        let at = Position {
+            start: self.base + m.offset(),
+            end: self.base + m.end_offset(),
+            line,
+            column,
+        };
+        self.batch.push_mail(at, m, self.base);
+        Ok(true)
+    }
+
+    fn message(
+        &mut self,
+        _: &mail::Message<'_>,
+    ) -> Result<bool, std::convert::Infallible> {
+        self.batch.messages += 1;
+        Ok(true)
+    }
+}
+
+/// Collects the results of a reader search, sending them on in parts.
+pub(super) struct Collect<'b, 'p> {
+    pub(super) batch: &'b mut Batch,
+    pub(super) input: &'b Input,
+    pub(super) part: Part<'p>,
+    /// Input bytes (as stored) read so far, and how many of them the
+    /// parts sent on account for.
+    pub(super) raw: &'b AtomicU64,
+    pub(super) sent: u64,
+    /// When the last part was sent: a slow stream (`tail -f`) sends what
+    /// it has at least this often.
+    pub(super) last: std::time::Instant,
+    /// The newlines read, for the line numbers of mail matches.
+    pub(super) log: Option<&'b RefCell<NewlineLog>>,
+    /// The run stopped (a part said so): the search ends.
+    pub(super) stopped: bool,
+}
+
+/// Matches of a stream are sent on in parts of this many, or sooner
+/// when the stream is slow.
+pub(super) const PART_HITS: usize = 16 * 1024;
+
+/// A stream sends what it has found at least this often.
+pub(super) const PART_EVERY: std::time::Duration =
+    std::time::Duration::from_millis(100);
+
+impl Collect<'_, '_> {
+    pub(super) fn sent_on(&mut self) {
+        if self.batch.hits.len() < PART_HITS {
+            // A slow stream (`tail -f`) sends what it has every so often,
+            // but only when it is being reported: a part of a unit not due
+            // yet makes its worker wait.
+            if self.last.elapsed() < PART_EVERY {
+                return;
+            }
+            self.last = std::time::Instant::now();
+            if !(self.part)(self.input, None) {
+                return;
+            }
+        }
+        let raw = self.raw.load(Ordering::Relaxed);
+        let part = Batch {
+            hits: std::mem::take(&mut self.batch.hits),
+            urls: std::mem::take(&mut self.batch.urls),
+            opened: true,
+            raw: raw.saturating_sub(self.sent),
+            ..Batch::default()
+        };
+        self.sent = raw;
+        self.stopped = !(self.part)(self.input, Some(part));
+    }
+}
+
+impl Sink for Collect<'_, '_> {
+    type Error = io::Error;
+
+    fn matched(&mut self, at: &Position, m: &Match<'_>) -> io::Result<bool> {
+        self.batch.push(*at, m, None);
+        self.sent_on();
+        Ok(!self.stopped)
+    }
+
+    fn rejected(
+        &mut self,
+        at: &Position,
+        c: &Candidate<'_>,
+    ) -> io::Result<bool> {
+        self.batch.push(*at, c.as_match(), c.reject());
+        self.sent_on();
+        Ok(!self.stopped)
+    }
+}
+
+impl MailSink for Collect<'_, '_> {
+    type Error = io::Error;
+
+    fn matched(&mut self, m: &MailMatch<'_>) -> io::Result<bool> {
+        let (line, column) = match self.log {
+            Some(log) => {
+                let mut log = log.borrow_mut();
+                log.forget_before(m.message_offset().min(m.offset()));
+                log.at(m.offset())
+            }
+            None => (0, 0),
+        };
+        let at =
+            Position { start: m.offset(), end: m.end_offset(), line, column };
+        self.batch.push_mail(at, m, 0);
+        self.sent_on();
+        Ok(!self.stopped)
+    }
+
+    fn message(&mut self, msg: &mail::Message<'_>) -> io::Result<bool> {
+        if let Some(log) = self.log {
+            // Later matches are in this message or after it.
+            log.borrow_mut().forget_before(msg.offset());
+        }
+        self.batch.messages += 1;
+        Ok(true)
+    }
+}
+
+/// The offsets of the newlines read from a stream that later matches may
+/// need; those before the current message are dropped.
+#[derive(Default)]
+pub(super) struct NewlineLog {
+    pub(super) pending: VecDeque<u64>,
+    /// Newlines dropped, and the last of them.
+    pub(super) dropped: u64,
+    pub(super) last_dropped: Option<u64>,
+}
+
+impl NewlineLog {
+    /// Forgets the newlines before `offset` (the start of a message).
+    pub(super) fn forget_before(&mut self, offset: u64) {
+        while let Some(&n) = self.pending.front() {
+            if n >= offset {
+                break;
+            }
+            self.pending.pop_front();
+            self.dropped += 1;
+            self.last_dropped = Some(n);
+        }
+    }
+
+    /// The 1-based line and byte column of absolute offset `q`.
+    pub(super) fn at(&self, q: u64) -> (u64, u64) {
+        let k = self.pending.partition_point(|&n| n < q);
+        let prev = match k.checked_sub(1) {
+            Some(i) => self.pending.get(i).copied(),
+            None => self.last_dropped,
+        };
+        let start = prev.map_or(0, |n| n + 1);
+        (self.dropped + k as u64 + 1, q.saturating_sub(start) + 1)
+    }
+}
+
+/// Logs the offsets of the newlines it reads.
+pub(super) struct LogNewlines<'a, R> {
+    pub(super) rdr: R,
+    pub(super) log: Option<&'a RefCell<NewlineLog>>,
+    pub(super) at: u64,
+}
+
+impl<R: Read> Read for LogNewlines<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.rdr.read(buf)?;
+        if let Some(log) = self.log {
+            let mut log = log.borrow_mut();
+            let got = buf.get(..n).unwrap_or_default();
+            for i in memchr::memchr_iter(b'\n', got) {
+                log.pending.push_back(self.at + i as u64);
+            }
+        }
+        self.at += n as u64;
+        Ok(n)
+    }
+}
+
+/// Counts the bytes read: decompressed ones for the offset of an error,
+/// stored ones (into `shared`) for progress.
+pub(super) struct Counted<'a, R> {
+    pub(super) rdr: R,
+    pub(super) bytes: u64,
+    pub(super) shared: Option<&'a AtomicU64>,
+}
+
+impl<R: Read> Read for Counted<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.rdr.read(buf)?;
+        self.bytes += n as u64;
+        if let Some(s) = self.shared {
+            s.store(self.bytes, Ordering::Relaxed);
+        }
+        Ok(n)
+    }
+}

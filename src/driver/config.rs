@@ -1,0 +1,122 @@
+//! The driver's configuration and its builder.
+
+use super::batch::Spare;
+use crate::mail::MailFinder;
+use crate::scan::LOOK_BEHIND;
+use crate::search::Finder;
+
+/// Whether inputs are searched as mail; see [`DriverBuilder::mail`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MailMode {
+    /// Raw scans only.
+    #[default]
+    Off,
+    /// Every input is mail: an mbox when it begins with a separator
+    /// line, else one message.
+    On,
+    /// Inputs whose first bytes look like mail
+    /// ([`crate::mail::Format::sniff`]) are searched as mail, others raw.
+    Auto,
+}
+
+/// Searches inputs in parallel and reports them in order.
+#[derive(Clone, Debug)]
+pub struct Driver {
+    pub(super) finder: Finder,
+    pub(super) threads: usize,
+    pub(super) slice: usize,
+    pub(super) overlap: usize,
+    pub(super) lines: bool,
+    pub(super) mode: MailMode,
+    pub(super) mail: MailFinder,
+    pub(super) qp_repair: bool,
+    pub(super) spare: Spare,
+}
+
+/// Builds a [`Driver`].
+#[derive(Clone, Debug, Default)]
+pub struct DriverBuilder {
+    pub(super) threads: Option<usize>,
+    pub(super) slice: Option<usize>,
+    pub(super) mode: MailMode,
+    pub(super) qp_repair: bool,
+}
+
+impl DriverBuilder {
+    /// A builder with the defaults.
+    pub fn new() -> DriverBuilder {
+        DriverBuilder::default()
+    }
+
+    /// Worker threads. By default, one per core.
+    pub fn threads(&mut self, n: usize) -> &mut DriverBuilder {
+        self.threads = Some(n.max(1));
+        self
+    }
+
+    /// Regular files larger than this are searched in slices of about
+    /// this size (the slice is also the largest buffer a worker reads a
+    /// file into). By default, 4 MiB.
+    pub fn slice_size(&mut self, bytes: usize) -> &mut DriverBuilder {
+        self.slice = Some(bytes.max(1));
+        self
+    }
+
+    /// Whether inputs are searched as mail (by default, [`MailMode::Off`])
+    /// and whether raw quoted-printable is repaired
+    /// ([`crate::mail::MailFinderBuilder::qp_repair`] in mail, [`crate::mail::repair_iter`]
+    /// in other text). The format is sniffed from the first bytes of each
+    /// input, after decompression. An mbox bigger than the slice size is
+    /// split at separator lines ([`crate::mail::next_separator`]). A mail search
+    /// reports URLs only, no rejected candidates; so does a repair search,
+    /// which reads its input whole.
+    pub fn mail(
+        &mut self,
+        mode: MailMode,
+        qp_repair: bool,
+    ) -> &mut DriverBuilder {
+        self.mode = mode;
+        self.qp_repair = qp_repair;
+        self
+    }
+
+    /// Builds the driver around `finder`, whose settings it follows:
+    /// lines are counted when the finder counts them
+    /// ([`crate::FinderBuilder::line_numbers`]), and its length caps
+    /// bound how far past a slice a candidate may read.
+    pub fn build(&self, finder: Finder) -> Driver {
+        let threads = self.threads.unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        });
+        let cfg = &finder.inner().cfg;
+        let caps = cfg.max_wrapper.saturating_add(cfg.max_url);
+        let lines = finder.inner().lines;
+        Driver {
+            threads,
+            slice: self.slice.unwrap_or(4 << 20),
+            // Reads past a trigger are bounded by the caps plus a UTF-8
+            // sequence or a quote prefix: LOOK_BEHIND covers those.
+            overlap: caps.saturating_add(2 * LOOK_BEHIND),
+            lines,
+            mode: self.mode,
+            mail: MailFinder::builder()
+                .qp_repair(self.qp_repair)
+                .build(finder.clone()),
+            finder,
+            qp_repair: self.qp_repair,
+            spare: Spare::default(),
+        }
+    }
+}
+
+impl Driver {
+    /// A builder.
+    pub fn builder() -> DriverBuilder {
+        DriverBuilder::new()
+    }
+
+    /// The number of worker threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+}

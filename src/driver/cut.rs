@@ -1,0 +1,202 @@
+//! Cutting big files into newline-aligned slices (and mbox slices at
+//! separator lines), and putting a slice's batch back in its file.
+
+use super::batch::Batch;
+use super::config::Driver;
+use super::how::SNIFF_LEN;
+use super::plan::{FileState, SliceUnit};
+use crate::input::{Compression, Input};
+use crate::mail;
+use crate::search::buffer::Buffer;
+use std::fs::File;
+use std::io;
+use std::os::unix::fs::FileExt;
+use std::sync::Arc;
+
+impl Driver {
+    /// The slices of a big regular `file` of `size` bytes, or `None` when
+    /// it is searched whole (streamed): compressed, one mail message, raw
+    /// repair, or a line too long to split at.
+    pub(super) fn cut(
+        &self,
+        input: &Input,
+        file: File,
+        size: u64,
+    ) -> Option<Vec<SliceUnit>> {
+        let slice = self.slice as u64;
+        let mut head = vec![0u8; SNIFF_LEN];
+        let n = file.read_at(&mut head, 0).unwrap_or(0);
+        let head = head.get(..n).unwrap_or_default();
+        let plain = Compression::detect(head) == Compression::None;
+        let mut mail = false;
+        if plain && self.sniffs() {
+            match self.mail_format(head) {
+                Some(mail::Format::Mbox) => mail = true,
+                // One message, or raw repair: searched whole.
+                Some(_) => return None,
+                None if self.qp_repair => return None,
+                None => {}
+            }
+        }
+        let bounds = match (plain, mail) {
+            (true, true) => mbox_boundaries(&file, size, slice)?,
+            (true, false) => boundaries(&file, size, slice)?,
+            _ => return None,
+        };
+        let file = Arc::new(file);
+        let count = bounds.len();
+        let mut start = 0;
+        let mut slices = Vec::with_capacity(count);
+        for (k, end) in bounds.into_iter().enumerate() {
+            slices.push(SliceUnit {
+                input: input.clone(),
+                file: Arc::clone(&file),
+                size,
+                start,
+                end,
+                first: k == 0,
+                last: k + 1 == count,
+                mail,
+            });
+            start = end;
+        }
+        Some(slices)
+    }
+
+    /// Puts the batch of `slice` in its file, as a scan of the whole file
+    /// would have found it: scanned again from where the last candidate
+    /// of the slice before ended when that spilled into this one (an
+    /// error of that scan leaves `batch` as it was), line and message
+    /// numbers counted on from the slices before it, which `file` then
+    /// counts it with. The reporter does this for parallel slices,
+    /// [`Driver::search_big`] for the slices of a file it found big.
+    pub(super) fn join(
+        &self,
+        file: &mut FileState,
+        slice: &SliceUnit,
+        batch: &mut Batch,
+        buf: &mut Buffer,
+    ) -> io::Result<()> {
+        let mut rescan = Ok(());
+        if file.resume > slice.start {
+            match self.search_slice(slice, Some(file.resume), buf) {
+                Ok(b) => self.spare.give(std::mem::replace(batch, b)),
+                Err(e) => rescan = Err(e),
+            }
+        }
+        file.resume = file.resume.max(batch.resume);
+        batch.shift(file.lines, file.messages);
+        file.lines += batch.newlines;
+        file.bytes += batch.bytes;
+        file.messages += batch.messages;
+        rescan
+    }
+}
+
+/// The ends of newline-aligned slices of about `slice` bytes, the last
+/// one `size`; `None` when a line is too long to split at (the file is
+/// then streamed, with bounded memory, by one worker).
+pub(super) fn boundaries(
+    file: &File,
+    size: u64,
+    slice: u64,
+) -> Option<Vec<u64>> {
+    pub(super) const LONGEST_LINE: u64 = 1 << 20;
+    let mut ends = Vec::new();
+    let mut start = 0u64;
+    let mut probe = vec![0u8; 64 * 1024];
+    while size - start > slice {
+        // The first newline at or after `start + slice - 1`; lines are
+        // short, so the first probe is small.
+        let mut at = start + slice - 1;
+        let mut len = 4096;
+        let end = loop {
+            if at >= size || at - (start + slice - 1) > LONGEST_LINE {
+                break None;
+            }
+            let n = file.read_at(probe.get_mut(..len)?, at).ok()?;
+            len = probe.len();
+            if n == 0 {
+                break None;
+            }
+            let got = probe.get(..n)?;
+            if let Some(i) = memchr::memchr(b'\n', got) {
+                break Some(at + i as u64 + 1);
+            }
+            at += n as u64;
+        };
+        match end {
+            Some(e) if e < size => {
+                ends.push(e);
+                start = e;
+            }
+            Some(_) => break,
+            None if at >= size => break,
+            None => return None,
+        }
+    }
+    ends.push(size);
+    Some(ends)
+}
+
+/// The ends of slices of an mbox of about `slice` bytes, each ending
+/// right before a separator line ([`mail::next_separator`]), the last one
+/// `size`; `None` when no separator comes for too long (the file is then
+/// streamed by one worker).
+pub(super) fn mbox_boundaries(
+    file: &File,
+    size: u64,
+    slice: u64,
+) -> Option<Vec<u64>> {
+    pub(super) const LONGEST_MESSAGE: u64 = 64 << 20;
+    // A separator this close to the end of a probe may be cut short.
+    pub(super) const TAIL: usize = 1024;
+    // Messages are a few KiB: the first probe at a cut is small (a 256
+    // KiB probe at every cut read 6% more than the spool's size with 4
+    // MiB slices), and grows fourfold while no separator is in it.
+    pub(super) const FIRST_PROBE: usize = 16 * 1024;
+    let mut ends = Vec::new();
+    let mut start = 0u64;
+    let mut probe = vec![0u8; 256 * 1024];
+    while size - start > slice {
+        // The probe starts one byte early: a separator at probe index 1
+        // counts only after a newline at index 0.
+        let first = start + slice - 1;
+        let mut at = first;
+        let mut len = FIRST_PROBE;
+        let end = loop {
+            if at >= size {
+                break None;
+            }
+            if at - first > LONGEST_MESSAGE {
+                return None;
+            }
+            let n = file.read_at(probe.get_mut(..len)?, at).ok()?;
+            len = (len * 4).min(probe.len());
+            if n == 0 {
+                break None;
+            }
+            let got = probe.get(..n)?;
+            let eof = at + n as u64 >= size;
+            let limit = if eof { n } else { n.saturating_sub(TAIL) };
+            if let Some(k) = mail::next_separator(got, 1) {
+                if k < limit {
+                    break Some(at + k as u64);
+                }
+            }
+            if eof || limit < 2 {
+                break None;
+            }
+            at += (limit - 1) as u64;
+        };
+        match end {
+            Some(e) if e < size => {
+                ends.push(e);
+                start = e;
+            }
+            _ => break,
+        }
+    }
+    ends.push(size);
+    Some(ends)
+}

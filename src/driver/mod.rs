@@ -1,0 +1,34 @@
+//! The parallel driver: many inputs, and slices of one big file, searched
+//! on a rayon pool, reported in input order.
+//!
+//! Work is cut into units, numbered in input order: a whole input (a small
+//! file, stdin, a FIFO, a compressed file), or a newline-aligned slice of a
+//! big regular file. Workers take units in increasing order and never run
+//! more than a window of units ahead of the one being reported, so memory
+//! stays O(threads × buffer) plus the matches of the window. The calling
+//! thread reports finished units strictly in order, so the output is the
+//! same bytes for any thread count.
+//!
+//! A big file is split right after newlines; each slice is read with
+//! `read_at` into the worker's buffer together with [`Driver`]'s overlap
+//! (enough bytes for a candidate whose trigger lies in the slice to end: it
+//! never reads further than the longer length cap past its trigger). The
+//! slices are scanned with [`crate::Finder::candidates_in`]; when the previous
+//! slice's last candidate spilled past a slice's start, that slice is
+//! scanned again from there with [`crate::Finder::candidates_from`] when it is
+//! reported. The result equals a scan of the whole file. Line numbers are
+//! counted per slice and summed in order.
+
+mod batch;
+mod config;
+mod cut;
+mod how;
+mod plan;
+mod report;
+mod schedule;
+#[cfg(test)]
+mod tests;
+mod unit;
+
+pub use config::{Driver, DriverBuilder, MailMode};
+pub use report::{Hit, InputDone, MailHit, Report};

@@ -1,0 +1,103 @@
+//! Planning: the inputs cut into numbered units of work.
+
+use super::batch::Batch;
+use super::config::Driver;
+use crate::input::{Input, InputError, Source};
+use std::collections::VecDeque;
+use std::fs::File;
+use std::sync::Arc;
+
+/// A unit of work.
+pub(super) enum Unit {
+    Failed(InputError),
+    Whole(Input),
+    Slice(SliceUnit),
+}
+
+/// A newline-aligned slice `[start, end)` of a big regular file.
+pub(super) struct SliceUnit {
+    pub(super) input: Input,
+    pub(super) file: Arc<File>,
+    pub(super) size: u64,
+    pub(super) start: u64,
+    pub(super) end: u64,
+    pub(super) first: bool,
+    pub(super) last: bool,
+    /// An mbox slice, searched as mail.
+    pub(super) mail: bool,
+}
+
+/// A finished unit.
+pub(super) enum Done {
+    Failed(InputError),
+    Whole { input: Input, batch: Batch, error: Option<InputError> },
+    Slice { slice: SliceUnit, batch: Batch, error: Option<InputError> },
+}
+
+/// Per-file state while the slices of a file are reported.
+#[derive(Default)]
+pub(super) struct FileState {
+    /// Absolute offset where the scan of the whole file would go on.
+    pub(super) resume: u64,
+    /// Newlines before the current slice.
+    pub(super) lines: u64,
+    /// Bytes reported.
+    pub(super) bytes: u64,
+    /// Messages before the current slice.
+    pub(super) messages: u64,
+}
+
+/// Cuts the inputs into units, in order.
+pub(super) struct Planner<'d, I> {
+    pub(super) driver: &'d Driver,
+    pub(super) inputs: I,
+    pub(super) queue: VecDeque<Unit>,
+    pub(super) seq: usize,
+}
+
+impl<'d, I: Iterator<Item = Result<Input, InputError>>> Planner<'d, I> {
+    pub(super) fn new(driver: &'d Driver, inputs: I) -> Planner<'d, I> {
+        Planner { driver, inputs, queue: VecDeque::new(), seq: 0 }
+    }
+
+    pub(super) fn next(&mut self) -> Option<(usize, Unit)> {
+        if self.queue.is_empty() {
+            let input = self.inputs.next()?;
+            self.plan(input);
+        }
+        let unit = self.queue.pop_front()?;
+        let seq = self.seq;
+        self.seq += 1;
+        Some((seq, unit))
+    }
+
+    /// Queues the units of one input.
+    pub(super) fn plan(&mut self, input: Result<Input, InputError>) {
+        let input = match input {
+            Ok(i) => i,
+            Err(e) => return self.queue.push_back(Unit::Failed(e)),
+        };
+        let slice = self.driver.slice as u64;
+        let (Source::Path(path), Some(size)) = (&input.source, input.size)
+        else {
+            return self.queue.push_back(Unit::Whole(input));
+        };
+        if size <= slice {
+            return self.queue.push_back(Unit::Whole(input));
+        }
+        let file = match File::open(path) {
+            Ok(f) => f,
+            Err(error) => {
+                let source = input.source.clone();
+                let err = InputError { source, offset: None, error };
+                return self.queue.push_back(Unit::Failed(err));
+            }
+        };
+        match self.driver.cut(&input, file, size) {
+            Some(slices) => {
+                self.queue.extend(slices.into_iter().map(Unit::Slice))
+            }
+            None => self.queue.push_back(Unit::Whole(input)),
+        }
+    }
+}

@@ -1,0 +1,84 @@
+//! The report contract: what the driver tells an output, in input order.
+
+use crate::input::{Compression, Input, InputError};
+use crate::mail::{Encoding, Location};
+use crate::parse::{Reject, Scheme};
+use crate::scan::{Flags, Kind};
+use crate::search::Position;
+use std::io;
+
+/// One candidate as the driver reports it: a match when `reject` is
+/// `None`.
+#[derive(Clone, Copy, Debug)]
+pub struct Hit<'a> {
+    /// Absolute position in the (decompressed) input.
+    pub at: Position,
+    /// The URL (wrapper whitespace removed).
+    pub url: &'a [u8],
+    /// How it was delimited.
+    pub kind: Kind,
+    /// Its scheme (a best guess for a rejected candidate).
+    pub scheme: Scheme,
+    /// What was done to get it out of its text.
+    pub flags: Flags,
+    /// Why the validator rejected it, if it did.
+    pub reject: Option<Reject>,
+    /// The message it was found in, when the input was searched as mail
+    /// ([`crate::DriverBuilder::mail`]).
+    pub mail: Option<MailHit<'a>>,
+    /// Raw quoted-printable was repaired to get it (`--qp-repair` on
+    /// text that is not mail).
+    pub repaired: bool,
+}
+
+/// Where in a mail input a [`Hit`] was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MailHit<'a> {
+    /// 0-based index of the message in the input.
+    pub message: u64,
+    /// Absolute offset of the message (its separator line, in an mbox).
+    pub message_offset: u64,
+    /// The message's `Message-ID`, as written.
+    pub message_id: Option<&'a [u8]>,
+    /// The MIME entity, numbered as [`crate::mail::MailMatch::part`] says.
+    pub part: usize,
+    /// Header or body.
+    pub location: Location,
+    /// The transfer encoding of the text it was found in.
+    pub encoding: Encoding,
+    /// Whether its text differs from the bytes its span covers.
+    pub decoded: bool,
+}
+
+/// What the driver knows about an input once it is done.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct InputDone {
+    /// Bytes searched (decompressed).
+    pub bytes: u64,
+    /// The compression format that was undone.
+    pub compression: Option<Compression>,
+    /// Messages searched, when the input was searched as mail.
+    pub messages: Option<u64>,
+}
+
+/// Receives the results of [`crate::Driver::run`], in input order. Return an
+/// error to stop the run (it is returned by [`crate::Driver::run`]).
+pub trait Report {
+    /// An input is about to be reported.
+    fn begin(&mut self, input: &Input) -> io::Result<()>;
+
+    /// A candidate of the current input (rejected ones included).
+    fn hit(&mut self, input: &Input, hit: &Hit<'_>) -> io::Result<()>;
+
+    /// An input, or part of it, could not be read. For an input that
+    /// could not be opened, no `begin` or `end` is reported.
+    fn error(&mut self, err: &InputError) -> io::Result<()>;
+
+    /// The current input is done.
+    fn end(&mut self, input: &Input, done: &InputDone) -> io::Result<()>;
+
+    /// `bytes` more bytes of the inputs (as stored) were searched.
+    fn progress(&mut self, bytes: u64) {
+        let _ = bytes;
+    }
+}

@@ -1,0 +1,359 @@
+//! The in-order scheduler: workers take units in order, the worker that
+//! finishes the unit due next reports it.
+
+use super::batch::Batch;
+use super::config::Driver;
+use super::plan::{Done, FileState, Planner};
+use super::report::{InputDone, Report};
+use super::unit::failure;
+use crate::input::{Compression, Input, InputError};
+use crate::search::buffer::Buffer;
+use std::collections::BTreeMap;
+use std::io;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex};
+
+impl Driver {
+    /// Searches `inputs` (as listed by [`crate::input::walk`] or
+    /// [`crate::input::Walk`], which is then walked by the workers as they go)
+    /// and reports every candidate, error and input boundary to `report`,
+    /// in input order. The worker that finishes the unit due next reports
+    /// it (and whatever finished units follow it), so `report` is called
+    /// from the pool's threads, one at a time.
+    pub fn run<I, R>(&self, inputs: I, report: &mut R) -> io::Result<()>
+    where
+        I: IntoIterator<Item = Result<Input, InputError>>,
+        I::IntoIter: Send,
+        R: Report + Send,
+    {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(self.threads)
+            .thread_name(|i| format!("urlgrep-{i}"))
+            .build()
+            .map_err(io::Error::other)?;
+        let shared = Shared {
+            planner: Mutex::new(Planner::new(self, inputs.into_iter())),
+            inbox: Mutex::new(Inbox::default()),
+            reporter: Mutex::new(Reporter {
+                report,
+                next: 0,
+                begun: false,
+                progressed: 0,
+                file: FileState::default(),
+                buf: Buffer::default(),
+                error: None,
+            }),
+            reported: Mutex::new(0),
+            moved: Condvar::new(),
+            waiting: AtomicUsize::new(0),
+            stop: AtomicBool::new(false),
+            window: 4 * self.threads + 4,
+        };
+        pool.scope(|scope| {
+            for _ in 0..self.threads {
+                let shared = &shared;
+                scope.spawn(move |_| self.work(shared));
+            }
+        });
+        let reporter = shared
+            .reporter
+            .into_inner()
+            .map_err(|_| io::Error::other("a worker panicked"))?;
+        match reporter.error {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// A worker: takes units in order, searches them, delivers the
+    /// results.
+    pub(super) fn work<I, R>(&self, shared: &Shared<'_, '_, I, R>)
+    where
+        I: Iterator<Item = Result<Input, InputError>>,
+        R: Report,
+    {
+        let mut buf = Buffer::default();
+        loop {
+            if shared.stop.load(Ordering::SeqCst) {
+                return;
+            }
+            let next = match shared.planner.lock() {
+                Ok(mut p) => p.next(),
+                Err(_) => return,
+            };
+            let Some((seq, unit)) = next else { return };
+            // Stay within the window of the unit being reported. The
+            // lowest unreported unit is always taken and never waits
+            // here (its number is below `reported + window`), so this
+            // cannot deadlock.
+            shared.wait_until(|reported| seq < reported + shared.window);
+            // A long stream delivers its matches in parts; one that is not
+            // due yet waits after each part, so at most one part per unit
+            // is buffered.
+            let mut part = |input: &Input, batch: Option<Batch>| {
+                let stopped = || shared.stop.load(Ordering::SeqCst);
+                let Some(batch) = batch else {
+                    // A stopped run asks for the part, to say so.
+                    return stopped()
+                        || shared.reported.lock().map_or(true, |r| *r >= seq);
+                };
+                self.deliver(shared, Msg::Part(seq, input.clone(), batch));
+                shared.wait_until(|reported| reported >= seq);
+                !stopped()
+            };
+            let done = self.search(unit, &mut buf, &mut part);
+            self.deliver(shared, Msg::Done(seq, done));
+        }
+    }
+
+    /// Puts a result in the inbox, then reports what is due unless
+    /// another worker is reporting (which then reports this one too).
+    pub(super) fn deliver<I, R: Report>(
+        &self,
+        shared: &Shared<'_, '_, I, R>,
+        msg: Msg,
+    ) {
+        if let Ok(mut inbox) = shared.inbox.lock() {
+            match msg {
+                Msg::Part(seq, input, batch) => {
+                    inbox.parts.entry(seq).or_default().push((input, batch))
+                }
+                Msg::Done(seq, done) => {
+                    inbox.done.insert(seq, done);
+                }
+            }
+        }
+        loop {
+            let Ok(mut rep) = shared.reporter.try_lock() else {
+                // The reporter re-checks the inbox after it lets go.
+                return;
+            };
+            self.report_due(shared, &mut rep);
+            let next = rep.next;
+            drop(rep);
+            // Something due may have arrived while we reported.
+            let due = match shared.inbox.lock() {
+                Ok(inbox) => {
+                    inbox.done.contains_key(&next)
+                        || inbox.parts.contains_key(&next)
+                }
+                Err(_) => false,
+            };
+            if !due || shared.stop.load(Ordering::SeqCst) {
+                return;
+            }
+        }
+    }
+
+    /// Reports what is due, in order.
+    pub(super) fn report_due<I, R: Report>(
+        &self,
+        shared: &Shared<'_, '_, I, R>,
+        rep: &mut Reporter<'_, R>,
+    ) {
+        if rep.error.is_some() {
+            return;
+        }
+        loop {
+            let (parts, done) = match shared.inbox.lock() {
+                Ok(mut inbox) => (
+                    inbox.parts.remove(&rep.next).unwrap_or_default(),
+                    inbox.done.remove(&rep.next),
+                ),
+                Err(_) => return,
+            };
+            let mut outcome = Ok(());
+            for (input, batch) in parts {
+                outcome = outcome.and_then(|()| rep.part(&input, &batch));
+                self.spare.give(batch);
+            }
+            let due = done.is_some();
+            if let (Some(done), Ok(())) = (done, &outcome) {
+                let Reporter { report, file, buf, begun, progressed, .. } =
+                    rep;
+                let earlier = (*begun, *progressed);
+                outcome = self.report_one(done, earlier, file, buf, *report);
+                rep.begun = false;
+                rep.progressed = 0;
+                rep.next += 1;
+                if let Ok(mut reported) = shared.reported.lock() {
+                    *reported = rep.next;
+                }
+                shared.wake();
+            }
+            if let Err(e) = outcome {
+                rep.error = Some(e);
+                shared.stop.store(true, Ordering::SeqCst);
+                shared.wake_all();
+                return;
+            }
+            if !due {
+                return;
+            }
+        }
+    }
+
+    /// Reports one unit; `file` carries the state of a sliced file.
+    pub(super) fn report_one<R: Report>(
+        &self,
+        done: Done,
+        (begun, progressed): (bool, u64),
+        file: &mut FileState,
+        buf: &mut Buffer,
+        report: &mut R,
+    ) -> io::Result<()> {
+        match done {
+            Done::Failed(err) => report.error(&err),
+            Done::Whole { input, batch, error } => {
+                if batch.opened {
+                    if !begun {
+                        report.begin(&input)?;
+                    }
+                    batch.report(&input, report)?;
+                }
+                if let Some(err) = &error {
+                    report.error(err)?;
+                }
+                if batch.opened {
+                    let done = InputDone {
+                        bytes: batch.bytes,
+                        compression: batch.compression,
+                        messages: batch.mail.then_some(batch.messages),
+                    };
+                    report.end(&input, &done)?;
+                }
+                let size = input.size.unwrap_or(batch.bytes);
+                report.progress(size.saturating_sub(progressed));
+                self.spare.give(batch);
+                Ok(())
+            }
+            Done::Slice { slice, mut batch, mut error } => {
+                if slice.first {
+                    *file = FileState::default();
+                    report.begin(&slice.input)?;
+                }
+                if let Err(e) = self.join(file, &slice, &mut batch, buf) {
+                    let at = Some(slice.start);
+                    error = Some(failure(&slice.input, e, at));
+                }
+                batch.report(&slice.input, report)?;
+                if let Some(err) = &error {
+                    report.error(err)?;
+                }
+                if slice.last {
+                    let done = InputDone {
+                        bytes: file.bytes,
+                        compression: Some(Compression::None),
+                        messages: slice.mail.then_some(file.messages),
+                    };
+                    report.end(&slice.input, &done)?;
+                }
+                report.progress(slice.end - slice.start);
+                self.spare.give(batch);
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Sends a part of a long stream on (`Some`; returns whether the run goes
+/// on, so that a stopped run, its output closed, stops reading), or asks
+/// whether its unit is being reported (`None`; also yes when the run
+/// stopped).
+pub(super) type Part<'p> = &'p mut dyn FnMut(&Input, Option<Batch>) -> bool;
+
+/// What the workers send to the reporting thread.
+pub(super) enum Msg {
+    /// Matches of a stream unit that is not finished.
+    Part(usize, Input, Batch),
+    /// A finished unit.
+    Done(usize, Done),
+}
+
+/// State shared by the workers.
+pub(super) struct Shared<'d, 'r, I, R> {
+    pub(super) planner: Mutex<Planner<'d, I>>,
+    /// Results not reported yet.
+    pub(super) inbox: Mutex<Inbox>,
+    /// Held by the worker that reports.
+    pub(super) reporter: Mutex<Reporter<'r, R>>,
+    /// Units reported so far (a copy of `Reporter::next` to wait on).
+    pub(super) reported: Mutex<usize>,
+    pub(super) moved: Condvar,
+    /// Workers waiting on `moved`.
+    pub(super) waiting: AtomicUsize,
+    pub(super) stop: AtomicBool,
+    pub(super) window: usize,
+}
+
+impl<I, R> Shared<'_, '_, I, R> {
+    /// Waits until `ready(reported)` or the run stops.
+    pub(super) fn wait_until(&self, ready: impl Fn(usize) -> bool) {
+        let Ok(mut reported) = self.reported.lock() else { return };
+        if ready(*reported) {
+            return;
+        }
+        self.waiting.fetch_add(1, Ordering::SeqCst);
+        while !ready(*reported) && !self.stop.load(Ordering::SeqCst) {
+            reported = match self.moved.wait(reported) {
+                Ok(r) => r,
+                Err(_) => break,
+            };
+        }
+        self.waiting.fetch_sub(1, Ordering::SeqCst);
+    }
+
+    /// Wakes the waiting workers, if any (a notification costs a system
+    /// call even when nobody waits).
+    pub(super) fn wake(&self) {
+        if self.waiting.load(Ordering::SeqCst) > 0 {
+            self.wake_all();
+        }
+    }
+
+    pub(super) fn wake_all(&self) {
+        // Taking the lock orders this after a waiter's check.
+        drop(self.reported.lock());
+        self.moved.notify_all();
+    }
+}
+
+/// Finished units and stream parts not reported yet.
+#[derive(Default)]
+pub(super) struct Inbox {
+    pub(super) parts: BTreeMap<usize, Vec<(Input, Batch)>>,
+    pub(super) done: BTreeMap<usize, Done>,
+}
+
+/// The reporting state: the unit due next and the report itself.
+pub(super) struct Reporter<'r, R> {
+    pub(super) report: &'r mut R,
+    /// The unit due next.
+    pub(super) next: usize,
+    /// Whether `next` has had its `begin` reported (by a part).
+    pub(super) begun: bool,
+    /// Progress reported for `next` by its parts.
+    pub(super) progressed: u64,
+    pub(super) file: FileState,
+    pub(super) buf: Buffer,
+    /// The report failed; the run stops.
+    pub(super) error: Option<io::Error>,
+}
+
+impl<R: Report> Reporter<'_, R> {
+    /// Reports a part of the stream unit due next.
+    pub(super) fn part(
+        &mut self,
+        input: &Input,
+        batch: &Batch,
+    ) -> io::Result<()> {
+        if !self.begun {
+            self.report.begin(input)?;
+            self.begun = true;
+        }
+        batch.report(input, self.report)?;
+        self.report.progress(batch.raw);
+        self.progressed += batch.raw;
+        Ok(())
+    }
+}

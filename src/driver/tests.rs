@@ -1,0 +1,331 @@
+//! The driver's tests: slices, walks, streams and parts against whole
+//! files.
+
+use super::batch::Batch;
+use super::config::{Driver, MailMode};
+use super::how::read_head;
+use super::report::{Hit, InputDone, Report};
+use crate::input::Source;
+use crate::input::{self, Input, InputError};
+use crate::search::buffer::Buffer;
+use crate::search::Finder;
+use std::fs::File;
+use std::io;
+use std::io::Read;
+use std::io::Write;
+
+/// What a report saw, as comparable values.
+#[derive(Default)]
+struct Record(Vec<String>);
+
+impl Report for Record {
+    fn begin(&mut self, input: &Input) -> io::Result<()> {
+        self.0.push(format!("begin {:?}", input.source));
+        Ok(())
+    }
+    fn hit(&mut self, _: &Input, h: &Hit<'_>) -> io::Result<()> {
+        self.0.push(format!(
+            "{} {} {} {} {:?} {:?}",
+            h.at.start,
+            h.at.end,
+            h.at.line,
+            h.at.column,
+            String::from_utf8_lossy(h.url),
+            h.reject
+        ));
+        Ok(())
+    }
+    fn error(&mut self, err: &InputError) -> io::Result<()> {
+        self.0.push(format!("error {err}"));
+        Ok(())
+    }
+    fn end(&mut self, _: &Input, d: &InputDone) -> io::Result<()> {
+        self.0.push(format!("end {} {:?}", d.bytes, d.messages));
+        Ok(())
+    }
+}
+
+fn text() -> Vec<u8> {
+    let mut t = Vec::new();
+    for i in 0..400 {
+        write!(
+            t,
+            "line {i} http://h{i}.example/p <URL:http://w{i}.exa\n  \
+             mple/q{i}> x:y http://bad:99999/ \"ftp://q.r/\n s\"\n\
+             > > <URL:http://quoted.example/a-\n> > b>\n"
+        )
+        .unwrap();
+    }
+    t
+}
+
+fn run(path: &std::path::Path, threads: usize, slice: usize) -> Vec<String> {
+    let d = Driver::builder()
+        .threads(threads)
+        .slice_size(slice)
+        .build(Finder::new());
+    let inputs = input::walk(&[path.to_path_buf()], Default::default());
+    let mut r = Record::default();
+    d.run(inputs, &mut r).unwrap();
+    r.0
+}
+
+#[test]
+fn slices_equal_whole_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("spool");
+    std::fs::write(&path, text()).unwrap();
+    let whole = run(&path, 1, 1 << 30);
+    assert!(whole.len() > 1000, "{}", whole.len());
+    for slice in [1, 2, 3, 7, 50, 64, 333, 4096] {
+        for threads in [1, 3] {
+            let got = run(&path, threads, slice);
+            assert_eq!(got, whole, "slice {slice} threads {threads}");
+        }
+    }
+}
+
+/// Candidates as long as the caps (and longer: too-long runs,
+/// wrappers that never close) straddle slice ends.
+#[test]
+fn slices_equal_whole_file_at_the_length_caps() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("long");
+    let mut t = Vec::new();
+    for n in [10usize, 60, 63, 64, 65, 200, 2000, 8190, 8200] {
+        let seg = "a/".repeat(n / 2);
+        writeln!(t, "x http://h.example/{seg} y").unwrap();
+        writeln!(t, "<URL:http://w.example/{}>", "b\n ".repeat(n / 3))
+            .unwrap();
+        write!(t, "<URL:http://u.example/{} never closes\n\n", seg).unwrap();
+    }
+    std::fs::write(&path, &t).unwrap();
+    for (wrapper, url) in [(2048, 8192), (32, 64), (100, 40)] {
+        let finder = Finder::builder()
+            .max_wrapper_len(wrapper)
+            .max_url_len(url)
+            .build();
+        let get = |threads, slice| {
+            let d = Driver::builder()
+                .threads(threads)
+                .slice_size(slice)
+                .build(finder.clone());
+            let mut r = Record::default();
+            let inputs =
+                input::walk(std::slice::from_ref(&path), Default::default());
+            d.run(inputs, &mut r).unwrap();
+            r.0
+        };
+        let whole = get(1, 1 << 30);
+        assert!(whole.len() > 20, "{whole:?}");
+        for slice in [1, 50, 333, 4000, 9000] {
+            assert_eq!(
+                get(2, slice),
+                whole,
+                "caps {wrapper}/{url}, slice {slice}"
+            );
+        }
+    }
+}
+
+/// A folder walked without sizes: its big files are found big by
+/// reading and searched in slices by the worker that found them
+/// (with the pool's help); the report is the same as with sizes.
+#[test]
+fn folder_walked_without_sizes_equals_with_sizes() {
+    let dir = tempfile::tempdir().unwrap();
+    // Wrapped URLs whose second line holds a URL of its own: a
+    // slice that starts there finds it unless it is scanned again
+    // from where the wrapped one ended.
+    let mut t = text();
+    for i in 0..200 {
+        write!(t, "<URL:http://a{i}.example/?u=\n http://b.example/>\n")
+            .unwrap();
+    }
+    std::fs::write(dir.path().join("a-text"), t).unwrap();
+    let mut mbox = Vec::new();
+    for i in 0..300 {
+        write!(
+            mbox,
+            "From a{i}@example.org Thu Aug 22 13:17:22 2002\n\
+             Message-ID: <{i}@x>\nSubject: s http://s{i}.example/\n\n\
+             body http://b{i}.example/p <URL:http://w{i}.exa\n  \
+             mple/> {}\n\n",
+            "x ".repeat(i % 40)
+        )
+        .unwrap();
+    }
+    std::fs::write(dir.path().join("b-spool"), &mbox).unwrap();
+    let mut enc =
+        flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    enc.write_all(&text()).unwrap();
+    let sub = dir.path().join("c-sub");
+    std::fs::create_dir(&sub).unwrap();
+    std::fs::write(sub.join("gz"), enc.finish().unwrap()).unwrap();
+    std::fs::write(sub.join("small"), "x http://small.example/\n").unwrap();
+    let get = |threads, slice, skip_stat, mode| {
+        let mut b = Driver::builder();
+        b.threads(threads).slice_size(slice).mail(mode, false);
+        let d = b.build(Finder::new());
+        let opts = input::WalkOptions { skip_stat, ..Default::default() };
+        let inputs = input::walk(&[dir.path().to_path_buf()], opts);
+        if skip_stat {
+            assert!(inputs.iter().all(|i| {
+                i.as_ref().is_ok_and(|i| i.size.is_none() && i.regular)
+            }));
+        }
+        let mut r = Record::default();
+        d.run(inputs, &mut r).unwrap();
+        r.0
+    };
+    for mode in [MailMode::Auto, MailMode::Off] {
+        let want = get(1, 1 << 30, false, mode);
+        assert!(want.len() > 2000, "{}", want.len());
+        for slice in [64, 333, 4096, 70_000, 1 << 30] {
+            for threads in [1, 3] {
+                assert_eq!(get(threads, slice, false, mode), want);
+                let got = get(threads, slice, true, mode);
+                assert_eq!(got, want, "slice {slice} threads {threads}");
+            }
+        }
+    }
+}
+
+/// A file of unknown size whose stated size is less than it holds
+/// (Linux's /proc files say 0) is read to its end, not cut at it.
+#[test]
+fn pseudo_file_is_read_to_its_end() {
+    let path = std::path::PathBuf::from("/proc/self/limits");
+    let Ok(want) = std::fs::read(&path) else {
+        eprintln!("skipped: no /proc/self/limits on this system");
+        return;
+    };
+    assert!(want.len() > 64, "{}", want.len());
+    let d = Driver::builder().threads(2).slice_size(16).build(Finder::new());
+    let input =
+        Input { source: Source::Path(path), size: None, regular: true };
+    let mut r = Record::default();
+    d.run([Ok(input)], &mut r).unwrap();
+    assert_eq!(r.0.last(), Some(&format!("end {} None", want.len())));
+}
+
+#[test]
+fn compressed_equals_plain() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("plain");
+    let gz = dir.path().join("gz");
+    std::fs::write(&plain, text()).unwrap();
+    let mut enc =
+        flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    enc.write_all(&text()).unwrap();
+    std::fs::write(&gz, enc.finish().unwrap()).unwrap();
+    let a = run(&plain, 2, 1000);
+    let b = run(&gz, 2, 1000);
+    assert_eq!(a[1..], b[1..]);
+}
+
+#[test]
+fn long_streams_are_reported_in_parts_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut paths = Vec::new();
+    let mut plain = Vec::new();
+    for name in ["a", "b", "c"] {
+        let text = format!("http://{name}.example/x\n").repeat(40_000);
+        let mut enc = flate2::write::GzEncoder::new(
+            Vec::new(),
+            flate2::Compression::fast(),
+        );
+        enc.write_all(text.as_bytes()).unwrap();
+        let gz = dir.path().join(format!("{name}.gz"));
+        std::fs::write(&gz, enc.finish().unwrap()).unwrap();
+        let txt = dir.path().join(format!("{name}.txt"));
+        std::fs::write(&txt, &text).unwrap();
+        paths.push(gz);
+        plain.push(txt);
+    }
+    let get = |paths: &[std::path::PathBuf], threads| {
+        let d = Driver::builder().threads(threads).build(Finder::new());
+        let mut r = Record::default();
+        d.run(input::walk(paths, Default::default()), &mut r).unwrap();
+        r.0.into_iter().filter(|l| !l.starts_with("begin")).collect::<Vec<_>>()
+    };
+    let want = get(&plain, 1);
+    assert_eq!(want.len(), 3 * 40_001);
+    assert_eq!(get(&paths, 3), want);
+    assert_eq!(get(&paths, 1), want);
+}
+
+/// A part that says the run stopped (its output was closed) ends the
+/// search of a big file and of a stream: one part is sent, not every
+/// slice's or every 16 Ki matches'.
+#[test]
+fn a_stopped_run_stops_reading() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "http://a.example/x\n".repeat(100_000);
+    let path = dir.path().join("big");
+    std::fs::write(&path, &text).unwrap();
+    let d = Driver::builder().threads(1).slice_size(4096).build(Finder::new());
+    let input = Input {
+        source: Source::Path(path.clone()),
+        size: None,
+        regular: true,
+    };
+    let mut parts = 0;
+    let mut stop = |_: &Input, b: Option<Batch>| {
+        parts += usize::from(b.is_some());
+        b.is_none()
+    };
+    let file = File::open(&path).unwrap();
+    let size = text.len() as u64;
+    let mut buf = Buffer::default();
+    d.search_big(&input, &path, file, size, &mut buf, &mut stop);
+    assert_eq!(parts, 1);
+    let mut parts = 0;
+    let mut stop = |_: &Input, b: Option<Batch>| {
+        parts += usize::from(b.is_some());
+        b.is_none()
+    };
+    let file = File::open(&path).unwrap();
+    let (batch, _) = d.search_stream(&input, file, &mut stop);
+    assert_eq!(parts, 1);
+    assert!(batch.bytes < size, "{}", batch.bytes);
+}
+
+#[test]
+fn stream_heads_are_read_until_the_sniff_is_decided() {
+    let head = |text: &[u8]| {
+        let mut h = Vec::new();
+        // One byte a read, as a slow stream gives them.
+        struct Slow<'a>(&'a [u8]);
+        impl Read for Slow<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                let n = self.0.len().min(buf.len()).min(1);
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        read_head(&mut Slow(text), &mut h).unwrap();
+        h.len()
+    };
+    let log = b"2026-11-21 15:00 started http://a.example/\nmore\n";
+    assert_eq!(head(log), 43);
+    let mbox = b"From a@b Mon Jan  1 00:00:00 1996\nX: y\n";
+    assert_eq!(head(mbox), 34);
+    let msg = b"X-A: 1\nX-B: 2\n\nbody\n";
+    assert!(head(msg) <= 14, "{}", head(msg));
+    let urls = b"http://a.example/\nhttp://b.example/\n";
+    assert_eq!(head(urls), 18);
+}
+
+#[test]
+fn long_line_is_streamed() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("oneline");
+    let mut t = b"http://a.example/ ".repeat(200_000);
+    t.extend_from_slice(b"\nhttp://b.example/\n");
+    std::fs::write(&path, &t).unwrap();
+    let got = run(&path, 2, 1000);
+    assert_eq!(got.len(), 200_003);
+    assert!(got[200_001].contains("b.example"), "{}", got[200_001]);
+}

@@ -1,0 +1,425 @@
+//! Searching one unit: a whole input, a stream, or a slice.
+
+use super::batch::{
+    Batch, Collect, Counted, LogNewlines, NewlineLog, SliceCollect, PART_EVERY,
+};
+use super::config::Driver;
+use super::how::{read_head, SNIFF_LEN};
+use super::plan::{Done, FileState, SliceUnit, Unit};
+use super::schedule::Part;
+use crate::input::{self, Compression, Input, InputError, Source};
+use crate::mail;
+use crate::search::buffer::Buffer;
+use crate::search::lines::LineCounter;
+use crate::search::Position;
+use rayon::prelude::*;
+use std::cell::RefCell;
+use std::fs::File;
+use std::io::{self, Read};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+impl Driver {
+    /// Searches `bytes` (a whole input, or an mbox slice starting at
+    /// absolute offset `base` at a separator) as mail.
+    pub(super) fn search_mail_slice(
+        &self,
+        bytes: &[u8],
+        base: u64,
+        format: mail::Format,
+    ) -> Batch {
+        let mut batch = self.spare.take();
+        batch.opened = true;
+        batch.mail = true;
+        let mut sink = SliceCollect {
+            batch: &mut batch,
+            bytes,
+            base,
+            lines: self.lines.then(LineCounter::default),
+        };
+        let Ok(()) = self.mail.find(bytes, format, &mut sink);
+        batch.bytes = bytes.len() as u64;
+        if self.lines {
+            batch.newlines = memchr::memchr_iter(b'\n', bytes).count() as u64;
+        }
+        batch
+    }
+
+    /// Searches `bytes` (a whole input) with raw quoted-printable
+    /// repaired.
+    pub(super) fn search_repair(&self, bytes: &[u8]) -> Batch {
+        let mut batch = Batch { opened: true, ..Batch::default() };
+        let mut lines = self.lines.then(LineCounter::default);
+        for r in mail::repair_iter(&self.finder, bytes) {
+            let m = r.as_match();
+            let span = m.span();
+            let (line, column) = match &mut lines {
+                Some(l) => l.at(bytes, span.start),
+                None => (0, 0),
+            };
+            let at = Position {
+                start: span.start as u64,
+                end: span.end as u64,
+                line,
+                column,
+            };
+            batch.push(at, m, None);
+            if let Some(f) = batch.hits.last_mut() {
+                f.repaired = r.is_repaired();
+            }
+        }
+        batch.bytes = bytes.len() as u64;
+        batch
+    }
+
+    /// Searches one unit.
+    pub(super) fn search(
+        &self,
+        unit: Unit,
+        buf: &mut Buffer,
+        part: Part<'_>,
+    ) -> Done {
+        match unit {
+            Unit::Failed(err) => Done::Failed(err),
+            Unit::Whole(input) => {
+                let (batch, error) = self.search_whole(&input, buf, part);
+                Done::Whole { input, batch, error }
+            }
+            Unit::Slice(slice) => {
+                let batch = self.search_slice(&slice, None, buf);
+                match batch {
+                    Ok(batch) => Done::Slice { slice, batch, error: None },
+                    Err(error) => Done::Slice {
+                        batch: Batch::default(),
+                        error: Some(InputError {
+                            source: slice.input.source.clone(),
+                            offset: Some(slice.start),
+                            error,
+                        }),
+                        slice,
+                    },
+                }
+            }
+        }
+    }
+
+    /// A whole input: read into the buffer when it is a small regular
+    /// file, else streamed (stdin, FIFOs, compressed files).
+    pub(super) fn search_whole(
+        &self,
+        input: &Input,
+        buf: &mut Buffer,
+        part: Part<'_>,
+    ) -> (Batch, Option<InputError>) {
+        let fail = |error, offset| failure(input, error, offset);
+        let path = match &input.source {
+            Source::Stdin => {
+                return self.search_stream(input, io::stdin(), part);
+            }
+            Source::Path(p) => p,
+        };
+        let file = match File::open(path) {
+            Ok(f) => f,
+            Err(e) => return (Batch::failed(), Some(fail(e, None))),
+        };
+        // The walk saw a regular file's size; a regular file listed
+        // without it is read (a big one fills more than a slice, below);
+        // anything else is asked.
+        let small = match input.size {
+            Some(size) => size <= self.slice as u64,
+            None if input.regular => true,
+            None => match file.metadata() {
+                Ok(m) => m.is_file() && m.len() <= self.slice as u64,
+                Err(e) => return (Batch::failed(), Some(fail(e, None))),
+            },
+        };
+        if !small {
+            return self.search_stream(input, file, part);
+        }
+        let limit = (self.slice as u64).saturating_add(1);
+        // A regular file of unknown size that fills the first read is
+        // asked its size (a `stat` of the open file): a big one is
+        // searched in slices, not read whole.
+        let probe = input.size.is_none() && input.regular;
+        let mut big = None;
+        let grow = || {
+            if !probe {
+                return true;
+            }
+            match file.metadata() {
+                Ok(m) if m.len() > self.slice as u64 => {
+                    big = Some(m.len());
+                    false
+                }
+                _ => true,
+            }
+        };
+        let bytes = match buf.fill_from((&file).take(limit), grow) {
+            Ok(b) => b,
+            Err(e) => return (Batch::failed(), Some(fail(e, None))),
+        };
+        if let Some(size) = big {
+            return self.search_big(input, path, file, size, buf, part);
+        }
+        if bytes.len() as u64 >= limit && probe {
+            // Grown past a slice since the look: sliced when its size
+            // says so; a file whose size says less than it holds (a
+            // kernel's pseudo-file) is streamed, below.
+            match file.metadata() {
+                Ok(m) if m.len() >= limit => {
+                    return self.search_big(
+                        input,
+                        path,
+                        file,
+                        m.len(),
+                        buf,
+                        part,
+                    );
+                }
+                Ok(_) => {}
+                Err(e) => return (Batch::failed(), Some(fail(e, None))),
+            }
+        }
+        if bytes.len() as u64 >= limit {
+            // It grew since we looked: stream it instead.
+            return match File::open(path) {
+                Ok(f) => self.search_stream(input, f, part),
+                Err(e) => (Batch::failed(), Some(fail(e, None))),
+            };
+        }
+        let format = Compression::detect(bytes);
+        if format != Compression::None {
+            return self.search_stream(input, bytes, part);
+        }
+        if self.sniffs() {
+            if let Some(f) = self.mail_format(bytes) {
+                return (self.search_mail_slice(bytes, 0, f), None);
+            }
+            if self.qp_repair {
+                return (self.search_repair(bytes), None);
+            }
+        }
+        let mut batch = self.spare.take();
+        let it = self.finder.candidates(bytes);
+        batch.collect(it, bytes, 0, self.lines);
+        batch.bytes = bytes.len() as u64;
+        (batch, None)
+    }
+
+    /// A stream, decompressed when its magic bytes say so.
+    pub(super) fn search_stream<R: Read + Send>(
+        &self,
+        input: &Input,
+        rdr: R,
+        part: Part<'_>,
+    ) -> (Batch, Option<InputError>) {
+        let mut batch = Batch::default();
+        let raw = AtomicU64::new(0);
+        let rdr = Counted { rdr, bytes: 0, shared: Some(&raw) };
+        let (format, rdr) = match input::open_stream(rdr) {
+            Ok(x) => x,
+            Err(error) => {
+                return (Batch::failed(), Some(failure(input, error, None)));
+            }
+        };
+        batch.compression = Some(format);
+        batch.opened = true;
+        let mut counted = Counted { rdr, bytes: 0, shared: None };
+        let mut how = None;
+        if self.sniffs() {
+            let mut head = Vec::with_capacity(SNIFF_LEN);
+            if let Err(error) = read_head(&mut counted, &mut head) {
+                let err = failure(input, error, Some(counted.bytes));
+                return (batch, Some(err));
+            }
+            how = match self.mail_format(&head) {
+                Some(f) => Some(Some(f)),
+                None if self.qp_repair => Some(None),
+                None => None,
+            };
+            counted.bytes = 0;
+            let rest: Box<dyn Read + Send + '_> = Box::new(counted.rdr);
+            counted = Counted {
+                rdr: Box::new(io::Cursor::new(head).chain(rest)),
+                bytes: 0,
+                shared: None,
+            };
+        }
+        if how == Some(None) {
+            // Raw repair: the whole input at once.
+            let mut all = Vec::new();
+            let got = counted.read_to_end(&mut all);
+            let mut b = self.search_repair(&all);
+            b.compression = Some(format);
+            b.raw = raw.load(Ordering::Relaxed);
+            let at = (format != Compression::None).then_some(counted.bytes);
+            let error = got.err().map(|error| failure(input, error, at));
+            return (b, error);
+        }
+        let log = RefCell::new(NewlineLog::default());
+        let finder = &self.finder;
+        let mut sink = Collect {
+            batch: &mut batch,
+            input,
+            part,
+            raw: &raw,
+            sent: 0,
+            // The first match after a quiet spell goes out at once.
+            last: std::time::Instant::now()
+                .checked_sub(PART_EVERY)
+                .unwrap_or_else(std::time::Instant::now),
+            log: self.lines.then_some(&log),
+            stopped: false,
+        };
+        let result = match how {
+            Some(Some(f)) => {
+                sink.batch.mail = true;
+                let rdr = LogNewlines {
+                    rdr: &mut counted,
+                    log: self.lines.then_some(&log),
+                    at: 0,
+                };
+                self.mail.find_reader(rdr, f, &mut sink)
+            }
+            _ => finder.find_reader(&mut counted, &mut sink),
+        };
+        let sink_sent = sink.sent;
+        batch.bytes = counted.bytes;
+        batch.raw = raw.load(Ordering::Relaxed).saturating_sub(sink_sent);
+        let at = (format != Compression::None).then_some(counted.bytes);
+        let error = result.err().map(|error| failure(input, error, at));
+        (batch, error)
+    }
+
+    /// [`Driver::search_slice`] from its start, in the calling thread's
+    /// buffer `cell` (a fresh one when that is in use further up the
+    /// stack: rayon may run a slice inside another's wait).
+    pub(super) fn search_slice_in(
+        &self,
+        slice: &SliceUnit,
+        cell: &RefCell<Buffer>,
+    ) -> io::Result<Batch> {
+        match cell.try_borrow_mut() {
+            Ok(mut buf) => self.search_slice(slice, None, &mut buf),
+            Err(_) => self.search_slice(slice, None, &mut Buffer::default()),
+        }
+    }
+
+    /// A slice of a big file, scanned from its start or, when the
+    /// previous slice spilled into it, from `resume` (absolute).
+    pub(super) fn search_slice(
+        &self,
+        slice: &SliceUnit,
+        resume: Option<u64>,
+        buf: &mut Buffer,
+    ) -> io::Result<Batch> {
+        let want = slice
+            .end
+            .saturating_add(self.overlap as u64)
+            .min(slice.size)
+            .saturating_sub(slice.start);
+        if slice.mail {
+            // Mbox slices start and end at separator lines.
+            let len = (slice.end - slice.start) as usize;
+            let bytes = buf.fill_at(&slice.file, slice.start, len)?;
+            let mut batch =
+                self.search_mail_slice(bytes, slice.start, mail::Format::Mbox);
+            batch.resume = slice.end;
+            return Ok(batch);
+        }
+        let bytes = buf.fill_at(&slice.file, slice.start, want as usize)?;
+        let stop = (slice.end - slice.start) as usize;
+        let mut batch = self.spare.take();
+        let mut it = match resume {
+            None => self.finder.candidates_in(bytes, 0..stop),
+            Some(r) => {
+                let from = r.saturating_sub(slice.start) as usize;
+                self.finder.candidates_from(bytes, from, stop)
+            }
+        };
+        batch.collect(it.by_ref(), bytes, slice.start, self.lines);
+        batch.resume = slice.start + it.resume() as u64;
+        if self.lines {
+            let head = bytes.get(..stop).unwrap_or(bytes);
+            batch.newlines = memchr::memchr_iter(b'\n', head).count() as u64;
+        }
+        batch.bytes = stop as u64;
+        Ok(batch)
+    }
+
+    /// A big regular file that the walk listed without its size (see
+    /// [`crate::input::WalkOptions::skip_stat`]), found big by this worker: its
+    /// slices are searched here, one after the other, and sent on as
+    /// parts, as the reporter would put parallel slices together
+    /// (spilled candidates rescanned, line and message numbers counted
+    /// on). A read error ends the file.
+    pub(super) fn search_big(
+        &self,
+        input: &Input,
+        path: &std::path::Path,
+        file: File,
+        size: u64,
+        buf: &mut Buffer,
+        part: Part<'_>,
+    ) -> (Batch, Option<InputError>) {
+        let fail = |error, offset| failure(input, error, offset);
+        let Some(slices) = self.cut(input, file, size) else {
+            return match File::open(path) {
+                Ok(f) => self.search_stream(input, f, part),
+                Err(e) => (Batch::failed(), Some(fail(e, None))),
+            };
+        };
+        let mut file = FileState::default();
+        let mut done = Batch {
+            opened: true,
+            compression: Some(Compression::None),
+            mail: slices.first().is_some_and(|s| s.mail),
+            ..Batch::default()
+        };
+        // A few slices at a time are searched on the pool: a worker with
+        // no unit left takes some (the file keeps its parallel slices),
+        // and at most `ahead` batches wait to be sent on.
+        let ahead = 2 * self.threads.max(1);
+        let searched = slices.chunks(ahead).flat_map(|chunk| {
+            let batches: Vec<_> = chunk
+                .par_iter()
+                .map(|s| SLICE_BUF.with(|b| self.search_slice_in(s, b)))
+                .collect();
+            chunk.iter().zip(batches)
+        });
+        let mut error = None;
+        for (slice, batch) in searched {
+            let mut batch = match batch {
+                Ok(b) => b,
+                Err(e) => {
+                    error = Some(fail(e, Some(slice.start)));
+                    break;
+                }
+            };
+            if let Err(e) = self.join(&mut file, slice, &mut batch, buf) {
+                error = Some(fail(e, Some(slice.start)));
+            }
+            batch.raw = slice.end - slice.start;
+            if !part(input, Some(batch)) || error.is_some() {
+                break;
+            }
+        }
+        done.bytes = file.bytes;
+        done.messages = file.messages;
+        (done, error)
+    }
+}
+
+/// The error `error` of `input`, at byte `offset` when known.
+pub(super) fn failure(
+    input: &Input,
+    error: io::Error,
+    offset: Option<u64>,
+) -> InputError {
+    InputError { source: input.source.clone(), offset, error }
+}
+
+thread_local! {
+    /// The buffer of the slices a pool thread searches for a big file
+    /// found by another worker (`Driver::search_big`).
+    static SLICE_BUF: RefCell<Buffer> = RefCell::default();
+}

@@ -1,0 +1,101 @@
+//! The aligned read buffer of a worker, and the one read-retry loop.
+
+use std::fs::File;
+use std::io::{self, Read};
+use std::os::unix::fs::FileExt;
+
+/// A worker's reusable buffer; its contents start page-aligned, which
+/// keeps the SIMD scan at its floor (DESIGN.md).
+#[derive(Default)]
+pub(crate) struct Buffer {
+    pub(crate) buf: Vec<u8>,
+}
+
+pub(crate) const ALIGN: usize = 4096;
+
+impl Buffer {
+    /// Makes room for `len` bytes; returns where they start.
+    ///
+    /// A new buffer gets a quarter more than asked: mbox slices end at a
+    /// separator, so their lengths differ, and a buffer replaced for a
+    /// few bytes more maps (and faults in) every page again. Pages never
+    /// written cost no memory.
+    pub(crate) fn room(&mut self, len: usize) -> usize {
+        let need = len.saturating_add(ALIGN);
+        if self.buf.len() < need {
+            let size = need.saturating_add(need / 4).next_multiple_of(ALIGN);
+            if self.buf.is_empty() {
+                self.buf = vec![0u8; size];
+            } else {
+                // Grown in place (a large block is moved by the kernel,
+                // its pages kept): only the new pages fault in.
+                self.buf.resize(size, 0);
+            }
+        }
+        self.buf.as_ptr().align_offset(ALIGN).min(ALIGN)
+    }
+
+    /// Reads `rdr` to its end (the caller bounds it with `take`).
+    /// `grow` is asked once, when the first 64 KiB are read and more
+    /// may follow; when it says no, the read stops there.
+    pub(crate) fn fill_from<R: Read>(
+        &mut self,
+        mut rdr: R,
+        mut grow: impl FnMut() -> bool,
+    ) -> io::Result<&[u8]> {
+        const FIRST: usize = 64 * 1024;
+        let mut len = 0;
+        let mut base = self.room(FIRST);
+        let mut asked = false;
+        loop {
+            if len >= FIRST && !asked {
+                asked = true;
+                if !grow() {
+                    break;
+                }
+            }
+            if base + len == self.buf.len() {
+                let mut bigger = vec![0u8; (self.buf.len() * 2).max(ALIGN)];
+                let nb = bigger.as_ptr().align_offset(ALIGN).min(ALIGN);
+                if let (Some(dst), Some(src)) = (
+                    bigger.get_mut(nb..nb + len),
+                    self.buf.get(base..base + len),
+                ) {
+                    dst.copy_from_slice(src);
+                }
+                self.buf = bigger;
+                base = nb;
+            }
+            let dst = self.buf.get_mut(base + len..).unwrap_or_default();
+            match rdr.read(dst) {
+                Ok(0) => break,
+                Ok(n) => len += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(self.buf.get(base..base + len).unwrap_or_default())
+    }
+
+    /// Reads `len` bytes of `file` at `offset` (fewer at its end).
+    pub(crate) fn fill_at(
+        &mut self,
+        file: &File,
+        offset: u64,
+        len: usize,
+    ) -> io::Result<&[u8]> {
+        let base = self.room(len);
+        let mut got = 0;
+        while got < len {
+            let dst =
+                self.buf.get_mut(base + got..base + len).unwrap_or_default();
+            match file.read_at(dst, offset + got as u64) {
+                Ok(0) => break,
+                Ok(n) => got += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(self.buf.get(base..base + got).unwrap_or_default())
+    }
+}
