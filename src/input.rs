@@ -10,6 +10,7 @@
 //! gzip (multi-member files such as WARC/WET included), bzip2, xz and zstd
 //! are decompressed on the fly by [`decoder`].
 
+use crate::search::buffer::read_retry;
 use std::cmp::Ordering;
 use std::fmt;
 use std::io::{self, BufRead, BufReader, Read};
@@ -280,11 +281,9 @@ pub fn open_stream<'a, R: Read + Send + 'a>(
     let mut head = [0u8; Compression::MAGIC_LEN];
     let mut n = 0;
     while n < head.len() {
-        match rdr.read(&mut head[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
+        match read_retry(|b| rdr.read(b), &mut head[n..])? {
+            0 => break,
+            k => n += k,
         }
     }
     let head = head.get(..n).unwrap_or_default().to_vec();

@@ -123,7 +123,7 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
         Mail::Auto => MailMode::Auto,
         Mail::Off => MailMode::Off,
     };
-    driver.mail(mode, args.qp_repair);
+    driver.mail_mode(mode).qp_repair(args.qp_repair);
     let driver = driver.build(finder);
 
     // The progress bar needs the total, so on a terminal the walk is done

@@ -205,21 +205,13 @@ impl Batch {
         lines: bool,
     ) {
         self.opened = true;
-        let (mut counted, mut line, mut line_start) = (0usize, 1u64, 0usize);
+        let mut counter = LineCounter::default();
         for c in it {
             let span = c.as_match().span();
-            let (mut l, mut col) = (0, 0);
-            if lines {
-                let upto = span.start.min(bytes.len());
-                let seg = bytes.get(counted..upto).unwrap_or_default();
-                for i in memchr::memchr_iter(b'\n', seg) {
-                    line += 1;
-                    line_start = counted + i + 1;
-                }
-                counted = counted.max(upto);
-                l = line;
-                col = (span.start - line_start) as u64 + 1;
-            }
+            let (l, col) = match lines {
+                true => counter.at(bytes, 0, span.start as u64),
+                false => (0, 0),
+            };
             let at = Position {
                 start: base + span.start as u64,
                 end: base + span.end as u64,
@@ -282,7 +274,7 @@ impl MailSink for SliceCollect<'_> {
     ) -> Result<bool, std::convert::Infallible> {
         let span = m.as_match().span();
         let (line, column) = match &mut self.lines {
-            Some(l) => l.at(self.bytes, span.start),
+            Some(l) => l.at(self.bytes, 0, span.start as u64),
             None => (0, 0),
         };
         let at = Position {
@@ -340,7 +332,7 @@ impl Collect<'_, '_> {
                 return;
             }
             self.last = std::time::Instant::now();
-            if !(self.part)(self.input, None) {
+            if !self.part.due() {
                 return;
             }
         }
@@ -353,7 +345,7 @@ impl Collect<'_, '_> {
             ..Batch::default()
         };
         self.sent = raw;
-        self.stopped = !(self.part)(self.input, Some(part));
+        self.stopped = !self.part.send(self.input, part);
     }
 }
 

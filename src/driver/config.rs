@@ -5,7 +5,7 @@ use crate::mail::MailFinder;
 use crate::scan::LOOK_BEHIND;
 use crate::search::Finder;
 
-/// Whether inputs are searched as mail; see [`DriverBuilder::mail`].
+/// Whether inputs are searched as mail; see [`DriverBuilder::mail_mode`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum MailMode {
     /// Raw scans only.
@@ -62,21 +62,23 @@ impl DriverBuilder {
         self
     }
 
-    /// Whether inputs are searched as mail (by default, [`MailMode::Off`])
-    /// and whether raw quoted-printable is repaired
-    /// ([`crate::mail::MailFinderBuilder::qp_repair`] in mail, [`crate::mail::repair_iter`]
-    /// in other text). The format is sniffed from the first bytes of each
-    /// input, after decompression. An mbox bigger than the slice size is
-    /// split at separator lines ([`crate::mail::next_separator`]). A mail search
-    /// reports URLs only, no rejected candidates; so does a repair search,
-    /// which reads its input whole.
-    pub fn mail(
-        &mut self,
-        mode: MailMode,
-        qp_repair: bool,
-    ) -> &mut DriverBuilder {
+    /// Whether inputs are searched as mail. The format is sniffed from
+    /// the first bytes of each input, after decompression; an mbox bigger
+    /// than the slice size is split at separator lines
+    /// ([`crate::mail::next_separator`]). A mail search reports URLs
+    /// only, no rejected candidates. By default, [`MailMode::Off`].
+    pub fn mail_mode(&mut self, mode: MailMode) -> &mut DriverBuilder {
         self.mode = mode;
-        self.qp_repair = qp_repair;
+        self
+    }
+
+    /// Whether raw quoted-printable is repaired
+    /// ([`crate::mail::MailFinderBuilder::qp_repair`] in mail,
+    /// [`crate::mail::repair_iter`] in other text). A repair search of
+    /// text that is not mail reports URLs only and reads its input whole.
+    /// By default, it is not.
+    pub fn qp_repair(&mut self, yes: bool) -> &mut DriverBuilder {
+        self.qp_repair = yes;
         self
     }
 

@@ -3,7 +3,7 @@
 
 use super::batch::Batch;
 use super::config::Driver;
-use super::how::SNIFF_LEN;
+use super::how::{How, SNIFF_LEN};
 use super::plan::{FileState, SliceUnit};
 use crate::input::{Compression, Input};
 use crate::mail;
@@ -29,13 +29,12 @@ impl Driver {
         let head = head.get(..n).unwrap_or_default();
         let plain = Compression::detect(head) == Compression::None;
         let mut mail = false;
-        if plain && self.sniffs() {
-            match self.mail_format(head) {
-                Some(mail::Format::Mbox) => mail = true,
+        if plain {
+            match self.how(head) {
+                How::Mail(mail::Format::Mbox) => mail = true,
                 // One message, or raw repair: searched whole.
-                Some(_) => return None,
-                None if self.qp_repair => return None,
-                None => {}
+                How::Mail(_) | How::Repair => return None,
+                How::Raw => {}
             }
         }
         let bounds = match (plain, mail) {

@@ -2,27 +2,47 @@
 
 use super::config::{Driver, MailMode};
 use crate::mail;
+use crate::search::buffer::read_retry;
 use std::io::{self, Read};
 
+/// How one input is searched, decided once from its first bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum How {
+    /// A raw scan, rejected candidates included.
+    Raw,
+    /// As mail of this format.
+    Mail(mail::Format),
+    /// Raw quoted-printable repaired (`--qp-repair` on text that is not
+    /// mail); the input is read whole.
+    Repair,
+}
+
 impl Driver {
-    /// How an input that begins with `head` is searched: as mail of the
-    /// format returned, or raw (`None`).
-    pub(super) fn mail_format(&self, head: &[u8]) -> Option<mail::Format> {
+    /// Whether the first bytes of an input are needed to decide how to
+    /// search it: when they are not, every input is [`How::Raw`].
+    pub(super) fn sniffs(&self) -> bool {
+        self.mode != MailMode::Off || self.qp_repair
+    }
+
+    /// How an input that begins with `head` is searched.
+    pub(super) fn how(&self, head: &[u8]) -> How {
+        if !self.sniffs() {
+            return How::Raw;
+        }
         let head = head.get(..SNIFF_LEN).unwrap_or(head);
-        match (self.mode, mail::Format::sniff(head)) {
+        let format = match (self.mode, mail::Format::sniff(head)) {
             (MailMode::Off, _) => None,
             (MailMode::On, mail::Format::Unknown) => {
                 Some(mail::Format::Message)
             }
             (MailMode::Auto, mail::Format::Unknown) => None,
             (_, f) => Some(f),
+        };
+        match format {
+            Some(f) => How::Mail(f),
+            None if self.qp_repair => How::Repair,
+            None => How::Raw,
         }
-    }
-
-    /// Whether the first bytes of an input are needed to decide how to
-    /// search it.
-    pub(super) fn sniffs(&self) -> bool {
-        self.mode != MailMode::Off || self.qp_repair
     }
 }
 
@@ -45,11 +65,9 @@ pub(super) fn read_head<R: Read>(
     {
         let want = (SNIFF_LEN - head.len()).min(chunk.len());
         let dst = chunk.get_mut(..want).unwrap_or_default();
-        match rdr.read(dst) {
-            Ok(0) => break,
-            Ok(n) => head.extend_from_slice(dst.get(..n).unwrap_or_default()),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
+        match read_retry(|b| rdr.read(b), dst)? {
+            0 => break,
+            n => head.extend_from_slice(dst.get(..n).unwrap_or_default()),
         }
     }
     Ok(())
@@ -57,7 +75,8 @@ pub(super) fn read_head<R: Read>(
 
 /// Whether the complete lines of `head` end the header block it may
 /// begin with: an empty line, or a line that is neither a field
-/// (`Name: value`, but not `http://…`) nor a continuation.
+/// ([`mail::header::field_colon`], but not `http://…`) nor a
+/// continuation.
 pub(super) fn header_ended(head: &[u8]) -> bool {
     let mut rest = head;
     while let Some(i) = memchr::memchr(b'\n', rest) {
@@ -67,16 +86,9 @@ pub(super) fn header_ended(head: &[u8]) -> bool {
         if line.first().is_some_and(|&b| b == b' ' || b == b'\t') {
             continue;
         }
-        let field = match memchr::memchr(b':', line) {
-            Some(k) => {
-                let name = line.get(..k).unwrap_or_default();
-                let value = line.get(k + 1..).unwrap_or_default();
-                !name.is_empty()
-                    && name.iter().all(|&b| b.is_ascii_graphic())
-                    && !value.starts_with(b"//")
-            }
-            None => false,
-        };
+        let field = mail::header::field_colon(line).is_some_and(|k| {
+            !line.get(k + 1..).unwrap_or_default().starts_with(b"//")
+        });
         if !field {
             return true;
         }

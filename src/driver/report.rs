@@ -24,7 +24,7 @@ pub struct Hit<'a> {
     /// Why the validator rejected it, if it did.
     pub reject: Option<Reject>,
     /// The message it was found in, when the input was searched as mail
-    /// ([`crate::DriverBuilder::mail`]).
+    /// ([`crate::DriverBuilder::mail_mode`]).
     pub mail: Option<MailHit<'a>>,
     /// Raw quoted-printable was repaired to get it (`--qp-repair` on
     /// text that is not mail).

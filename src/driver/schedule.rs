@@ -90,17 +90,7 @@ impl Driver {
             // A long stream delivers its matches in parts; one that is not
             // due yet waits after each part, so at most one part per unit
             // is buffered.
-            let mut part = |input: &Input, batch: Option<Batch>| {
-                let stopped = || shared.stop.load(Ordering::SeqCst);
-                let Some(batch) = batch else {
-                    // A stopped run asks for the part, to say so.
-                    return stopped()
-                        || shared.reported.lock().map_or(true, |r| *r >= seq);
-                };
-                self.deliver(shared, Msg::Part(seq, input.clone(), batch));
-                shared.wait_until(|reported| reported >= seq);
-                !stopped()
-            };
+            let mut part = UnitParts { driver: self, shared, seq };
             let done = self.search(unit, &mut buf, &mut part);
             self.deliver(shared, Msg::Done(seq, done));
         }
@@ -256,11 +246,45 @@ impl Driver {
     }
 }
 
-/// Sends a part of a long stream on (`Some`; returns whether the run goes
-/// on, so that a stopped run, its output closed, stops reading), or asks
-/// whether its unit is being reported (`None`; also yes when the run
-/// stopped).
-pub(super) type Part<'p> = &'p mut dyn FnMut(&Input, Option<Batch>) -> bool;
+/// Where a long stream sends the matches it has found so far.
+pub(super) trait Parts {
+    /// Sends a part on; returns whether the run goes on (a run whose
+    /// output was closed has stopped, and its streams stop reading).
+    fn send(&mut self, input: &Input, batch: Batch) -> bool;
+
+    /// Whether the unit is being reported now, or the run stopped: a part
+    /// of a unit not due yet makes its worker wait.
+    fn due(&mut self) -> bool;
+}
+
+/// The parts of a unit in flight.
+pub(super) type Part<'p> = &'p mut dyn Parts;
+
+/// The parts of unit `seq`, delivered to the scheduler: one that is not
+/// due yet waits after each part, so at most one part per unit is
+/// buffered.
+struct UnitParts<'a, 'd, 'r, I, R> {
+    driver: &'a Driver,
+    shared: &'a Shared<'d, 'r, I, R>,
+    seq: usize,
+}
+
+impl<I, R: Report> Parts for UnitParts<'_, '_, '_, I, R> {
+    fn send(&mut self, input: &Input, batch: Batch) -> bool {
+        let (shared, seq) = (self.shared, self.seq);
+        self.driver.deliver(shared, Msg::Part(seq, input.clone(), batch));
+        shared.wait_until(|reported| reported >= seq);
+        !shared.stop.load(Ordering::SeqCst)
+    }
+
+    fn due(&mut self) -> bool {
+        let shared = self.shared;
+        // A stopped run says it is due, so that its streams send, learn
+        // that it stopped, and end.
+        shared.stop.load(Ordering::SeqCst)
+            || shared.reported.lock().map_or(true, |r| *r >= self.seq)
+    }
+}
 
 /// What the workers send to the reporting thread.
 pub(super) enum Msg {

@@ -5,6 +5,7 @@ use super::batch::Batch;
 use super::config::{Driver, MailMode};
 use super::how::read_head;
 use super::report::{Hit, InputDone, Report};
+use super::schedule::Parts;
 use crate::input::Source;
 use crate::input::{self, Input, InputError};
 use crate::search::buffer::Buffer;
@@ -165,7 +166,7 @@ fn folder_walked_without_sizes_equals_with_sizes() {
     std::fs::write(sub.join("small"), "x http://small.example/\n").unwrap();
     let get = |threads, slice, skip_stat, mode| {
         let mut b = Driver::builder();
-        b.threads(threads).slice_size(slice).mail(mode, false);
+        b.threads(threads).slice_size(slice).mail_mode(mode);
         let d = b.build(Finder::new());
         let opts = input::WalkOptions { skip_stat, ..Default::default() };
         let inputs = input::walk(&[dir.path().to_path_buf()], opts);
@@ -255,6 +256,19 @@ fn long_streams_are_reported_in_parts_in_order() {
     assert_eq!(get(&paths, 1), want);
 }
 
+/// Parts that say the run stopped at the first one sent (its count).
+struct Stop(usize);
+
+impl Parts for Stop {
+    fn send(&mut self, _: &Input, _: Batch) -> bool {
+        self.0 += 1;
+        false
+    }
+    fn due(&mut self) -> bool {
+        true
+    }
+}
+
 /// A part that says the run stopped (its output was closed) ends the
 /// search of a big file and of a stream: one part is sent, not every
 /// slice's or every 16 Ki matches'.
@@ -270,24 +284,16 @@ fn a_stopped_run_stops_reading() {
         size: None,
         regular: true,
     };
-    let mut parts = 0;
-    let mut stop = |_: &Input, b: Option<Batch>| {
-        parts += usize::from(b.is_some());
-        b.is_none()
-    };
+    let mut stop = Stop(0);
     let file = File::open(&path).unwrap();
     let size = text.len() as u64;
     let mut buf = Buffer::default();
     d.search_big(&input, &path, file, size, &mut buf, &mut stop);
-    assert_eq!(parts, 1);
-    let mut parts = 0;
-    let mut stop = |_: &Input, b: Option<Batch>| {
-        parts += usize::from(b.is_some());
-        b.is_none()
-    };
+    assert_eq!(stop.0, 1);
+    let mut stop = Stop(0);
     let file = File::open(&path).unwrap();
     let (batch, _) = d.search_stream(&input, file, &mut stop);
-    assert_eq!(parts, 1);
+    assert_eq!(stop.0, 1);
     assert!(batch.bytes < size, "{}", batch.bytes);
 }
 

@@ -4,7 +4,7 @@ use super::batch::{
     Batch, Collect, Counted, LogNewlines, NewlineLog, SliceCollect, PART_EVERY,
 };
 use super::config::Driver;
-use super::how::{read_head, SNIFF_LEN};
+use super::how::{read_head, How, SNIFF_LEN};
 use super::plan::{Done, FileState, SliceUnit, Unit};
 use super::schedule::Part;
 use crate::input::{self, Compression, Input, InputError, Source};
@@ -53,7 +53,7 @@ impl Driver {
             let m = r.as_match();
             let span = m.span();
             let (line, column) = match &mut lines {
-                Some(l) => l.at(bytes, span.start),
+                Some(l) => l.at(bytes, 0, span.start as u64),
                 None => (0, 0),
             };
             let at = Position {
@@ -190,13 +190,12 @@ impl Driver {
         if format != Compression::None {
             return self.search_stream(input, bytes, part);
         }
-        if self.sniffs() {
-            if let Some(f) = self.mail_format(bytes) {
-                return (self.search_mail_slice(bytes, 0, f), None);
+        match self.how(bytes) {
+            How::Mail(f) => {
+                return (self.search_mail_slice(bytes, 0, f), None)
             }
-            if self.qp_repair {
-                return (self.search_repair(bytes), None);
-            }
+            How::Repair => return (self.search_repair(bytes), None),
+            How::Raw => {}
         }
         let mut batch = self.spare.take();
         let it = self.finder.candidates(bytes);
@@ -224,18 +223,14 @@ impl Driver {
         batch.compression = Some(format);
         batch.opened = true;
         let mut counted = Counted { rdr, bytes: 0, shared: None };
-        let mut how = None;
+        let mut how = How::Raw;
         if self.sniffs() {
             let mut head = Vec::with_capacity(SNIFF_LEN);
             if let Err(error) = read_head(&mut counted, &mut head) {
                 let err = failure(input, error, Some(counted.bytes));
                 return (batch, Some(err));
             }
-            how = match self.mail_format(&head) {
-                Some(f) => Some(Some(f)),
-                None if self.qp_repair => Some(None),
-                None => None,
-            };
+            how = self.how(&head);
             counted.bytes = 0;
             let rest: Box<dyn Read + Send + '_> = Box::new(counted.rdr);
             counted = Counted {
@@ -244,7 +239,7 @@ impl Driver {
                 shared: None,
             };
         }
-        if how == Some(None) {
+        if how == How::Repair {
             // Raw repair: the whole input at once.
             let mut all = Vec::new();
             let got = counted.read_to_end(&mut all);
@@ -271,7 +266,7 @@ impl Driver {
             stopped: false,
         };
         let result = match how {
-            Some(Some(f)) => {
+            How::Mail(f) => {
                 sink.batch.mail = true;
                 let rdr = LogNewlines {
                     rdr: &mut counted,
@@ -399,7 +394,7 @@ impl Driver {
                 error = Some(fail(e, Some(slice.start)));
             }
             batch.raw = slice.end - slice.start;
-            if !part(input, Some(batch)) || error.is_some() {
+            if !part.send(input, batch) || error.is_some() {
                 break;
             }
         }

@@ -189,6 +189,12 @@ pub(crate) fn next_line(s: &[u8], pos: usize) -> usize {
     memchr(b'\n', &s[pos..]).map_or(s.len(), |k| pos + k + 1)
 }
 
+/// Whether `line` starts a header field (`Name:`; see [`field_start`]),
+/// and the index of its colon.
+pub(crate) fn field_colon(line: &[u8]) -> Option<usize> {
+    field_start(line).map(|(_, colon)| colon)
+}
+
 /// RFC 5322 §3.6.8: `field-name = 1*ftext` (printable ASCII but `:`),
 /// then `:`; blanks before the colon are the obsolete syntax of §4.5.
 /// The name's length and the colon's index in `line`.

@@ -57,7 +57,7 @@
 mod decode;
 mod field_cache;
 mod frame;
-mod header;
+pub(crate) mod header;
 mod map;
 mod repair;
 

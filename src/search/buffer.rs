@@ -4,6 +4,20 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::os::unix::fs::FileExt;
 
+/// Reads into `dst` with `read`, again while it fails with
+/// [`io::ErrorKind::Interrupted`]: the one retry loop of every reader.
+pub(crate) fn read_retry(
+    mut read: impl FnMut(&mut [u8]) -> io::Result<usize>,
+    dst: &mut [u8],
+) -> io::Result<usize> {
+    loop {
+        match read(dst) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            r => return r,
+        }
+    }
+}
+
 /// A worker's reusable buffer; its contents start page-aligned, which
 /// keeps the SIMD scan at its floor (DESIGN.md).
 #[derive(Default)]
@@ -67,11 +81,9 @@ impl Buffer {
                 base = nb;
             }
             let dst = self.buf.get_mut(base + len..).unwrap_or_default();
-            match rdr.read(dst) {
-                Ok(0) => break,
-                Ok(n) => len += n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
+            match read_retry(|b| rdr.read(b), dst)? {
+                0 => break,
+                n => len += n,
             }
         }
         Ok(self.buf.get(base..base + len).unwrap_or_default())
@@ -89,11 +101,10 @@ impl Buffer {
         while got < len {
             let dst =
                 self.buf.get_mut(base + got..base + len).unwrap_or_default();
-            match file.read_at(dst, offset + got as u64) {
-                Ok(0) => break,
-                Ok(n) => got += n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
+            let at = offset + got as u64;
+            match read_retry(|b| file.read_at(b, at), dst)? {
+                0 => break,
+                n => got += n,
             }
         }
         Ok(self.buf.get(base..base + got).unwrap_or_default())

@@ -1,34 +1,87 @@
-//! Line and column numbers of offsets, counted incrementally.
+//! Line and column numbers of offsets, counted incrementally: the one
+//! line counter of the slice, stream and mail searches.
 
-/// Line numbers of offsets into a buffer, counted incrementally: cheap
-/// when the offsets mostly increase.
-#[derive(Default)]
+/// Line numbers of absolute offsets into an input, counted incrementally
+/// from the bytes in hand: cheap when the offsets mostly increase.
+///
+/// Invariant: `newlines` counts the newlines of the input before `pos`,
+/// and `line_start` is where the line holding `pos` starts (all absolute).
+#[derive(Debug, Default)]
 pub(crate) struct LineCounter {
-    /// Newlines before `pos`.
     newlines: u64,
-    pos: usize,
-    /// Where the line of `pos` starts.
-    line_start: usize,
+    pos: u64,
+    line_start: u64,
 }
 
 impl LineCounter {
-    /// The 1-based line and byte column of offset `q` of `bytes`.
-    pub(crate) fn at(&mut self, bytes: &[u8], q: usize) -> (u64, u64) {
-        let q = q.min(bytes.len());
+    /// The 1-based line and byte column of absolute offset `q`; `bytes`
+    /// hold the input from absolute offset `base`, at least from
+    /// `min(q, pos)` on (and from its line's start when `q` is before
+    /// the last offset asked).
+    pub(crate) fn at(
+        &mut self,
+        bytes: &[u8],
+        base: u64,
+        q: u64,
+    ) -> (u64, u64) {
+        let q = q.min(base + bytes.len() as u64);
+        let rel = |x: u64| x.saturating_sub(base) as usize;
         if q >= self.pos {
-            let seg = bytes.get(self.pos..q).unwrap_or_default();
+            let seg = bytes.get(rel(self.pos)..rel(q)).unwrap_or_default();
             self.newlines += memchr::memchr_iter(b'\n', seg).count() as u64;
             if let Some(i) = memchr::memrchr(b'\n', seg) {
-                self.line_start = self.pos + i + 1;
+                self.line_start = self.pos + i as u64 + 1;
             }
         } else {
-            let seg = bytes.get(q..self.pos).unwrap_or_default();
-            self.newlines -= memchr::memchr_iter(b'\n', seg).count() as u64;
-            let before = bytes.get(..q).unwrap_or_default();
-            self.line_start =
-                memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
+            let seg = bytes.get(rel(q)..rel(self.pos)).unwrap_or_default();
+            let back = memchr::memchr_iter(b'\n', seg).count() as u64;
+            self.newlines = self.newlines.saturating_sub(back);
+            let before = bytes.get(..rel(q)).unwrap_or_default();
+            self.line_start = memchr::memrchr(b'\n', before)
+                .map_or(base, |i| base + i as u64 + 1);
         }
         self.pos = q;
-        (self.newlines + 1, (q - self.line_start) as u64 + 1)
+        (self.newlines + 1, q.saturating_sub(self.line_start) + 1)
+    }
+
+    /// Counts on to absolute offset `q` when it is ahead (before a
+    /// reader drops the bytes up to it); never goes back.
+    pub(crate) fn skip_to(&mut self, bytes: &[u8], base: u64, q: u64) {
+        if q > self.pos {
+            self.at(bytes, base, q);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::LineCounter;
+
+    /// Every offset, forwards, backwards and from windows, against a
+    /// count from the start.
+    #[test]
+    fn agrees_with_counting_from_the_start() {
+        let text = b"ab\ncd\n\nefg\nh";
+        let want = |q: usize| {
+            let before = &text[..q];
+            let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+            let start = before.iter().rposition(|&b| b == b'\n');
+            let col = q - start.map_or(0, |i| i + 1) + 1;
+            (line as u64, col as u64)
+        };
+        let mut c = LineCounter::default();
+        for q in 0..=text.len() {
+            assert_eq!(c.at(text, 0, q as u64), want(q), "forward {q}");
+        }
+        for q in (0..=text.len()).rev() {
+            assert_eq!(c.at(text, 0, q as u64), want(q), "backward {q}");
+        }
+        // A reader's window: the bytes before `base` are gone.
+        let mut c = LineCounter::default();
+        c.skip_to(text, 0, 4);
+        for q in 4..=text.len() {
+            let window = &text[4..];
+            assert_eq!(c.at(window, 4, q as u64), want(q), "window {q}");
+        }
     }
 }

@@ -5,7 +5,9 @@
 //! cannot escape a plain `Iterator::next`. [`ReaderIter`] is the owned
 //! convenience on top (one allocation per match).
 
+use super::buffer::read_retry;
 use super::finder::{Candidate, Finder, Inner, Match};
+use super::lines::LineCounter;
 use crate::scan::{Hay, Raw, Step, LOOK_BEHIND};
 use std::io::{self, Read};
 
@@ -130,8 +132,8 @@ const ALIGN: usize = 4096;
 /// - when bytes are dropped from the front, at least [`LOOK_BEHIND`] bytes
 ///   before `pos` stay, so the scanner's look-behind sees what it would see
 ///   in a slice search (or the window starts at input offset 0).
-/// - newlines in `[0, lines_at)` are counted in `line`, and `line_start`
-///   is the absolute offset where line `line` starts.
+/// - `lines` has counted no further than the window's start when bytes
+///   are dropped (it counts on from the window).
 #[derive(Debug)]
 struct Stream<'f, R> {
     inner: &'f Inner,
@@ -143,9 +145,7 @@ struct Stream<'f, R> {
     pos: usize,
     floor: usize,
     eof: bool,
-    line: u64,
-    line_start: u64,
-    lines_at: usize,
+    lines: LineCounter,
 }
 
 impl<'f, R: Read> Stream<'f, R> {
@@ -160,9 +160,7 @@ impl<'f, R: Read> Stream<'f, R> {
             pos: 0,
             floor: 0,
             eof: false,
-            line: 1,
-            line_start: 0,
-            lines_at: 0,
+            lines: LineCounter::default(),
         }
     }
 
@@ -209,9 +207,9 @@ impl<'f, R: Read> Stream<'f, R> {
     fn position(&mut self, start: usize, end: usize) -> Position {
         let (mut line, mut column) = (0, 0);
         if self.inner.lines {
-            self.count_lines(start);
-            line = self.line;
-            column = self.abs + start as u64 - self.line_start + 1;
+            let window = &self.buf[self.base..self.base + self.len];
+            let q = self.abs + start as u64;
+            (line, column) = self.lines.at(window, self.abs, q);
         }
         Position {
             start: self.abs + start as u64,
@@ -221,26 +219,6 @@ impl<'f, R: Read> Stream<'f, R> {
         }
     }
 
-    /// Counts the newlines of `[lines_at, upto)`.
-    fn count_lines(&mut self, upto: usize) {
-        if upto <= self.lines_at {
-            return;
-        }
-        let from = self.lines_at;
-        let bytes = &self.buf[self.base + from..self.base + upto];
-        let mut last = None;
-        let mut n = 0u64;
-        for i in memchr::memchr_iter(b'\n', bytes) {
-            n += 1;
-            last = Some(i);
-        }
-        if let Some(i) = last {
-            self.line += n;
-            self.line_start = self.abs + (from + i + 1) as u64;
-        }
-        self.lines_at = upto;
-    }
-
     /// Drops what is no longer needed and reads more input: at least
     /// `at_least` bytes (at most the buffer capacity, and fewer only at
     /// the end of input).
@@ -248,7 +226,9 @@ impl<'f, R: Read> Stream<'f, R> {
         let keep = self.pos.saturating_sub(LOOK_BEHIND);
         if keep > 0 {
             if self.inner.lines {
-                self.count_lines(keep);
+                let window = &self.buf[self.base..self.base + self.len];
+                let q = self.abs + keep as u64;
+                self.lines.skip_to(window, self.abs, q);
             }
             self.buf.copy_within(
                 self.base + keep..self.base + self.len,
@@ -258,7 +238,6 @@ impl<'f, R: Read> Stream<'f, R> {
             self.abs += keep as u64;
             self.pos -= keep;
             self.floor = self.floor.saturating_sub(keep);
-            self.lines_at = self.lines_at.saturating_sub(keep);
         }
         let want = self.inner.capacity;
         let at_least = at_least.clamp(1, want);
@@ -266,17 +245,16 @@ impl<'f, R: Read> Stream<'f, R> {
         let start = self.base + self.len;
         let mut got = 0;
         while got < at_least {
-            match self.rdr.read(&mut self.buf[start + got..start + want]) {
-                Ok(0) => {
+            let dst = &mut self.buf[start + got..start + want];
+            match read_retry(|b| self.rdr.read(b), dst)? {
+                0 => {
                     self.eof = true;
                     break;
                 }
-                Ok(n) => {
+                n => {
                     got += n;
                     self.len += n;
                 }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
             }
         }
         Ok(())
