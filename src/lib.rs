@@ -52,7 +52,7 @@ pub use driver::{
     Driver, DriverBuilder, Hit, InputDone, MailHit, MailMode, Report,
 };
 pub use parse::{Host, Strictness, Url};
-pub use parse::{Reject, Scheme};
+pub use parse::{Reject, Scheme, Verdict};
 pub use scan::{Flags, Kind, Span, Triggers};
 pub use search::{
     Candidate, CandidateIter, FindIter, Finder, FinderBuilder, Match,

@@ -91,6 +91,8 @@ pub(super) struct Found {
     pub(super) url: (usize, usize),
     pub(super) kind: Kind,
     pub(super) scheme: Scheme,
+    /// The host's range in the URL (accepted URLs).
+    pub(super) host: Option<(u32, u32)>,
     pub(super) flags: Flags,
     pub(super) reject: Option<Reject>,
     pub(super) mail: Option<FoundMail>,
@@ -136,6 +138,7 @@ impl Batch {
             url: (from, self.urls.len()),
             kind: m.kind(),
             scheme: m.scheme(),
+            host: m.host,
             flags: m.flags(),
             reject,
             mail: None,
@@ -237,6 +240,9 @@ impl Batch {
                 url,
                 kind: f.kind,
                 scheme: f.scheme,
+                host: f
+                    .host
+                    .and_then(|(a, b)| url.get(a as usize..b as usize)),
                 flags: f.flags,
                 reject: f.reject,
                 mail: f.mail.as_ref().map(|m| MailHit {

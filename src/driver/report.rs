@@ -19,6 +19,9 @@ pub struct Hit<'a> {
     pub kind: Kind,
     /// Its scheme (a best guess for a rejected candidate).
     pub scheme: Scheme,
+    /// Its host as written, when it has a non-empty one (the validator's
+    /// reading, [`crate::Verdict::host`]; `None` for a rejected one).
+    pub host: Option<&'a [u8]>,
     /// What was done to get it out of its text.
     pub flags: Flags,
     /// Why the validator rejected it, if it did.

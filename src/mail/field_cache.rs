@@ -28,9 +28,8 @@
 //! therefore the same wherever the field stands, and the cache only
 //! changes how fast the answer comes.
 
-use crate::scan::{Config, Hay, Raw, Span, Step, Text};
-use crate::search::Candidate;
-use crate::{Finder, Match};
+use crate::scan::{Raw, Span, Text};
+use crate::search::{Candidate, CandidateIter, Finder, Match};
 
 /// Slots of the cache, direct-mapped by a hash of the field.
 const SLOTS: usize = 256;
@@ -42,8 +41,8 @@ const LONGEST: usize = 512;
 /// The matches of fields met before, for one scanner configuration.
 #[derive(Default)]
 pub(super) struct FieldCache {
-    /// The configuration the answers were found with.
-    cfg: Option<Config>,
+    /// The finder the answers were found with.
+    finder: Option<Finder>,
     slots: Vec<Slot>,
     /// The matches of the field being scanned on a miss.
     fresh: Vec<Raw>,
@@ -74,15 +73,15 @@ enum Answer {
 impl FieldCache {
     /// Empties the cache if its answers were found with another
     /// configuration.
-    fn for_config(&mut self, cfg: &Config) {
-        if self.cfg.as_ref() != Some(cfg) {
+    fn for_config(&mut self, finder: &Finder) {
+        if !self.finder.as_ref().is_some_and(|f| f.same_scan(finder)) {
             self.slots.clear();
-            self.cfg = Some(cfg.clone());
+            self.finder = Some(finder.clone());
         }
     }
 
     /// The answer for `field`, from the cache or by scanning it alone.
-    fn answer(&mut self, cfg: &Config, field: &[u8]) -> Answer {
+    fn answer(&mut self, finder: &Finder, field: &[u8]) -> Answer {
         if field.len() > LONGEST {
             return Answer::Unknown;
         }
@@ -98,21 +97,17 @@ impl FieldCache {
             return Answer::Slot(index);
         }
         // A miss: the field alone, as a window that is not the end.
-        let hay = Hay { bytes: field, eof: false };
         self.fresh.clear();
-        let (mut pos, mut floor) = (0, 0);
-        loop {
-            match cfg.step_until(hay, pos, floor, usize::MAX) {
-                Step::Found(raw, resume) => {
-                    if raw.verdict.is_ok() {
-                        self.fresh.push(raw);
-                    }
-                    (pos, floor) = (resume, resume);
-                }
-                Step::Done => break,
-                Step::NeedMore(_) => return Answer::Unknown,
+        let mut it = finder.candidates_window(field);
+        while let Some(raw) = it.next_raw() {
+            if raw.verdict.is_ok() {
+                self.fresh.push(raw);
             }
         }
+        if it.incomplete() {
+            return Answer::Unknown;
+        }
+        let floor = it.resume();
         if self.fresh.is_empty() {
             // Not kept: fields without URLs are cheap to scan, and would
             // push out those with.
@@ -155,40 +150,37 @@ pub(super) fn matches<'c, 'h>(
     text: &'h [u8],
     starts: &'c [usize],
 ) -> FieldMatches<'c, 'h> {
-    let cfg = &finder.inner().cfg;
-    cache.for_config(cfg);
+    cache.for_config(finder);
     FieldMatches {
-        cfg,
+        finder,
+        it: finder.candidates(text),
         cache,
         text,
         starts,
         next: 0,
-        pos: 0,
-        floor: 0,
         cached: None,
     }
 }
 
 /// Iterator over the matches of a header run; see [`matches`].
 ///
-/// It is the scan of the whole run ([`Config::step_until`] from trigger
+/// It is the scan of the whole run (the finder's candidates, from trigger
 /// to trigger, the floor where the last candidate ended), but that the
 /// triggers of a field no reading entered (the floor at or before its
 /// start) are answered for the field at once, from the cache or by
 /// scanning the field alone. Fields without a trigger, most of them, are
 /// passed over by the trigger search as before, and never looked up.
 pub(super) struct FieldMatches<'c, 'h> {
-    cfg: &'c Config,
+    finder: &'c Finder,
+    /// The scan of the run: where the trigger search goes on, and the
+    /// look-behind limit (where the last candidate ended).
+    it: CandidateIter<'c, 'h>,
     cache: &'c mut FieldCache,
     text: &'h [u8],
     starts: &'c [usize],
     /// Index in `starts` of the first field start after the last
     /// trigger.
     next: usize,
-    /// Where the trigger search goes on.
-    pos: usize,
-    /// Look-behind limit: where the last candidate ended.
-    floor: usize,
     /// The slot being given, the next of its matches, and where its
     /// field starts.
     cached: Option<(usize, usize, usize)>,
@@ -241,38 +233,31 @@ impl<'h> Iterator for FieldMatches<'_, 'h> {
                 self.cached = None;
             }
             let text = self.text;
-            let c = self.cfg.triggers.find(text, self.pos, self.floor)?;
+            let c = self.it.next_trigger()?;
             let (start, end) = self.field_of(c);
-            if self.floor <= start {
+            let floor = self.it.resume();
+            if floor <= start {
                 let field = text.get(start..end).unwrap_or_default();
-                match self.cache.answer(self.cfg, field) {
+                match self.cache.answer(self.finder, field) {
                     Answer::Slot(slot) => {
                         let resume =
                             self.cache.slots.get(slot).map_or(0, |s| s.resume);
-                        self.floor = start + resume;
-                        self.pos = end;
+                        self.it.jump(end, start + resume);
                         self.cached = Some((slot, 0, start));
                         continue;
                     }
                     Answer::Empty(resume) => {
-                        self.floor = start + resume;
-                        self.pos = end;
+                        self.it.jump(end, start + resume);
                         continue;
                     }
                     Answer::Unknown => {}
                 }
             }
-            let hay = Hay { bytes: text, eof: true };
-            match self.cfg.step_until(hay, c, self.floor, end) {
-                Step::Found(raw, resume) => {
-                    (self.pos, self.floor) = (resume, resume);
-                    if let Ok(m) = Candidate::from_raw(raw, text).into_result()
-                    {
-                        return Some(m);
-                    }
+            self.it.jump(c, floor);
+            if let Some(raw) = self.it.next_raw_until(end) {
+                if let Ok(m) = Candidate::from_raw(raw, text).into_result() {
+                    return Some(m);
                 }
-                // With the whole run in hand the scanner never needs more.
-                Step::Done | Step::NeedMore(_) => self.pos = end,
             }
         }
     }

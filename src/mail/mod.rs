@@ -67,7 +67,7 @@ pub use frame::{
 pub use repair::{repair_iter, RepairIter, Repaired};
 
 use crate::scan::Span;
-use crate::{Finder, Match};
+use crate::search::{Finder, Match};
 use header::{Field, Mime, TransferEncoding};
 use map::{Layers, Map};
 use std::borrow::Cow;

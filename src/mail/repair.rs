@@ -16,7 +16,7 @@
 
 use super::map::Map;
 use crate::scan::Span;
-use crate::{CandidateIter, Finder, Match};
+use crate::search::{CandidateIter, Finder, Match};
 use memchr::memmem;
 use std::borrow::Cow;
 

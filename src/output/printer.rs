@@ -5,7 +5,7 @@ use super::json::{
     RejectRecord, SummaryRecord,
 };
 use super::stats::{per_message_bucket, Counts, Summary};
-use super::url::{host, redact, terminal_safe, tld, utf8_or_escape};
+use super::url::{host_from, redact, terminal_safe, tld, utf8_or_escape};
 use crate::driver::{Hit, InputDone, Report};
 use crate::input::{Input, InputError, Source};
 use crate::Kind;
@@ -399,7 +399,7 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
             let c = &mut self.cur.counts;
             c.add("scheme", &scheme, 1);
             c.add("kind", hit.kind.name(), 1);
-            if let Some(h) = host(hit.url) {
+            if let Some(h) = host_from(hit.url, hit.host) {
                 if let Some(t) = tld(&h) {
                     c.add("tld", t, 1);
                 }
@@ -457,7 +457,7 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
                     kind: Cow::Borrowed(hit.kind.name()),
                     url: text,
                     scheme: Cow::Borrowed(&scheme),
-                    host: host(hit.url).map(Cow::Owned),
+                    host: host_from(hit.url, hit.host).map(Cow::Owned),
                     flags,
                     mail,
                 });

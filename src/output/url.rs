@@ -29,10 +29,18 @@ fn authority(url: &[u8]) -> Option<(usize, &[u8])> {
 /// assert_eq!(host(b"news:comp.x"), None);
 /// ```
 pub fn host(url: &[u8]) -> Option<String> {
-    if let Ok(u) = crate::parse::Url::parse(url) {
-        if let Some(h) = u.host_bytes().filter(|h| !h.is_empty()) {
-            return Some(String::from_utf8_lossy(h).to_lowercase());
-        }
+    let parsed = crate::parse::verdict(url, false).ok().and_then(|v| {
+        let (start, end) = v.host?;
+        url.get(start as usize..end as usize)
+    });
+    host_from(url, parsed)
+}
+
+/// [`host`] of a URL whose parsed host is `parsed` ([`crate::Hit::host`]):
+/// no second parse.
+pub fn host_from(url: &[u8], parsed: Option<&[u8]>) -> Option<String> {
+    if let Some(h) = parsed.filter(|h| !h.is_empty()) {
+        return Some(String::from_utf8_lossy(h).to_lowercase());
     }
     let raw = if let Some((_, auth)) = authority(url) {
         let hostport = match memchr::memrchr(b'@', auth) {

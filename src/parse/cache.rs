@@ -3,7 +3,7 @@
 //! distinct URLs among the 14,373 of the first 8 MB of the SpamAssassin
 //! spool), and a verdict depends on the URL's bytes and the level only.
 
-use super::{Reject, Scheme};
+use super::{Reject, Verdict};
 use std::cell::RefCell;
 
 /// Slots of the cache, direct-mapped by a hash of the URL.
@@ -18,7 +18,7 @@ struct Slot {
     /// candidate is never validated).
     len: u8,
     strict: bool,
-    verdict: Result<Scheme, Reject>,
+    verdict: Result<Verdict, Reject>,
     key: [u8; LONGEST],
 }
 
@@ -35,20 +35,20 @@ thread_local! {
 
 /// [`super::validate`], remembering the verdicts of this thread's last
 /// URLs (up to [`LONGEST`] bytes): a URL met again is compared, not parsed.
-pub(crate) fn validate(url: &[u8], strict: bool) -> Result<Scheme, Reject> {
+pub(crate) fn validate(url: &[u8], strict: bool) -> Result<Verdict, Reject> {
     if url.is_empty() || url.len() > LONGEST {
-        return super::validate(url, strict);
+        return super::verdict(url, strict);
     }
     CACHE.with(|cell| {
         let Ok(mut slots) = cell.try_borrow_mut() else {
-            return super::validate(url, strict);
+            return super::verdict(url, strict);
         };
         if slots.is_empty() {
             slots.resize(SLOTS, EMPTY);
         }
         match slots.get_mut(slot_of(url, strict)) {
             Some(slot) => through(slot, url, strict),
-            None => super::validate(url, strict),
+            None => super::verdict(url, strict),
         }
     })
 }
@@ -59,12 +59,12 @@ fn through(
     slot: &mut Slot,
     url: &[u8],
     strict: bool,
-) -> Result<Scheme, Reject> {
+) -> Result<Verdict, Reject> {
     let len = usize::from(slot.len);
     if len == url.len() && slot.strict == strict && slot.key[..len] == *url {
         return slot.verdict;
     }
-    let verdict = super::validate(url, strict);
+    let verdict = super::verdict(url, strict);
     let Some(key) = slot.key.get_mut(..url.len()) else {
         return verdict;
     };
@@ -116,7 +116,7 @@ mod tests {
         // URL after URL at one level, then level after level per URL.
         for strict in [false, true, false] {
             for (i, u) in urls.iter().enumerate() {
-                let want = super::super::validate(u, strict);
+                let want = super::super::verdict(u, strict);
                 seen.insert(want);
                 assert_eq!(through(&mut slot, u, strict), want, "{i}");
                 // Met again at once: answered from the slot.
@@ -125,7 +125,7 @@ mod tests {
         }
         for (i, u) in urls.iter().enumerate() {
             for strict in [false, true, false] {
-                let want = super::super::validate(u, strict);
+                let want = super::super::verdict(u, strict);
                 assert_eq!(through(&mut slot, u, strict), want, "{i}");
             }
         }
@@ -181,12 +181,12 @@ mod tests {
             for i in 0..urls.len() {
                 let u = &urls[(i * 7919 + round * 13) % urls.len()];
                 for strict in [false, true] {
-                    let want = super::super::validate(u, strict);
+                    let want = super::super::verdict(u, strict);
                     assert_eq!(validate(u, strict), want, "{u:?} {strict}");
                 }
                 differ += usize::from(
-                    super::super::validate(u, false)
-                        != super::super::validate(u, true),
+                    super::super::verdict(u, false)
+                        != super::super::verdict(u, true),
                 );
             }
         }

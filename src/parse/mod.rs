@@ -157,7 +157,34 @@ impl std::error::Error for Reject {}
 /// without the components; it does not allocate unless the host is an
 /// internationalised name.
 pub fn validate(url: &[u8], strict: bool) -> Result<Scheme, Reject> {
-    self::url::validate(url, strict)
+    verdict(url, strict).map(|v| v.scheme)
+}
+
+/// [`validate`], with what the printers need of the parse: the scheme
+/// and where the host is, so that no later stage parses the URL again.
+pub fn verdict(url: &[u8], strict: bool) -> Result<Verdict, Reject> {
+    self::url::verdict(url, strict)
+}
+
+/// The scheme name as written at the start of `url`: the bytes before
+/// its first `:` (all of it when there is none). The one place that
+/// reads it for the finder, the printers and the statistics.
+pub fn scheme_name(url: &[u8]) -> &[u8] {
+    match memchr::memchr(b':', url) {
+        Some(i) => url.get(..i).unwrap_or_default(),
+        None => url,
+    }
+}
+
+/// What the validator says of an accepted URL.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Verdict {
+    /// The scheme.
+    pub scheme: Scheme,
+    /// Where the host is in the URL, as a byte range, when it has a
+    /// non-empty one: [`Url::host_bytes`] of the default (RFC 3987)
+    /// reading, brackets of an IP literal kept. A `mailto` URL has none.
+    pub host: Option<(u32, u32)>,
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use super::chars::{
 };
 use super::host::{self, Host, Rule};
 use super::mailto::{self, Mailto};
-use super::{Reject, Scheme};
+use super::{Reject, Scheme, Verdict};
 use std::fmt;
 
 /// How closely a URL must follow the RFCs.
@@ -338,17 +338,36 @@ fn parse(input: &[u8], strict: bool) -> Result<Url<'_>, Reject> {
 
 /// [`validate`](super::validate): [`Url::parse_with`] without handing a
 /// [`Url`] back, so that none is copied out (the struct is large; the
-/// scanner calls this for every candidate).
-pub(crate) fn validate(input: &[u8], strict: bool) -> Result<Scheme, Reject> {
+/// scanner calls this for every candidate); what the printers need of
+/// the parse comes back in the [`Verdict`].
+pub(crate) fn verdict(input: &[u8], strict: bool) -> Result<Verdict, Reject> {
     let mut url = blank(input, Scheme::Other, b"");
     parse_into(&mut url, strict)?;
-    if strict {
+    let host = if strict {
         // See `Url::parse_with`: the strict level is a subset of the
-        // default one.
+        // default one. The host is the default reading's, as
+        // `Url::parse` gives it.
         let mut lax = blank(input, Scheme::Other, b"");
         parse_into(&mut lax, false)?;
+        lax.host_text.and_then(|h| range_in(input, h))
+    } else {
+        url.host_text.and_then(|h| range_in(input, h))
+    };
+    Ok(Verdict { scheme: url.scheme, host })
+}
+
+/// Where `part`, a non-empty slice of `input`, lies in it.
+fn range_in(input: &[u8], part: &[u8]) -> Option<(u32, u32)> {
+    if part.is_empty() {
+        return None;
     }
-    Ok(url.scheme)
+    let start =
+        (part.as_ptr() as usize).checked_sub(input.as_ptr() as usize)?;
+    let end = start.checked_add(part.len())?;
+    if input.get(start..end)?.as_ptr() != part.as_ptr() {
+        return None;
+    }
+    Some((u32::try_from(start).ok()?, u32::try_from(end).ok()?))
 }
 
 /// [`parse`] into `url`, a [`blank`] one of the input; on an error `url`
@@ -1331,7 +1350,17 @@ mod tests {
                     old
                 }
                 .map(|u| u.scheme);
-                assert_eq!(validate(c, strict), scheme);
+                let v = verdict(c, strict);
+                assert_eq!(v.map(|v| v.scheme), scheme);
+                // The host comes out of the parse as `Url::parse` reads it.
+                if let Ok(v) = v {
+                    let want = parse(c, false)
+                        .ok()
+                        .and_then(|u| u.host_text)
+                        .filter(|h| !h.is_empty());
+                    let got = v.host.map(|(a, b)| &c[a as usize..b as usize]);
+                    assert_eq!(got, want, "{:?}", String::from_utf8_lossy(c));
+                }
                 if let Some((scheme, n)) = common_scheme(c) {
                     let (name, rest) = self::scheme(c).expect("a scheme");
                     assert_eq!(name.len(), n);
@@ -1379,7 +1408,7 @@ mod tests {
                     old
                 }
                 .map(|u| u.scheme);
-                proptest::prop_assert_eq!(validate(b, strict), scheme);
+                proptest::prop_assert_eq!(verdict(b, strict).map(|v| v.scheme), scheme);
             }
         }
     }

@@ -32,7 +32,7 @@ mod triggers;
 
 pub use triggers::Triggers;
 
-use crate::parse::{self, Reject, Scheme};
+use crate::parse::{self, Reject, Verdict};
 use std::fmt;
 
 /// A half-open byte range `[start, end)`.
@@ -229,7 +229,7 @@ pub(crate) struct Raw {
     pub text: Text,
     pub kind: Kind,
     pub flags: Flags,
-    pub verdict: Result<Scheme, Reject>,
+    pub verdict: Result<Verdict, Reject>,
 }
 
 /// What a step of the scanner found.

@@ -165,13 +165,7 @@ impl Finder {
         &'f self,
         hay: &'h [u8],
     ) -> CandidateIter<'f, 'h> {
-        CandidateIter {
-            cfg: &self.inner.cfg,
-            hay,
-            pos: 0,
-            floor: 0,
-            stop: usize::MAX,
-        }
+        CandidateIter::new(&self.inner.cfg, hay, 0, usize::MAX)
     }
 
     /// The candidates whose trigger (the colon after the scheme) lies in
@@ -188,13 +182,7 @@ impl Finder {
         range: std::ops::Range<usize>,
     ) -> CandidateIter<'f, 'h> {
         let start = range.start.min(hay.len());
-        CandidateIter {
-            cfg: &self.inner.cfg,
-            hay,
-            pos: start,
-            floor: start,
-            stop: range.end,
-        }
+        CandidateIter::new(&self.inner.cfg, hay, start, range.end)
     }
 
     /// Like [`Finder::candidates_in`], but resuming a scan whose previous
@@ -207,13 +195,28 @@ impl Finder {
         stop: usize,
     ) -> CandidateIter<'f, 'h> {
         let start = resume.min(hay.len());
+        CandidateIter::new(&self.inner.cfg, hay, start, stop)
+    }
+
+    /// The candidates of `window`, a part of an input that goes on after
+    /// it (a header field scanned alone): the scan ends, and
+    /// [`CandidateIter::incomplete`] says so, where a candidate would
+    /// read past the window.
+    pub(crate) fn candidates_window<'f, 'h>(
+        &'f self,
+        window: &'h [u8],
+    ) -> CandidateIter<'f, 'h> {
         CandidateIter {
-            cfg: &self.inner.cfg,
-            hay,
-            pos: start,
-            floor: start,
-            stop,
+            eof: false,
+            ..CandidateIter::new(&self.inner.cfg, window, 0, usize::MAX)
         }
+    }
+
+    /// Whether `other` scans as this finder does (the same candidates,
+    /// verdicts and caps): answers found with one hold for the other.
+    pub(crate) fn same_scan(&self, other: &Finder) -> bool {
+        Arc::ptr_eq(&self.inner, &other.inner)
+            || self.inner.cfg == other.inner.cfg
     }
 }
 
@@ -225,6 +228,8 @@ pub struct Match<'h> {
     pub(crate) kind: Kind,
     pub(crate) scheme: Scheme,
     pub(crate) flags: Flags,
+    /// The host's byte range in `url`, as the validator found it.
+    pub(crate) host: Option<(u32, u32)>,
 }
 
 impl<'h> Match<'h> {
@@ -261,10 +266,15 @@ impl<'h> Match<'h> {
 
     /// The scheme name as written, e.g. `HTTP`.
     pub fn scheme_name(&self) -> &[u8] {
-        match memchr::memchr(b':', &self.url) {
-            Some(i) => &self.url[..i],
-            None => &self.url,
-        }
+        crate::parse::scheme_name(&self.url)
+    }
+
+    /// The host as written (IP literal brackets kept), when the URL has a
+    /// non-empty one; the validator found it ([`crate::parse::Verdict`]).
+    /// `None` for a rejected candidate.
+    pub fn host(&self) -> Option<&[u8]> {
+        let (start, end) = self.host?;
+        self.url.get(start as usize..end as usize)
     }
 
     /// An owned copy.
@@ -275,6 +285,7 @@ impl<'h> Match<'h> {
             kind: self.kind,
             scheme: self.scheme,
             flags: self.flags,
+            host: self.host,
         }
     }
 }
@@ -314,11 +325,11 @@ impl<'h> Candidate<'h> {
             Text::In(s) => Cow::Borrowed(&window[s.start..s.end]),
             Text::Joined(v) => Cow::Owned(v),
         };
-        let (scheme, reject) = match raw.verdict {
-            Ok(scheme) => (scheme, None),
+        let (scheme, host, reject) = match raw.verdict {
+            Ok(v) => (v.scheme, v.host, None),
             Err(r) => {
-                let name = url.split(|&b| b == b':').next().unwrap_or(&[]);
-                (Scheme::from_name(name), Some(r))
+                let name = crate::parse::scheme_name(&url);
+                (Scheme::from_name(name), None, Some(r))
             }
         };
         Candidate {
@@ -328,6 +339,7 @@ impl<'h> Candidate<'h> {
                 kind: raw.kind,
                 scheme,
                 flags: raw.flags,
+                host,
             },
             reject,
         }
@@ -339,12 +351,37 @@ impl<'h> Candidate<'h> {
 pub struct CandidateIter<'f, 'h> {
     cfg: &'f Config,
     hay: &'h [u8],
+    /// Where the trigger search goes on.
     pos: usize,
+    /// Look-behind limit: where the last candidate ended.
     floor: usize,
+    /// Triggers at or after this are left alone.
     stop: usize,
+    /// `hay` ends the input (else it is a window: see
+    /// [`Finder::candidates_window`]).
+    eof: bool,
+    /// The scan stopped where a candidate would read past the window.
+    incomplete: bool,
 }
 
-impl CandidateIter<'_, '_> {
+impl<'f, 'h> CandidateIter<'f, 'h> {
+    fn new(
+        cfg: &'f Config,
+        hay: &'h [u8],
+        start: usize,
+        stop: usize,
+    ) -> CandidateIter<'f, 'h> {
+        CandidateIter {
+            cfg,
+            hay,
+            pos: start,
+            floor: start,
+            stop,
+            eof: true,
+            incomplete: false,
+        }
+    }
+
     /// Where scanning goes on after the last candidate yielded: the end of
     /// an accepted URL or of a closed delimited candidate, the end of a
     /// rejected bare run (the start of the range before
@@ -352,25 +389,70 @@ impl CandidateIter<'_, '_> {
     pub fn resume(&self) -> usize {
         self.floor
     }
+
+    /// Whether a window's scan stopped because a candidate would read
+    /// past it ([`Finder::candidates_window`]).
+    pub(crate) fn incomplete(&self) -> bool {
+        self.incomplete
+    }
+
+    /// The next trigger at or after where the scan goes on, without
+    /// moving.
+    pub(crate) fn next_trigger(&self) -> Option<usize> {
+        self.cfg.triggers.find(self.hay, self.pos, self.floor)
+    }
+
+    /// Goes on from `pos`, the look-behind limited at `floor`.
+    pub(crate) fn jump(&mut self, pos: usize, floor: usize) {
+        (self.pos, self.floor) = (pos, floor);
+    }
+
+    /// The next candidate in the scanner's form, its text relative to
+    /// the slice: one scan step from the trigger search's position
+    /// ([`Candidate::from_raw`] makes it a candidate). When the triggers
+    /// before `stop` hold none, the search goes on from `stop`.
+    #[inline]
+    pub(crate) fn next_raw_until(&mut self, stop: usize) -> Option<Raw> {
+        let hay = Hay { bytes: self.hay, eof: self.eof };
+        match self.cfg.step_until(hay, self.pos, self.floor, stop) {
+            Step::Found(raw, resume) => {
+                self.pos = resume;
+                self.floor = resume;
+                Some(raw)
+            }
+            Step::Done => {
+                self.pos = stop.min(self.hay.len());
+                None
+            }
+            Step::NeedMore(_) => {
+                // Only a window asks; with the whole input in hand the
+                // scanner never needs more.
+                self.incomplete = !self.eof;
+                self.pos = stop.min(self.hay.len());
+                None
+            }
+        }
+    }
+
+    /// [`CandidateIter::next_raw_until`] up to the iterator's own stop.
+    #[inline]
+    pub(crate) fn next_raw(&mut self) -> Option<Raw> {
+        match self.next_raw_until(self.stop) {
+            Some(raw) => Some(raw),
+            None => {
+                self.pos = self.hay.len();
+                None
+            }
+        }
+    }
 }
 
 impl<'h> Iterator for CandidateIter<'_, 'h> {
     type Item = Candidate<'h>;
 
     fn next(&mut self) -> Option<Candidate<'h>> {
-        let hay = Hay { bytes: self.hay, eof: true };
-        match self.cfg.step_until(hay, self.pos, self.floor, self.stop) {
-            Step::Found(raw, resume) => {
-                self.pos = resume;
-                self.floor = resume;
-                Some(Candidate::from_raw(raw, self.hay))
-            }
-            // With the whole input in hand the scanner never needs more.
-            Step::Done | Step::NeedMore(_) => {
-                self.pos = self.hay.len();
-                None
-            }
-        }
+        let raw = self.next_raw()?;
+        Some(Candidate::from_raw(raw, self.hay))
     }
 }
 
