@@ -1,10 +1,16 @@
-//! Output: printers (plain, grep-style, counts, JSON Lines), the JSON
-//! record types, and statistics. All ordering decisions are the
+//! Output: the selection layer and one printer per format (plain lines,
+//! counts, JSON Lines, statistics), the JSON record types, and the
+//! statistics counters. All ordering decisions are the
 //! [`crate::Driver`]'s; the printer writes what it is given, in order.
 
+mod count;
 pub mod json;
+mod json_lines;
+mod plain;
 mod printer;
+mod select;
 pub mod stats;
+mod stats_report;
 mod url;
 
 pub use printer::{Format, Printer, PrinterOptions};

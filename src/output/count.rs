@@ -1,0 +1,32 @@
+//! Counts: one line per input with the number of URLs printed of it
+//! (`PATH:COUNT`, after `--unique`).
+
+use super::printer::{Ctx, Emit, Tally, Url};
+use crate::driver::InputDone;
+use crate::input::Input;
+use std::io::{self, Write};
+
+/// The counts writer.
+#[derive(Debug)]
+pub(super) struct CountLines;
+
+impl<W: Write> Emit<W> for CountLines {
+    fn url(&mut self, _: &mut W, _: &Ctx<'_>, _: &Url<'_>) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn end(
+        &mut self,
+        out: &mut W,
+        cx: &Ctx<'_>,
+        input: &Input,
+        _: &InputDone,
+        tally: &Tally,
+    ) -> io::Result<()> {
+        if cx.opts.with_filename {
+            out.write_all(&cx.label(&input.source))?;
+            out.write_all(b":")?;
+        }
+        writeln!(out, "{}", tally.printed)
+    }
+}

@@ -1,0 +1,189 @@
+//! Statistics: every selected candidate tallied by scheme, kind, host,
+//! TLD, mail location and encoding, URLs per message and reject reason,
+//! written after the run as a readable report, one JSON object, or the
+//! additive TSV partials ([`super::stats`] has the counters).
+
+use super::printer::{Ctx, Emit, Run, Tally, Url};
+use super::stats::{per_message_bucket, Counts, Summary};
+use super::url::{host_from, tld};
+use crate::driver::InputDone;
+use crate::input::Input;
+use crate::parse::Reject;
+use std::collections::HashSet;
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::io::{self, Write};
+
+/// How the statistics are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Shape {
+    Text,
+    Json,
+    Tsv,
+}
+
+/// The statistics writer.
+#[derive(Debug)]
+pub(super) struct StatsReport {
+    shape: Shape,
+    /// Counters of the inputs that ended (but the `total` dimension,
+    /// which the printer keeps).
+    total: Counts,
+    /// Hashes of the URLs seen, for the unique count.
+    hashes: HashSet<u64>,
+    cur: Current,
+}
+
+/// Counters of the current input.
+#[derive(Debug, Default)]
+struct Current {
+    counts: Counts,
+    /// The message whose URLs are being counted, and how many so far.
+    message: Option<u64>,
+    message_urls: u64,
+    /// Messages with at least one URL.
+    messages_with_urls: u64,
+}
+
+impl Current {
+    /// Counts the URLs of the message that ended.
+    fn end_message(&mut self) {
+        if self.message.take().is_some() {
+            let key = per_message_bucket(self.message_urls);
+            self.counts.add("urls-per-message", &key, 1);
+            self.messages_with_urls += 1;
+        }
+        self.message_urls = 0;
+    }
+}
+
+impl StatsReport {
+    fn new(shape: Shape) -> StatsReport {
+        StatsReport {
+            shape,
+            total: Counts::new(),
+            hashes: HashSet::new(),
+            cur: Current::default(),
+        }
+    }
+
+    /// The readable report.
+    pub(super) fn text() -> StatsReport {
+        StatsReport::new(Shape::Text)
+    }
+
+    /// One JSON object.
+    pub(super) fn json() -> StatsReport {
+        StatsReport::new(Shape::Json)
+    }
+
+    /// The additive TSV partials.
+    pub(super) fn tsv() -> StatsReport {
+        StatsReport::new(Shape::Tsv)
+    }
+}
+
+impl<W: Write> Emit<W> for StatsReport {
+    fn needs_scheme(&self) -> bool {
+        true
+    }
+
+    fn tallies(&self) -> bool {
+        true
+    }
+
+    fn begin(&mut self, _: &mut W, _: &Ctx<'_>, _: &Input) -> io::Result<()> {
+        self.cur = Current::default();
+        Ok(())
+    }
+
+    fn url(
+        &mut self,
+        _: &mut W,
+        _: &Ctx<'_>,
+        url: &Url<'_>,
+    ) -> io::Result<()> {
+        let hit = url.hit;
+        let cur = &mut self.cur;
+        if let Some(m) = &hit.mail {
+            if cur.message != Some(m.message) {
+                cur.end_message();
+                cur.message = Some(m.message);
+            }
+            cur.message_urls += 1;
+            cur.counts.add("location", m.location.name(), 1);
+            cur.counts.add("encoding", m.encoding.name(), 1);
+        }
+        let c = &mut cur.counts;
+        c.add("scheme", url.scheme, 1);
+        c.add("kind", hit.kind.name(), 1);
+        if let Some(h) = host_from(hit.url, hit.host) {
+            if let Some(t) = tld(&h) {
+                c.add("tld", t, 1);
+            }
+            c.add("host", &h, 1);
+        }
+        let mut hasher = DefaultHasher::new();
+        hit.url.hash(&mut hasher);
+        self.hashes.insert(hasher.finish());
+        Ok(())
+    }
+
+    fn reject(
+        &mut self,
+        _: &mut W,
+        _: &Ctx<'_>,
+        _: &Url<'_>,
+        reject: Reject,
+    ) -> io::Result<()> {
+        self.cur.counts.add("reject", reject.name(), 1);
+        Ok(())
+    }
+
+    fn end(
+        &mut self,
+        _: &mut W,
+        _: &Ctx<'_>,
+        _: &Input,
+        done: &InputDone,
+        _: &Tally,
+    ) -> io::Result<()> {
+        let mut cur = std::mem::take(&mut self.cur);
+        cur.end_message();
+        if let Some(n) = done.messages {
+            let without = n.saturating_sub(cur.messages_with_urls);
+            if without > 0 {
+                cur.counts.add("urls-per-message", "0", without);
+            }
+        }
+        if !cur.counts.is_empty() {
+            self.total.merge(&cur.counts);
+        }
+        Ok(())
+    }
+
+    fn counts(&self) -> Counts {
+        self.total.clone()
+    }
+
+    fn finish(
+        &mut self,
+        out: &mut W,
+        cx: &Ctx<'_>,
+        run: &Run<'_>,
+    ) -> io::Result<()> {
+        if self.shape == Shape::Tsv {
+            return run.counts.write_tsv(out);
+        }
+        let summary = Summary {
+            counts: run.counts.clone(),
+            unique_urls: Some(self.hashes.len() as u64),
+            elapsed: Some(run.elapsed),
+            top: cx.opts.top,
+        };
+        if self.shape == Shape::Text {
+            return summary.write_text(out);
+        }
+        serde_json::to_writer_pretty(&mut *out, &summary.to_json())?;
+        out.write_all(b"\n")
+    }
+}
