@@ -34,7 +34,9 @@ Usage:
                     report in DIR/report.txt; the exit codes and the
                     commands in DIR/manifest.json.
   --saved-base DIR  compare against the base outputs of an earlier
-                    `--save DIR` run instead of building a base.
+                    `--save DIR` run instead of building a base; a case
+                    it did not run with the same command (e.g. a full
+                    save and a --quick run) is `NO BASE`, a difference.
   --expect-diff     for changes that alter output on purpose: print a
                     diff summary per case (counts and the first --show
                     lines only in the base / only in the new output) and
@@ -468,6 +470,11 @@ def main():
                 p = os.path.join(WORK, "tsv", corpus + ".tsv")
                 write(p, base[0])
                 tsv.append(p)
+    # A saved base merged the partials of all its corpora: with a subset
+    # of them there is nothing to compare the merge with.
+    if saved is not None and args.corpus:
+        tsv = []
+        rep.say("(merge not compared: --corpus with --saved-base)")
     for mode, margs, timed in modes:
         if mode.startswith("merge") and tsv:
             case("stats-tsv-partials", mode, ["merge"] + margs + tsv, None,
