@@ -21,6 +21,7 @@ The corpora are unpacked from `../shared/corpora` under /tmp/urlgrep-bench
 messages and as one mbox spool, 20 Newsgroups, RFC 1500-2499 + 8400-8499.
 
 Usage: python3 benches/compare.py [--runs N] [--corpus NAME]... [--no-build]
+       [--also NAME=BINARY]... (another build at -j1 beside this one)
 """
 
 import argparse
@@ -146,8 +147,9 @@ def version(cmd):
         return "unknown"
 
 
-def tools():
-    """(name, argv prefix, takes a file list) for each tool."""
+def tools(also=()):
+    """(name, argv prefix) for each tool; `also` adds (name, binary) pairs
+    of other urlgrep builds, run at -j1 beside this one (before/after)."""
     urlgrep = os.path.join(TARGET, "release", "urlgrep")
     examples = os.path.join(TARGET, "release", "examples")
     help_text = subprocess.run([urlgrep, "--help"], capture_output=True,
@@ -160,6 +162,8 @@ def tools():
                     [urlgrep, f"-j{os.cpu_count()}"]))
     else:
         out.append(("urlgrep (1 thread, no -j)", [urlgrep]))
+    for name, binary in also:
+        out.append((f"urlgrep@{name} -j1", [binary, "-j1"]))
     out.append(("linkify", [os.path.join(examples, "linkify_count")]))
     rg = ["rg", "--text", "--no-filename", "--no-line-number",
           "--no-config", "-o", "-e", REGEX]
@@ -208,6 +212,10 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--corpus", action="append")
     ap.add_argument("--no-build", action="store_true")
+    ap.add_argument("--also", action="append", default=[],
+                    metavar="NAME=BINARY",
+                    help="another urlgrep build to run at -j1 beside this "
+                    "one, interleaved (before/after comparisons)")
     ap.add_argument("--note", default="",
                     help="a line for the results file (what was measured)")
     args = ap.parse_args()
@@ -220,7 +228,8 @@ def main():
         build()
     all_corpora = corpora()
     names = args.corpus or list(all_corpora)
-    tool_list, has_j = tools()
+    also = [a.split("=", 1) for a in args.also if "=" in a]
+    tool_list, has_j = tools(also)
     out_path = os.path.join(WORK, "out.txt")
     results = {}
     for name in names:
