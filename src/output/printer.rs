@@ -225,6 +225,10 @@ pub struct Printer<W, E> {
     err: E,
     select: Selection,
     emit: Box<dyn Emit<W> + Send>,
+    /// What `emit` says of itself, asked once: [`Emit::needs_scheme`]
+    /// or `--scheme`, and [`Emit::tallies`].
+    scheme: bool,
+    tallies: bool,
     /// The `total` dimension, kept as plain numbers: it changes for
     /// every input, and a map look-up (with hashing) per counter cost a
     /// few percent of a search of small files.
@@ -251,8 +255,11 @@ impl<W: Write, E: Write> Printer<W, E> {
             opts.redact,
             opts.unique,
         );
+        let emit: Box<dyn Emit<W> + Send> = opts.format.emitter();
         Printer {
-            emit: opts.format.emitter(),
+            scheme: emit.needs_scheme() || select.by_scheme(),
+            tallies: emit.tallies(),
+            emit,
             opts,
             out,
             err,
@@ -344,15 +351,12 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
     fn hit(&mut self, input: &Input, hit: &Hit<'_>) -> io::Result<()> {
         // The scheme is read only where it is used: a plain listing
         // without `--scheme` never needs it (one pass less per URL).
-        let scheme = if self.emit.needs_scheme() || self.select.by_scheme() {
-            scheme_of(hit.url)
-        } else {
-            Cow::Borrowed("")
-        };
+        let scheme =
+            if self.scheme { scheme_of(hit.url) } else { Cow::Borrowed("") };
         if !self.select.selects(hit.kind, &scheme) {
             return Ok(());
         }
-        let tallies = self.emit.tallies();
+        let tallies = self.tallies;
         let cx = Ctx { opts: &self.opts };
         if let Some(reject) = hit.reject {
             self.cur.rejected += 1;

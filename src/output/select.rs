@@ -32,12 +32,14 @@ impl Selection {
     }
 
     /// Whether the scheme is asked (`--scheme`).
+    #[inline]
     pub(super) fn by_scheme(&self) -> bool {
         !self.schemes.is_empty()
     }
 
     /// Whether a candidate of `kind` and `scheme` (lower-case; read only
     /// when [`Selection::by_scheme`] or a printer needs it) is selected.
+    #[inline]
     pub(super) fn selects(&self, kind: Kind, scheme: &str) -> bool {
         (self.kinds.is_empty() || self.kinds.contains(&kind))
             && (self.schemes.is_empty()
@@ -45,6 +47,7 @@ impl Selection {
     }
 
     /// The text printed for `url`: redacted when asked.
+    #[inline]
     pub(super) fn text<'u>(&self, url: &'u [u8]) -> Cow<'u, [u8]> {
         if self.redact {
             redact(url)
@@ -55,6 +58,7 @@ impl Selection {
 
     /// Whether `text` is printed: always, or under `--unique` only the
     /// first time.
+    #[inline]
     pub(super) fn first(&mut self, text: &[u8]) -> bool {
         !self.unique || self.seen.insert(text.to_vec())
     }

@@ -319,7 +319,7 @@ impl<'h> Candidate<'h> {
     }
 
     /// Builds a candidate from the scanner's window-relative form.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn from_raw(raw: Raw, window: &'h [u8]) -> Candidate<'h> {
         let url: Cow<'h, [u8]> = match raw.text {
             Text::In(s) => Cow::Borrowed(&window[s.start..s.end]),
@@ -411,7 +411,7 @@ impl<'f, 'h> CandidateIter<'f, 'h> {
     /// the slice: one scan step from the trigger search's position
     /// ([`Candidate::from_raw`] makes it a candidate). When the triggers
     /// before `stop` hold none, the search goes on from `stop`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn next_raw_until(&mut self, stop: usize) -> Option<Raw> {
         let hay = Hay { bytes: self.hay, eof: self.eof };
         match self.cfg.step_until(hay, self.pos, self.floor, stop) {
@@ -435,7 +435,7 @@ impl<'f, 'h> CandidateIter<'f, 'h> {
     }
 
     /// [`CandidateIter::next_raw_until`] up to the iterator's own stop.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn next_raw(&mut self) -> Option<Raw> {
         match self.next_raw_until(self.stop) {
             Some(raw) => Some(raw),
@@ -450,6 +450,7 @@ impl<'f, 'h> CandidateIter<'f, 'h> {
 impl<'h> Iterator for CandidateIter<'_, 'h> {
     type Item = Candidate<'h>;
 
+    #[inline]
     fn next(&mut self) -> Option<Candidate<'h>> {
         let raw = self.next_raw()?;
         Some(Candidate::from_raw(raw, self.hay))
