@@ -40,6 +40,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod filter;
 pub mod input;
 pub mod mail;
 pub mod output;

@@ -56,6 +56,8 @@ pub struct PrinterOptions {
     pub kinds: Vec<Kind>,
     /// Only these schemes, lower-case (all when empty).
     pub schemes: Vec<String>,
+    /// Only the URLs this filter keeps (all when `None`).
+    pub filter: Option<std::sync::Arc<crate::filter::Filter>>,
     /// The name of stdin.
     pub stdin_label: String,
     /// How many hosts and TLDs the statistics list.
@@ -265,6 +267,15 @@ impl<W: Write, E: Write> Printer<W, E> {
         (self.opts.kinds.is_empty() || self.opts.kinds.contains(&hit.kind))
             && (self.opts.schemes.is_empty()
                 || self.opts.schemes.iter().any(|s| s == scheme))
+            && self.opts.filter.as_ref().map_or(true, |f| {
+                // The printed text: redacted when that is asked for.
+                let text = if self.opts.redact {
+                    redact(hit.url)
+                } else {
+                    Cow::Borrowed(hit.url)
+                };
+                f.keep_url(&text)
+            })
     }
 }
 
