@@ -177,15 +177,18 @@ fn percent_decode(text: &[u8]) -> std::borrow::Cow<'_, [u8]> {
 
 /// A set of domain names, each matching itself and its subdomains.
 ///
-/// Invariants: `slots.len()` is a power of two and at least twice `len`
-/// (so every probe ends at an empty slot); a slot is 0 when empty, else
-/// the high 32 bits of the entry's hash over the entry's arena offset
-/// plus one; the arena holds each entry once, as a length byte and the
-/// name's bytes.
+/// Invariants: `slots.len()` is `1 << bits`, a power of two at least twice
+/// `len` (so every probe ends at an empty slot) and at most `1 << 32`; a
+/// slot is 0 when empty, else the high 32 bits of the entry's hash (the
+/// tag) over the entry's arena offset plus one; an entry's probe starts at
+/// the top `bits` bits of its tag, so the table grows without reading the
+/// arena or hashing again; the arena holds each entry once, as a length
+/// byte and the name's bytes.
 #[derive(Clone, Debug)]
 pub(crate) struct DomainSet {
     arena: Vec<u8>,
     slots: Vec<u64>,
+    bits: u32,
     len: usize,
     seed: u64,
     /// The fewest and most labels an entry has.
@@ -206,6 +209,7 @@ impl DomainSet {
         DomainSet {
             arena: Vec::new(),
             slots: vec![0; 16],
+            bits: 4,
             len: 0,
             seed,
             min_labels: usize::MAX,
@@ -219,27 +223,28 @@ impl DomainSet {
         self.len
     }
 
-    /// Adds a name; false when the arena is full (4 GiB of names).
+    /// Adds a name; false when the set is full (4 GiB of names).
     pub(crate) fn insert(&mut self, name: &Name) -> bool {
         let bytes = name.as_bytes();
-        let h = self.hash(bytes);
-        if self.find(bytes, h) {
-            return true;
+        if (self.len + 1) * 2 > self.slots.len() && !self.grow() {
+            return false;
         }
-        let offset = self.arena.len();
-        let Ok(slot) = u32::try_from(offset + 1) else {
+        let h = self.hash(bytes);
+        let Err(free) = self.probe(bytes, h) else {
+            return true;
+        };
+        let Some(offset_plus_one) = u32::try_from(self.arena.len() + 1)
+            .ok()
+            .filter(|&o| o < u32::MAX - 256)
+        else {
             return false;
         };
-        if slot == u32::MAX {
-            return false;
-        }
         // Names are at most 253 bytes.
         self.arena.push(u8::try_from(bytes.len()).unwrap_or(u8::MAX));
         self.arena.extend_from_slice(bytes);
-        if (self.len + 1) * 2 > self.slots.len() {
-            self.grow();
+        if let Some(slot) = self.slots.get_mut(free) {
+            *slot = (h >> 32) << 32 | u64::from(offset_plus_one);
         }
-        self.place(h, slot);
         self.len += 1;
         let labels = label_count(bytes);
         self.min_labels = self.min_labels.min(labels);
@@ -282,21 +287,28 @@ impl DomainSet {
 
     /// Whether `name` is an entry.
     fn contains(&self, name: &[u8]) -> bool {
-        self.find(name, self.hash(name))
+        self.probe(name, self.hash(name)).is_ok()
     }
 
-    fn find(&self, name: &[u8], h: u64) -> bool {
+    /// Where a probe for the tag `tag` starts.
+    fn home(&self, tag: u64) -> usize {
+        // `bits` is 4 to 32: the shift keeps the top `bits` of 32.
+        usize::try_from(tag >> (32 - self.bits)).unwrap_or(0)
+    }
+
+    /// `Ok` when `name` (of hash `h`) is an entry, else `Err` with the
+    /// empty slot that ended the probe.
+    fn probe(&self, name: &[u8], h: u64) -> Result<(), usize> {
         let mask = self.slots.len() - 1;
         let tag = h >> 32;
-        // Truncation intended: the low bits pick the slot.
-        let mut i = (h as usize) & mask;
+        let mut i = self.home(tag);
         loop {
-            let Some(&slot) = self.slots.get(i) else { return false };
+            let Some(&slot) = self.slots.get(i) else { return Err(i) };
             if slot == 0 {
-                return false;
+                return Err(i);
             }
             if slot >> 32 == tag && self.entry(slot) == Some(name) {
-                return true;
+                return Ok(());
             }
             i = (i + 1) & mask;
         }
@@ -310,34 +322,31 @@ impl DomainSet {
         self.arena.get(offset + 1..offset + 1 + len)
     }
 
-    fn place(&mut self, h: u64, offset_plus_one: u32) {
-        let mask = self.slots.len() - 1;
-        let mut i = (h as usize) & mask;
-        while let Some(slot) = self.slots.get_mut(i) {
-            if *slot == 0 {
-                *slot = (h >> 32) << 32 | u64::from(offset_plus_one);
-                return;
-            }
-            i = (i + 1) & mask;
+    /// Doubles the table and places every slot again by its tag; false
+    /// when the table has 2^32 slots already.
+    fn grow(&mut self) -> bool {
+        if self.bits >= 32 {
+            return false;
         }
-    }
-
-    /// Doubles the table and places every entry again.
-    fn grow(&mut self) {
         let bigger = vec![0; self.slots.len() * 2];
         let old = std::mem::replace(&mut self.slots, bigger);
+        self.bits += 1;
+        let mask = self.slots.len() - 1;
         for slot in old.into_iter().filter(|&s| s != 0) {
-            let h = match self.entry(slot) {
-                Some(name) => self.hash(name),
-                None => continue,
-            };
-            // The offset is the low half, by construction.
-            self.place(h, (slot & 0xFFFF_FFFF) as u32);
+            let mut i = self.home(slot >> 32);
+            while let Some(s) = self.slots.get_mut(i) {
+                if *s == 0 {
+                    *s = slot;
+                    break;
+                }
+                i = (i + 1) & mask;
+            }
         }
+        true
     }
 
     /// A word-at-a-time multiplicative hash (FxHash's step) from a
-    /// random seed, finished by MurmurHash3's `fmix64` so that the low
+    /// random seed, finished by MurmurHash3's `fmix64` so that the high
     /// bits that pick a slot depend on every input bit.
     fn hash(&self, name: &[u8]) -> u64 {
         let step = |h: u64, w: u64| (h.rotate_left(5) ^ w).wrapping_mul(K);
