@@ -20,8 +20,15 @@ The corpora are unpacked from `../shared/corpora` under /tmp/urlgrep-bench
 (never in the repository): SpamAssassin and blinux-list as folders of
 messages and as one mbox spool, 20 Newsgroups, RFC 1500-2499 + 8400-8499.
 
+With `--filters` (issue 17) it times, instead of the peers, urlgrep -j1
+without a filter against the same run with `--host-file` of 100,000 and of
+1,000,000 generated domains (plus a few that occur in the corpora) and
+with `-e` and 10 typical patterns, on the spool and the SpamAssassin
+folder by default; the table gives each row's slowdown and peak memory
+over the unfiltered run.
+
 Usage: python3 benches/compare.py [--runs N] [--corpus NAME]... [--no-build]
-       [--also NAME=BINARY]... (another build at -j1 beside this one)
+       [--also NAME=BINARY]... [--filters] [--urlgrep PATH]
 """
 
 import argparse
@@ -175,6 +182,71 @@ def tools(also=()):
     return out, has_j
 
 
+# Domains that occur in the corpora, added to the generated host lists.
+CORPUS_DOMAINS = ["redhat.com", "taint.org", "sourceforge.net", "xent.com",
+                  "python.org", "example.com"]
+
+# Ten patterns a user would give -e.
+PATTERNS = [
+    r"github\.com/[^/]+/[^/]+/issues/",
+    r"\.pdf$",
+    r"(?i)unsubscribe",
+    r"[?&]utm_",
+    r"^https?://[^/]*\.gov/",
+    r"/cgi-bin/",
+    r"sourceforge\.net",
+    r"^mailto:.*@.*\.org$",
+    r"\.(zip|exe|tar\.gz)$",
+    r"(?i)/(login|signin)",
+]
+
+
+def host_list(n):
+    """A file of `n` generated domains plus CORPUS_DOMAINS (as
+    benches/filter.rs makes them: a name under a TLD, a fifth with one
+    more label), written once under WORK."""
+    path = os.path.join(WORK, f"hosts-{n}.txt")
+    if os.path.exists(path):
+        return path
+    import random
+    rng = random.Random(42)
+    abc = "abcdefghijklmnopqrstuvwxyz0123456789"
+    tlds = ["com", "net", "org", "info", "ru", "de", "co.uk", "xyz", "top",
+            "cn"]
+
+    def label():
+        return "".join(rng.choice(abc) for _ in range(rng.randint(4, 14)))
+
+    with open(path + ".tmp", "w") as f:
+        f.write("# generated for benches/compare.py --filters\n")
+        for d in CORPUS_DOMAINS:
+            f.write(d + "\n")
+        for _ in range(n):
+            tld = rng.choice(tlds)
+            if rng.randrange(5) == 0:
+                f.write(f"{label()}.{label()}.{tld}\n")
+            else:
+                f.write(f"{label()}.{tld}\n")
+    os.rename(path + ".tmp", path)
+    return path
+
+
+def filter_tools(urlgrep):
+    """(name, argv prefix) of the --filters rows; the first is the
+    reference."""
+    e = []
+    for p in PATTERNS:
+        e += ["-e", p]
+    return [
+        ("urlgrep -j1", [urlgrep, "-j1"]),
+        ("--host-file 100k", [urlgrep, "-j1", "--host-file",
+                              host_list(100_000)]),
+        ("--host-file 1M", [urlgrep, "-j1", "--host-file",
+                            host_list(1_000_000)]),
+        ("-e x10", [urlgrep, "-j1"] + e),
+    ]
+
+
 def warm(files):
     """Re-reads the files so that the timed run starts from a hot cache."""
     for f in files:
@@ -216,6 +288,12 @@ def main():
                     metavar="NAME=BINARY",
                     help="another urlgrep build to run at -j1 beside this "
                     "one, interleaved (before/after comparisons)")
+    ap.add_argument("--filters", action="store_true",
+                    help="time urlgrep's host and pattern filters "
+                    "(default corpora: spool.mbox and spamassassin)")
+    ap.add_argument("--urlgrep", metavar="PATH",
+                    help="the urlgrep binary for --filters (default: a "
+                    "release build in the bench's target folder)")
     ap.add_argument("--note", default="",
                     help="a line for the results file (what was measured)")
     args = ap.parse_args()
@@ -223,13 +301,19 @@ def main():
     if not os.path.isdir(SHARED):
         log("../shared/corpora is absent; nothing to compare")
         return 0
-    ensure_tools()
-    if not args.no_build:
+    if not args.filters:
+        ensure_tools()
+    if not args.no_build and not (args.filters and args.urlgrep):
         build()
     all_corpora = corpora()
     names = args.corpus or list(all_corpora)
-    also = [a.split("=", 1) for a in args.also if "=" in a]
-    tool_list, has_j = tools(also)
+    if args.filters:
+        names = args.corpus or ["spool.mbox", "spamassassin"]
+        urlgrep = args.urlgrep or os.path.join(TARGET, "release", "urlgrep")
+        tool_list, has_j = filter_tools(os.path.abspath(urlgrep)), True
+    else:
+        also = [a.split("=", 1) for a in args.also if "=" in a]
+        tool_list, has_j = tools(also)
     out_path = os.path.join(WORK, "out.txt")
     results = {}
     for name in names:
@@ -252,7 +336,10 @@ def main():
             t: (statistics.median(times[t]), statistics.median(cpus[t]),
                 info[t][0], info[t][1])
             for t, _ in tool_list})
-    write(results, tool_list, has_j, runs, args.note)
+    if args.filters:
+        write_filters(results, tool_list, runs, args.note)
+    else:
+        write(results, tool_list, has_j, runs, args.note)
     return 0
 
 
@@ -325,6 +412,58 @@ def write(results, tool_list, has_j, runs, note):
     os.makedirs(os.path.join(REPO, "benches", "results"), exist_ok=True)
     path = os.path.join(REPO, "benches", "results",
                         f"{now:%Y-%m-%d-%H%M}.md")
+    with open(path, "w") as fh:
+        fh.write("\n".join(lines))
+    print("\n".join(lines))
+    log(f"wrote {path}")
+
+
+def write_filters(results, tool_list, runs, note):
+    """The --filters table: each row against the unfiltered run."""
+    now = datetime.datetime.now(datetime.timezone.utc)
+    ref = tool_list[0][0]
+    lines = [
+        f"# urlgrep filters (issue 17), {now:%Y-%m-%d %H:%M} UTC",
+        "",
+        f"Median of {runs} runs per row, rows interleaved run by run, "
+        "files re-read before each run. Slower = row time / "
+        f"`{ref}` time - 1, wall and CPU (user + system). Peak RSS from "
+        "`/usr/bin/time -v` (max over the runs).",
+        "",
+    ]
+    if note:
+        lines += [note, ""]
+    for name, (size, nfiles, per_tool) in results.items():
+        lines.append(f"## {name} ({size / (1 << 20):.1f} MiB, "
+                     f"{nfiles} file{'s' if nfiles > 1 else ''})")
+        lines.append("")
+        lines.append("| run | wall s | slower (wall) | CPU s | slower "
+                     "(CPU) | URLs | peak RSS MiB | RSS over unfiltered |")
+        lines.append("|---|---:|---:|---:|---:|---:|---:|---:|")
+        r_secs, r_cpu, _, r_rss = per_tool[ref]
+        for tool, _ in tool_list:
+            secs, cpu, urls, rss = per_tool[tool]
+            lines.append(
+                f"| {tool} | {secs:.3f} | {100 * (secs / r_secs - 1):+.1f}% "
+                f"| {cpu:.2f} | {100 * (cpu / max(r_cpu, 0.005) - 1):+.1f}% "
+                f"| {urls:,} | {rss / 1024:.1f} | "
+                f"{(rss - r_rss) / 1024:+.1f} |")
+        lines.append("")
+    lines += ["## Commands", ""]
+    for tool, argv in tool_list:
+        shown = [os.path.basename(argv[0])] + [
+            os.path.basename(a) if a.startswith(WORK) else
+            (f"'{a}'" if any(c in a for c in "\\?*()[]^$|") else a)
+            for a in argv[1:]]
+        lines.append(f"- {tool}: `{' '.join(shown)}`")
+    rev = subprocess.run(["git", "describe", "--always", "--dirty"],
+                         cwd=REPO, capture_output=True, text=True)
+    lines += ["", f"urlgrep {rev.stdout.strip()} (release build); the host "
+              "lists are generated by `host_list()` (seed 42) with "
+              f"{', '.join(CORPUS_DOMAINS)} added.", ""]
+    os.makedirs(os.path.join(REPO, "benches", "results"), exist_ok=True)
+    path = os.path.join(REPO, "benches", "results",
+                        f"{now:%Y-%m-%d-%H%M}-filters.md")
     with open(path, "w") as fh:
         fh.write("\n".join(lines))
     print("\n".join(lines))

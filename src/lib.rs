@@ -41,6 +41,7 @@
 #![deny(missing_docs)]
 
 mod driver;
+pub mod filter;
 pub mod input;
 pub mod mail;
 pub mod output;

@@ -36,6 +36,13 @@ jsonl
     ``DIR/jsonl-<read>/`` as JSON Lines (``--format json``, the default) or
     parquet (``--format parquet``).
 
+Filters (``--host``, ``--host-file``, ``--exclude-host``,
+``--exclude-host-file``, ``--regexp``/``-e``, ``--exclude-regexp``) are
+passed to every urlgrep run, so the statistics and records are taken after
+them, as in a plain run.  A host file is read on the driver's filesystem
+and shipped to the executors with ``SparkContext.addFile``; two host files
+must not share a file name.
+
 ``--mode`` and ``--read`` take a comma-separated list: ``--mode
 stats,jsonl --read binary,manifest`` runs all four combinations in one
 Spark session (each reads the input once).
@@ -212,13 +219,25 @@ def mode_flags(mode):
     return {"stats": ["--stats-tsv"], "jsonl": ["--json"]}[mode]
 
 
-def binary_task(binary, flags, mode):
+def filter_argv(filters):
+    """The urlgrep arguments of the filters, on an executor: a shipped
+    host file is named by its path there."""
+    from pyspark import SparkFiles
+
+    argv = []
+    for flag, value, shipped in filters:
+        argv += [flag, SparkFiles.get(value) if shipped else value]
+    return argv
+
+
+def binary_task(binary, flags, mode, filters=()):
     """The task of binary read mode: one (URI, bytes) pair per file."""
 
     def task(pairs):
         exe = locate_binary(binary)
+        extra = filter_argv(filters)
         for uri, data in pairs:
-            argv = [exe, *flags, "--source", uri, "-"]
+            argv = [exe, *flags, *extra, "--source", uri, "-"]
             lines = run_urlgrep(argv, data, uri)
             if mode == "stats":
                 yield from parse_stats(lines, uri)
@@ -228,7 +247,7 @@ def binary_task(binary, flags, mode):
     return task
 
 
-def manifest_task(binary, flags, mode):
+def manifest_task(binary, flags, mode, filters=()):
     """The task of manifest read mode: a partition of paths that urlgrep
     opens itself, given on its standard input (``--files-from -``)."""
 
@@ -239,7 +258,7 @@ def manifest_task(binary, flags, mode):
         exe = locate_binary(binary)
         label = paths[0] if len(paths) == 1 else f"{len(paths)} files"
         manifest = b"".join(os.fsencode(p) + b"\n" for p in paths)
-        argv = [exe, *flags, "--files-from", "-"]
+        argv = [exe, *flags, *filter_argv(filters), "--files-from", "-"]
         lines = run_urlgrep(argv, manifest, label)
         if mode == "stats":
             yield from parse_stats(lines, label)
@@ -296,15 +315,55 @@ def expand_manifest(patterns):
     return paths
 
 
-def read_input(sc, args, read, binary, flags, mode):
+def read_input(sc, args, read, binary, flags, mode, filters=()):
     """The RDD of urlgrep's output for one read mode: ((dim, key), count)
     pairs in stats mode, JSON strings in jsonl mode."""
     if read == "binary":
         files = sc.binaryFiles(",".join(args.input))
-        return files.mapPartitions(binary_task(binary, flags, mode))
+        return files.mapPartitions(binary_task(binary, flags, mode, filters))
     paths = expand_manifest(args.input)
     files = sc.parallelize(paths, len(paths))
-    return files.mapPartitions(manifest_task(binary, flags, mode))
+    return files.mapPartitions(manifest_task(binary, flags, mode, filters))
+
+
+# The filter options: (driver option, urlgrep flag, takes a file).
+FILTERS = (
+    ("host", "--host", False),
+    ("host_file", "--host-file", True),
+    ("exclude_host", "--exclude-host", False),
+    ("exclude_host_file", "--exclude-host-file", True),
+    ("regexp", "--regexp", False),
+    ("exclude_regexp", "--exclude-regexp", False),
+)
+
+
+def ship_filters(sc, args):
+    """The filters as (urlgrep flag, value, shipped) triples; host files
+    are added to the job, to be found by file name on the executors."""
+    out = []
+    names = {}
+    for attr, flag, is_file in FILTERS:
+        for value in getattr(args, attr):
+            if not is_file:
+                out.append((flag, value, False))
+                continue
+            path = os.path.abspath(local_path(value))
+            if not os.path.isfile(path):
+                raise SystemExit(
+                    f"urlgrep_spark: {flag} {value}: not a readable file "
+                    f"on the driver"
+                )
+            name = os.path.basename(path)
+            if name not in names:
+                names[name] = path
+                sc.addFile(path)
+            elif names[name] != path:
+                raise SystemExit(
+                    f"urlgrep_spark: two host files are named {name!r} "
+                    f"({names[name]} and {path}); rename one"
+                )
+            out.append((flag, name, True))
+    return out
 
 
 def write_stats(pairs, out):
@@ -378,6 +437,17 @@ def parse_args(argv):
         help="file name of the binary shipped with --files "
         "(default: urlgrep)",
     )
+    for attr, flag, is_file in FILTERS:
+        p.add_argument(
+            *(["-e", flag] if flag == "--regexp" else [flag]),
+            dest=attr,
+            action="append",
+            default=[],
+            metavar="FILE" if is_file else (
+                "PATTERN" if "regexp" in flag else "DOMAIN"),
+            help=f"passed to urlgrep as {flag}; repeatable"
+            + (" (the file is shipped to the executors)" if is_file else ""),
+        )
     p.add_argument(
         "--urlgrep-arg",
         action="append",
@@ -404,11 +474,14 @@ def main(argv=None):
     )
     sc = spark.sparkContext
     try:
+        filters = ship_filters(sc, args)
         for read in args.read:
             for mode in args.mode:
                 flags = mode_flags(mode) + args.urlgrep_arg
                 out = os.path.join(args.output, f"{mode}-{read}")
-                rdd = read_input(sc, args, read, args.binary, flags, mode)
+                rdd = read_input(
+                    sc, args, read, args.binary, flags, mode, filters
+                )
                 if mode == "stats":
                     write_stats(rdd, out)
                 else:

@@ -28,6 +28,11 @@ Examples:
   urlgrep -u --scheme http,https spool.mbox.gz
                                        each web URL once, from a gzip file
   urlgrep --kind wrapped rfc*.txt      only <URL:...> wrappers
+  urlgrep --host example.com -e '/issues/' spool.mbox
+                                       example.com and its subdomains,
+                                       issue links only
+  urlgrep --host-file blocklist.txt -c ~/Maildir
+                                       how many links to listed domains
   urlgrep --rejects -H archive/        also what was left out, and why
   zcat news.gz | urlgrep --source news.gz --json
                                        JSON Lines, stdin labelled
@@ -105,6 +110,38 @@ pub struct Args {
     /// commas.
     #[arg(long, value_name = "NAME", value_delimiter = ',')]
     pub scheme: Vec<String>,
+
+    /// Only URLs whose host is DOMAIN or a subdomain of it (on label
+    /// boundaries: example.com matches a.example.com, not
+    /// badexample.com; any case; IDN in either form; a mailto URL's host
+    /// is its domain). Repeat or separate with commas.
+    #[arg(long = "host", value_name = "DOMAIN", value_delimiter = ',')]
+    pub host: Vec<String>,
+
+    /// Only URLs whose host is in FILE (or a subdomain): one domain a
+    /// line, `#` comments, blank lines ignored; `-` for stdin.
+    #[arg(long, value_name = "FILE")]
+    pub host_file: Vec<PathBuf>,
+
+    /// Leave out URLs whose host is DOMAIN or a subdomain of it (wins
+    /// over --host). Repeat or separate with commas.
+    #[arg(long, value_name = "DOMAIN", value_delimiter = ',')]
+    pub exclude_host: Vec<String>,
+
+    /// Leave out URLs whose host is in FILE (or a subdomain); the format
+    /// of --host-file.
+    #[arg(long, value_name = "FILE")]
+    pub exclude_host_file: Vec<PathBuf>,
+
+    /// Only URLs that PATTERN (Rust regex syntax) matches somewhere;
+    /// with several, any. Repeatable.
+    #[arg(short = 'e', long = "regexp", value_name = "PATTERN")]
+    pub regexp: Vec<String>,
+
+    /// Leave out URLs that PATTERN matches somewhere (wins over -e).
+    /// Repeatable.
+    #[arg(long, value_name = "PATTERN")]
+    pub exclude_regexp: Vec<String>,
 
     /// Accept only RFC 1738 URLs (ASCII, unsafe characters escaped).
     #[arg(long)]

@@ -1,6 +1,7 @@
 //! Command-line front end: arguments, wiring, progress, exit codes.
 
 mod args;
+mod filters;
 
 use anyhow::{bail, Context};
 use args::{Args, Mail, MergeArgs};
@@ -79,6 +80,9 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
     // learns a size by reading the file.
     let walk =
         WalkOptions { follow_links: args.follow, skip_stat: !show_progress };
+    let stdin_taken = args.files_from.as_deref() == Some("-".as_ref())
+        || paths.iter().any(|p| p.as_os_str() == "-");
+    let filter = filters::build(&args, stdin_taken)?;
     let inputs = input::Walk::new(paths, walk);
     let format = match (args.stats, args.stats_tsv, args.json, args.count) {
         (_, true, _, _) => Format::StatsTsv,
@@ -98,6 +102,7 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
         redact: args.redact,
         kinds,
         schemes: args.scheme.iter().map(|s| s.to_ascii_lowercase()).collect(),
+        filter,
         stdin_label: args.source.clone(),
         top: args.top,
         line_buffered: io::stdout().is_terminal(),

@@ -72,6 +72,8 @@ pub struct PrinterOptions {
     pub kinds: Vec<Kind>,
     /// Only these schemes, lower-case (all when empty).
     pub schemes: Vec<String>,
+    /// Only the URLs this filter keeps (all when `None`).
+    pub filter: Option<std::sync::Arc<crate::filter::Filter>>,
     /// The name of stdin.
     pub stdin_label: String,
     /// How many hosts and TLDs the statistics list.
@@ -254,6 +256,7 @@ impl<W: Write, E: Write> Printer<W, E> {
             opts.schemes.clone(),
             opts.redact,
             opts.unique,
+            opts.filter.clone(),
         );
         let emit: Box<dyn Emit<W> + Send> = opts.format.emitter();
         Printer {
@@ -353,7 +356,7 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
         // without `--scheme` never needs it (one pass less per URL).
         let scheme =
             if self.scheme { scheme_of(hit.url) } else { Cow::Borrowed("") };
-        if !self.select.selects(hit.kind, &scheme) {
+        if !self.select.selects(hit, &scheme) {
             return Ok(());
         }
         let tallies = self.tallies;

@@ -2,9 +2,13 @@
 //! `--redact` and `--unique`, the same for every output format.
 
 use super::url::redact;
+use crate::driver::Hit;
+use crate::filter::Filter;
+use crate::parse::host_by_shape;
 use crate::scan::Kind;
 use std::borrow::Cow;
 use std::collections::HashSet;
+use std::sync::Arc;
 
 /// Which candidates reach the printers, and as what text.
 #[derive(Debug, Default)]
@@ -18,6 +22,8 @@ pub(super) struct Selection {
     /// Each URL printed only the first time it is seen.
     unique: bool,
     seen: HashSet<Vec<u8>>,
+    /// `--host`, `--exclude-host` and `-e` (all when `None`).
+    filter: Option<Arc<Filter>>,
 }
 
 impl Selection {
@@ -27,8 +33,16 @@ impl Selection {
         schemes: Vec<String>,
         redact: bool,
         unique: bool,
+        filter: Option<Arc<Filter>>,
     ) -> Selection {
-        Selection { kinds, schemes, redact, unique, seen: HashSet::new() }
+        Selection {
+            kinds,
+            schemes,
+            redact,
+            unique,
+            seen: HashSet::new(),
+            filter,
+        }
     }
 
     /// Whether the scheme is asked (`--scheme`).
@@ -37,13 +51,24 @@ impl Selection {
         !self.schemes.is_empty()
     }
 
-    /// Whether a candidate of `kind` and `scheme` (lower-case; read only
-    /// when [`Selection::by_scheme`] or a printer needs it) is selected.
+    /// Whether `hit`, of scheme `scheme` (lower-case; read only when
+    /// [`Selection::by_scheme`] or a printer needs it) is selected: its
+    /// kind and scheme, then the filter on its printed text and its host
+    /// (the validator's, or read by shape for a rejected candidate and a
+    /// `mailto` address).
     #[inline]
-    pub(super) fn selects(&self, kind: Kind, scheme: &str) -> bool {
-        (self.kinds.is_empty() || self.kinds.contains(&kind))
+    pub(super) fn selects(&self, hit: &Hit<'_>, scheme: &str) -> bool {
+        (self.kinds.is_empty() || self.kinds.contains(&hit.kind))
             && (self.schemes.is_empty()
                 || self.schemes.iter().any(|s| s == scheme))
+            && self.filter.as_ref().map_or(true, |f| {
+                let text = self.text(hit.url);
+                if !f.needs_host() {
+                    return f.keep(&text, None);
+                }
+                let host = hit.host.or_else(|| host_by_shape(hit.url));
+                f.keep(&text, host)
+            })
     }
 
     /// The text printed for `url`: redacted when asked.

@@ -3,19 +3,6 @@
 
 use std::borrow::Cow;
 
-/// The authority of `scheme://authority/…`, or `None` for URLs without
-/// one.
-fn authority(url: &[u8]) -> Option<(usize, &[u8])> {
-    let colon = memchr::memchr(b':', url)?;
-    let rest = url.get(colon + 1..)?;
-    let after = rest.strip_prefix(b"//")?;
-    let end = after
-        .iter()
-        .position(|&b| matches!(b, b'/' | b'?' | b'#'))
-        .unwrap_or(after.len());
-    Some((colon + 3, after.get(..end)?))
-}
-
 /// The host of a URL, lower-cased: the host of its authority as the
 /// parser reads it ([`crate::parse::Url::host_bytes`], brackets of an IP
 /// literal kept), or the domain of the first `mailto:` address; `None`
@@ -42,33 +29,7 @@ pub fn host_from(url: &[u8], parsed: Option<&[u8]>) -> Option<String> {
     if let Some(h) = parsed.filter(|h| !h.is_empty()) {
         return Some(String::from_utf8_lossy(h).to_lowercase());
     }
-    let raw = if let Some((_, auth)) = authority(url) {
-        let hostport = match memchr::memrchr(b'@', auth) {
-            Some(at) => auth.get(at + 1..)?,
-            None => auth,
-        };
-        if hostport.first() == Some(&b'[') {
-            let close = memchr::memchr(b']', hostport)?;
-            hostport.get(..=close)?
-        } else {
-            match memchr::memrchr(b':', hostport) {
-                Some(i) => hostport.get(..i)?,
-                None => hostport,
-            }
-        }
-    } else {
-        let colon = memchr::memchr(b':', url)?;
-        if !url.get(..colon)?.eq_ignore_ascii_case(b"mailto") {
-            return None;
-        }
-        let addr = url.get(colon + 1..)?;
-        let end = addr
-            .iter()
-            .position(|&b| matches!(b, b'?' | b',' | b'#'))
-            .unwrap_or(addr.len());
-        let addr = addr.get(..end)?;
-        addr.get(memchr::memrchr(b'@', addr)? + 1..)?
-    };
+    let raw = crate::parse::host_by_shape(url)?;
     if raw.is_empty() {
         return None;
     }

@@ -176,6 +176,47 @@ pub fn scheme_name(url: &[u8]) -> &[u8] {
     }
 }
 
+/// The host of `url` read by its shape, for text the validator did not
+/// read (a rejected candidate) or reads no host in (`mailto`): the host
+/// of `scheme://authority` (after any `user@`, before a port; an IP
+/// literal's brackets kept), or the domain of the first `mailto:`
+/// address; `None` when it has neither or it is empty.
+pub fn host_by_shape(url: &[u8]) -> Option<&[u8]> {
+    let colon = memchr::memchr(b':', url)?;
+    let rest = url.get(colon + 1..)?;
+    let raw = if let Some(after) = rest.strip_prefix(b"//") {
+        let end = after
+            .iter()
+            .position(|&b| matches!(b, b'/' | b'?' | b'#'))
+            .unwrap_or(after.len());
+        let auth = after.get(..end)?;
+        let hostport = match memchr::memrchr(b'@', auth) {
+            Some(at) => auth.get(at + 1..)?,
+            None => auth,
+        };
+        if hostport.first() == Some(&b'[') {
+            let close = memchr::memchr(b']', hostport)?;
+            hostport.get(..=close)?
+        } else {
+            match memchr::memrchr(b':', hostport) {
+                Some(i) => hostport.get(..i)?,
+                None => hostport,
+            }
+        }
+    } else {
+        if !url.get(..colon)?.eq_ignore_ascii_case(b"mailto") {
+            return None;
+        }
+        let end = rest
+            .iter()
+            .position(|&b| matches!(b, b'?' | b',' | b'#'))
+            .unwrap_or(rest.len());
+        let addr = rest.get(..end)?;
+        addr.get(memchr::memrchr(b'@', addr)? + 1..)?
+    };
+    (!raw.is_empty()).then_some(raw)
+}
+
 /// What the validator says of an accepted URL.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Verdict {

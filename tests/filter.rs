@@ -1,0 +1,440 @@
+//! The host and pattern filters of the `urlgrep` binary (issue 17).
+//!
+//! Table of contents:
+//!
+//! 1. Equivalence: the output of `--host`, `--host-file`,
+//!    `--exclude-host`, `-e` and `--exclude-regexp` equals the unfiltered
+//!    `--json` output filtered by the reference below (a label-suffix
+//!    check after `idna`, the `regex` crate), on generated hosts
+//!    (`generated_*`) and on real mail (`corpus_*`; the python-dev spool
+//!    of `../shared/corpora` is skipped with a message when absent).
+//! 2. Every output takes the filter: `outputs_*`.
+//! 3. Errors exit 2 with a clear message: `error_*`.
+
+use serde_json::Value;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_urlgrep");
+
+/// Runs urlgrep with `args` and `stdin`.
+fn run(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .env_remove("CI")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("urlgrep starts");
+    let mut input = child.stdin.take().expect("a stdin pipe");
+    let data = stdin.to_vec();
+    let feeder = std::thread::spawn(move || {
+        let _ = input.write_all(&data);
+    });
+    let out = child.wait_with_output().expect("urlgrep ends");
+    feeder.join().expect("the feeder ends");
+    out
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("UTF-8 output")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// The match records of a `--json` run, and the `matches` of its
+/// summary.
+fn matches(args: &[&str], stdin: &[u8]) -> (Vec<Value>, u64) {
+    let mut all = vec!["--json"];
+    all.extend_from_slice(args);
+    let o = run(&all, stdin);
+    assert!(o.status.code().is_some_and(|c| c <= 1), "{}", stderr(&o));
+    let mut records = Vec::new();
+    let mut summary = None;
+    for line in stdout(&o).lines() {
+        let v: Value = serde_json::from_str(line).expect("a JSON record");
+        match v["type"].as_str() {
+            Some("match") => records.push(v),
+            Some("summary") => summary = v["matches"].as_u64(),
+            _ => {}
+        }
+    }
+    (records, summary.expect("a summary record"))
+}
+
+// --- The reference ----------------------------------------------------------
+
+/// A domain's comparable form: ASCII lower case, A-labels, no trailing
+/// dot; `None` when IDNA refuses it.
+fn ascii(domain: &str) -> Option<String> {
+    let d = domain.strip_suffix('.').unwrap_or(domain);
+    let a = idna::domain_to_ascii(d).ok()?.to_ascii_lowercase();
+    (!a.is_empty()).then_some(a)
+}
+
+/// Whether `host` is one of `domains` or below one, on label boundaries.
+/// An IPv4 address matches only itself.
+fn in_domains(host: Option<&str>, domains: &[&str]) -> bool {
+    let Some(h) = host.and_then(ascii) else { return false };
+    let ipv4 = h
+        .rsplit('.')
+        .next()
+        .is_some_and(|l| l.bytes().all(|b| b.is_ascii_digit()));
+    domains
+        .iter()
+        .filter_map(|d| ascii(d))
+        .any(|d| h == d || (!ipv4 && h.ends_with(&format!(".{d}"))))
+}
+
+fn host_of(record: &Value) -> Option<&str> {
+    record["host"].as_str()
+}
+
+fn url_of(record: &Value) -> &str {
+    record["url"].as_str().expect("a url")
+}
+
+/// The records a reference predicate keeps, as comparable text.
+fn keep(records: &[Value], f: impl Fn(&Value) -> bool) -> Vec<String> {
+    records.iter().filter(|r| f(r)).map(Value::to_string).collect()
+}
+
+fn text(records: &[Value]) -> Vec<String> {
+    records.iter().map(Value::to_string).collect()
+}
+
+// --- Generated hosts ----------------------------------------------------------
+
+/// Hosts made of these labels, in every case and with or without a
+/// trailing dot, lookalikes included; URLs of several schemes.
+fn generated() -> Vec<u8> {
+    let hosts = [
+        "example.com",
+        "EXAMPLE.COM.",
+        "a.Example.com",
+        "www.a.example.com.",
+        "badexample.com",
+        "example.com.evil.net",
+        "example.co",
+        "xample.com",
+        "bücher.de",
+        "WWW.BÜCHER.DE",
+        "xn--bcher-kva.de",
+        "shop.XN--BCHER-KVA.de.",
+        "xn--bcher-kva.de.evil.net",
+        "bucher.de",
+        "xn--bcher-kva-xyz.de",
+        "münchen.example.com",
+        "10.0.0.1",
+        "192.10.0.0.1",
+        "[::1]",
+        "localhost",
+        "evil.net",
+    ];
+    let mut out = Vec::new();
+    for (i, h) in hosts.iter().enumerate() {
+        let line = format!(
+            "see http://{h}/p{i} or <https://{h}:8080/q?x={i}> and \
+             mailto:user{i}@{h} and ftp://u:pw@{h}/f{i}.\n"
+        );
+        out.extend_from_slice(line.as_bytes());
+    }
+    out.extend_from_slice(b"news:comp.example.com urn:isbn:123\n");
+    out
+}
+
+const DOMAINS: &[&str] = &["Example.COM.", "xn--bcher-kva.de", "10.0.0.1"];
+
+#[test]
+fn generated_host_equals_reference() {
+    let input = generated();
+    let (all, _) = matches(&[], &input);
+    assert!(all.len() > 60, "the input has {} URLs", all.len());
+    let want = keep(&all, |r| in_domains(host_of(r), DOMAINS));
+    // The lookalikes are there and left out.
+    assert!(want.len() > 10 && want.len() < all.len() - 20, "{want:?}");
+    let mut args = Vec::new();
+    for d in DOMAINS {
+        args.extend(["--host", d]);
+    }
+    let (got, total) = matches(&args, &input);
+    assert_eq!(text(&got), want);
+    assert_eq!(total, want.len() as u64);
+    // A comma list, and the U-label form of the IDN.
+    let (got, _) =
+        matches(&["--host", "example.com,bücher.de,10.0.0.1"], &input);
+    assert_eq!(text(&got), want);
+}
+
+#[test]
+fn generated_host_file_equals_host() {
+    let input = generated();
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let list = dir.path().join("hosts.txt");
+    let mut body = String::from("# domains\n\n");
+    for d in DOMAINS {
+        body.push_str(&format!("  {d}  # one\r\n"));
+    }
+    std::fs::write(&list, body).expect("the list");
+    let (all, _) = matches(&[], &input);
+    let want = keep(&all, |r| in_domains(host_of(r), DOMAINS));
+    let (got, _) = matches(&["--host-file", p(&list)], &input);
+    assert_eq!(text(&got), want);
+    // The list from stdin, the input from a file.
+    let data = dir.path().join("input.txt");
+    std::fs::write(&data, &input).expect("the input");
+    let listed = std::fs::read(&list).expect("the list");
+    let (got, _) = matches(&["--host-file", "-", p(&data)], &listed);
+    // Records compared without the input's name (a path, and stdin).
+    let unnamed = |v: &[Value]| -> Vec<String> {
+        let mut v = v.to_vec();
+        for r in &mut v {
+            if let Some(o) = r.as_object_mut() {
+                o.remove("path");
+                o.remove("source");
+            }
+        }
+        text(&v)
+    };
+    let want: Vec<Value> =
+        all.into_iter().filter(|r| in_domains(host_of(r), DOMAINS)).collect();
+    assert_eq!(unnamed(&got), unnamed(&want));
+}
+
+#[test]
+fn generated_exclude_host_is_the_complement() {
+    let input = generated();
+    let (all, _) = matches(&[], &input);
+    let want = keep(&all, |r| !in_domains(host_of(r), DOMAINS));
+    let (got, _) = matches(
+        &["--exclude-host", "example.com,xn--bcher-kva.de,10.0.0.1"],
+        &input,
+    );
+    assert_eq!(text(&got), want);
+    // An exclusion wins over an inclusion.
+    let both = ["a.example.com"];
+    let want = keep(&all, |r| {
+        in_domains(host_of(r), DOMAINS) && !in_domains(host_of(r), &both)
+    });
+    let (got, _) = matches(
+        &[
+            "--host",
+            "example.com,bücher.de,10.0.0.1",
+            "--exclude-host",
+            "A.example.com",
+        ],
+        &input,
+    );
+    assert_eq!(text(&got), want);
+}
+
+const PATTERNS: &[&str] = &[r"/p1\d*$", r"(?i)^MAILTO:user2", r":8080/"];
+
+#[test]
+fn generated_regexp_equals_reference() {
+    let input = generated();
+    let (all, _) = matches(&[], &input);
+    let set = regex::RegexSet::new(PATTERNS).expect("valid patterns");
+    let want = keep(&all, |r| set.is_match(url_of(r)));
+    assert!(want.len() > 5 && want.len() < all.len() / 2, "{want:?}");
+    let mut args = Vec::new();
+    for pat in PATTERNS {
+        args.extend(["-e", pat]);
+    }
+    let (got, _) = matches(&args, &input);
+    assert_eq!(text(&got), want);
+    let want = keep(&all, |r| !set.is_match(url_of(r)));
+    let mut args = Vec::new();
+    for pat in PATTERNS {
+        args.extend(["--exclude-regexp", pat]);
+    }
+    let (got, _) = matches(&args, &input);
+    assert_eq!(text(&got), want);
+}
+
+// --- Real mail ------------------------------------------------------------------
+
+/// Checks host and pattern filters against the reference on `args`'s
+/// input (paths, or stdin).
+fn check_corpus(paths: &[&str], stdin: &[u8]) {
+    let (all, _) = matches(paths, stdin);
+    assert!(all.len() > 100, "{} URLs", all.len());
+    // The registrable-looking ends of some hosts that occur, and
+    // lookalikes of them.
+    let mut domains: Vec<String> = all
+        .iter()
+        .filter_map(host_of)
+        .filter_map(|h| {
+            let labels: Vec<&str> =
+                h.trim_end_matches('.').split('.').collect();
+            let n = labels.len();
+            (n >= 2).then(|| labels[n - 2..].join("."))
+        })
+        .step_by(7)
+        .take(6)
+        .collect();
+    domains.extend(["python.org".into(), "ython.org".into()]);
+    domains.sort();
+    domains.dedup();
+    let refs: Vec<&str> = domains.iter().map(String::as_str).collect();
+    let want = keep(&all, |r| in_domains(host_of(r), &refs));
+    assert!(!want.is_empty() && want.len() < all.len(), "{refs:?}");
+    let mut args: Vec<&str> = paths.to_vec();
+    args.push("--host");
+    let list = refs.join(",");
+    args.push(&list);
+    let (got, total) = matches(&args, stdin);
+    assert_eq!(text(&got), want, "--host {list}");
+    assert_eq!(total, want.len() as u64);
+
+    let patterns = [r"\.html?$", r"(?i)/pipermail/", r"\?.*="];
+    let set = regex::RegexSet::new(patterns).expect("valid patterns");
+    let want = keep(&all, |r| set.is_match(url_of(r)));
+    assert!(!want.is_empty() && want.len() < all.len());
+    let mut args: Vec<&str> = paths.to_vec();
+    for pat in &patterns {
+        args.extend(["-e", pat]);
+    }
+    let (got, _) = matches(&args, stdin);
+    assert_eq!(text(&got), want);
+}
+
+fn repo(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().expect("a UTF-8 path")
+}
+
+#[test]
+fn corpus_mail_samples() {
+    let mail = repo("corpora/mail");
+    check_corpus(&[p(&mail)], b"");
+}
+
+#[test]
+fn corpus_python_dev_spool() {
+    let tarball =
+        repo("../shared/corpora/python-dev/python-dev-1999-04_2000-03.tar.gz");
+    let Ok(file) = std::fs::File::open(&tarball) else {
+        eprintln!("skipped: {} is absent", tarball.display());
+        return;
+    };
+    // Three months of the spool, fed on stdin.
+    let mut spool = Vec::new();
+    let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(file));
+    for entry in archive.entries().expect("a tar archive") {
+        let mut entry = entry.expect("an entry");
+        if entry.header().entry_type().is_file() {
+            std::io::Read::read_to_end(&mut entry, &mut spool)
+                .expect("a member");
+        }
+        if spool.len() > 3 << 20 {
+            break;
+        }
+    }
+    check_corpus(&["--mail", "on"], &spool);
+}
+
+// --- Every output takes the filter -----------------------------------------------
+
+#[test]
+fn outputs_counts_after_the_filter() {
+    let input = generated();
+    let (all, _) = matches(&[], &input);
+    let n = all.iter().filter(|r| in_domains(host_of(r), &["example.com"]));
+    let n = n.count();
+    let o = run(&["-c", "--host", "example.com"], &input);
+    assert_eq!(stdout(&o), format!("{n}\n"));
+    let o = run(&["--stats-tsv", "--host", "example.com"], &input);
+    let line = format!("total\tmatches\t{n}\n");
+    assert!(stdout(&o).contains(&line), "{}", stdout(&o));
+    let o = run(&["--stats", "--host", "example.com"], &input);
+    assert!(!stdout(&o).contains("evil.net"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("example.com"), "{}", stdout(&o));
+    let o = run(&["--host", "example.com"], &input);
+    assert_eq!(stdout(&o).lines().count(), n);
+    // Nothing kept: exit status 1.
+    let o = run(&["--host", "nowhere.invalid"], &input);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), "");
+}
+
+#[test]
+fn outputs_redacted_text_is_matched() {
+    let input = b"ftp://me:secret@h.example/f\n";
+    let o = run(&["--redact", "-e", "secret"], input);
+    assert_eq!(o.status.code(), Some(1));
+    let o = run(&["-e", "secret"], input);
+    assert_eq!(stdout(&o), "ftp://me:secret@h.example/f\n");
+}
+
+// --- Errors ---------------------------------------------------------------------
+
+/// Runs with `args`; demands exit status 2, no output and a message
+/// holding each of `parts`.
+fn error(args: &[&str], stdin: &[u8], parts: &[&str]) {
+    let o = run(args, stdin);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+    assert_eq!(stdout(&o), "");
+    let msg = stderr(&o);
+    assert!(msg.starts_with("urlgrep: "), "{msg}");
+    for part in parts {
+        assert!(msg.contains(part), "{args:?}: {msg:?} lacks {part:?}");
+    }
+}
+
+#[test]
+fn error_unreadable_host_file() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let missing = dir.path().join("missing.txt");
+    error(
+        &["--host-file", p(&missing)],
+        b"http://a.b/",
+        &["--host-file", "missing.txt", "No such file"],
+    );
+    error(
+        &["--exclude-host-file", p(dir.path())],
+        b"http://a.b/",
+        &["--exclude-host-file", p(dir.path())],
+    );
+}
+
+#[test]
+fn error_bad_domain_names_file_and_line() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let list = dir.path().join("list.txt");
+    std::fs::write(&list, "# ok\nexample.com\n\nexa_mple.org\nhttp://x.y/\n")
+        .expect("the list");
+    let at = format!("{}:5: \"http://x.y/\" is not a domain", p(&list));
+    error(&["--host-file", p(&list)], b"", &[&at, "':'"]);
+    error(&["--exclude-host-file", p(&list)], b"", &[&at]);
+    error(&["--host", "a..b"], b"", &["--host", "\"a..b\"", "empty label"]);
+    error(&["--exclude-host", "*.a.b"], b"", &["--exclude-host", "'*'"]);
+    error(&["--host-file", "-", "x"], b"a.b\n\xff\xfe\n", &["<stdin>:2:"]);
+}
+
+#[test]
+fn error_invalid_regex_shows_the_regex_message() {
+    error(&["-e", "ok", "-e", "(a"], b"", &["\"(a\"", "unclosed group"]);
+    error(
+        &["--exclude-regexp", "[z-a]"],
+        b"",
+        &["invalid regex", "invalid character class range"],
+    );
+}
+
+#[test]
+fn error_stdin_twice() {
+    error(&["--host-file", "-"], b"", &["--host-file -", "stdin"]);
+    error(
+        &["--host-file", "-", "--exclude-host-file", "-", "x"],
+        b"",
+        &["--exclude-host-file -"],
+    );
+}
