@@ -380,6 +380,54 @@ fn rejects_never_print_terminal_controls() {
     assert!(s.contains("http://c%C2%9Bd/"), "{s}");
 }
 
+/// Issue 20 (U3): a right-to-left override makes `…/\u{202E}gpj.exe`
+/// read `…/exe.jpg`. RFC 3987 §4.1 forbids bidi formatting characters in
+/// IRIs: in every delimited form and in every component the candidate is
+/// rejected as `bidi-control`, and `--rejects` shows the control escaped.
+#[test]
+fn bidi_controls_rejected_in_every_url_form() {
+    let forms = [
+        "<http://a.example/\u{202E}gpj.exe>",
+        "<URL:http://a.example/x\u{202E}y>",
+        "\"http://a.example/\u{202E}y\"",
+        "<http://ex\u{202E}ample.com/>",
+        "<http://a.example/?q=\u{2066}x>",
+        "<http://a.example/#\u{200F}x>",
+        "<mailto:ceo@ex\u{202E}ample.com>",
+        "http://a.example/\u{061C}x",
+    ];
+    for form in forms {
+        let text = format!("see {form} now\n");
+        let o = run(&["--mail", "off"], text.as_bytes());
+        assert_eq!(code(&o), 1, "{form}: {}", stdout(&o));
+        let o = run(&["--rejects", "--mail", "off"], text.as_bytes());
+        let s = stdout(&o);
+        assert!(s.contains(" reject: bidi-control: "), "{form}: {s}");
+        assert!(s.is_ascii(), "{form}: {s}");
+        assert!(
+            s.contains("%E2%80%")
+                || s.contains("%E2%81%A6")
+                || s.contains("%D8%9C"),
+            "{form}: {s}"
+        );
+    }
+    // The same override written as an HTML reference in a mail body.
+    let mail = "From a@b Mon Jan  1 00:00:00 2024\n\
+        Content-Type: text/html\n\n\
+        <a href=\"http://a.example/&#x202E;gpj.exe\">x</a>\n";
+    let o = run(&["--mail", "on"], mail.as_bytes());
+    assert!(!stdout(&o).contains('\u{202E}'), "{}", stdout(&o));
+    assert_eq!(code(&o), 1, "{}", stdout(&o));
+    // Nor does its host reach the statistics.
+    let o = run(
+        &["--stats-tsv", "--mail", "off"],
+        "<mailto:ceo@ex\u{202E}ample.com>\n".as_bytes(),
+    );
+    let s = stdout(&o);
+    assert!(s.contains("reject\tbidi-control\t1"), "{s}");
+    assert!(!s.contains("host\t"), "{s}");
+}
+
 #[test]
 fn redact_hides_passwords() {
     let text =

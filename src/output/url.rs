@@ -101,12 +101,16 @@ pub fn redact(url: &[u8]) -> Cow<'_, [u8]> {
     crate::parse::redact(url)
 }
 
-/// `bytes` made safe for a terminal: invalid UTF-8, C0 controls, DEL and
-/// C1 control characters (U+0080–U+009F, CSI among them) are
-/// percent-encoded, byte by byte; anything else is kept. URLs that passed
+/// `bytes` made safe for a terminal: invalid UTF-8, C0 controls, DEL,
+/// C1 control characters (U+0080–U+009F, CSI among them) and bidi
+/// formatting characters (RFC 3987 §4.1) are percent-encoded, byte by byte; anything else is kept. URLs that passed
 /// validation never need it; rejected candidates (`--rejects`) may.
 pub fn terminal_safe(bytes: &[u8]) -> Cow<'_, [u8]> {
-    let unsafe_char = |c: char| c.is_control();
+    let unsafe_char = |c: char| {
+        c.is_control()
+            || matches!(c, '\u{200E}' | '\u{200F}' | '\u{061C}')
+            || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+    };
     // Printable ASCII, what nearly every URL is: no decoding needed.
     // (A fold with no early exit: the compiler makes it vector code.)
     let outside = bytes.iter().fold(0u8, |acc, &b| {
