@@ -451,10 +451,14 @@ enum Rec {
     Begin {
         path: Option<String>,
         source: Option<String>,
+        #[serde(default)]
+        path_escaped: bool,
     },
     Match {
         path: Option<String>,
         source: Option<String>,
+        #[serde(default)]
+        path_escaped: bool,
         offset: u64,
         line: u64,
         column: u64,
@@ -469,6 +473,8 @@ enum Rec {
     Reject {
         path: Option<String>,
         source: Option<String>,
+        #[serde(default)]
+        path_escaped: bool,
         offset: u64,
         line: u64,
         column: u64,
@@ -481,11 +487,15 @@ enum Rec {
     Error {
         path: Option<String>,
         source: Option<String>,
+        #[serde(default)]
+        path_escaped: bool,
         message: String,
     },
     End {
         path: Option<String>,
         source: Option<String>,
+        #[serde(default)]
+        path_escaped: bool,
         bytes: u64,
         candidates: u64,
         matches: u64,
@@ -533,7 +543,10 @@ fn json_envelope_deserialises_with_unknown_fields_denied() {
     let (_d, f) = sample_dir();
     let o = run(&["--json", "--rejects", p(&f), "/nonexistent/y"], b"");
     let recs = records(&o);
-    assert!(matches!(&recs[0], Rec::Begin { path: Some(_), source: None }));
+    assert!(matches!(
+        &recs[0],
+        Rec::Begin { path: Some(_), source: None, .. }
+    ));
     let Rec::Match { offset, line, column, kind, url, host, flags, .. } =
         &recs[2]
     else {
@@ -568,7 +581,7 @@ fn json_stdin_uses_source_and_escapes_non_utf8() {
     let recs = records(&o);
     assert!(matches!(
         &recs[0],
-        Rec::Begin { path: None, source: Some(s) } if s == "in"
+        Rec::Begin { path: None, source: Some(s), .. } if s == "in"
     ));
     assert!(matches!(
         &recs[2],
@@ -584,6 +597,117 @@ fn json_stdin_uses_source_and_escapes_non_utf8() {
         Rec::Reject { url, .. } => assert_eq!(url, "http://e.example/caf%E9"),
         other => panic!("{other:?}"),
     }
+}
+
+/// Issue 20 (U1, U2): hostile file names. Each name holds one unsafe
+/// character (ESC with an OSC title sequence, BEL, newline, a C1 CSI, a
+/// right-to-left override, a byte that is not UTF-8, and `%`); in plain,
+/// `-c`, JSON and stderr output none reaches the reader raw, the plain
+/// name unescapes to the file's bytes, and JSON names reopen the file.
+#[cfg(unix)]
+#[test]
+fn hostile_file_names_are_escaped_everywhere() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    use urlgrep::output::escape::unescape;
+    let dir = tempfile::tempdir().unwrap();
+    let names: [&[u8]; 7] = [
+        b"e\x1b]0;pwned\x07\nforged.txt:mailto:ceo@evil.example",
+        b"c1\xc2\x9b31m.txt",
+        "rlo\u{202e}gpj.exe".as_bytes(),
+        "iso\u{2066}x\u{200f}.txt".as_bytes(),
+        b"caf\xe9.txt",
+        b"caf%E9.txt",
+        b"tab\tcr\r.txt",
+    ];
+    for n in names {
+        std::fs::write(
+            dir.path().join(OsStr::from_bytes(n)),
+            "http://a.example/\n",
+        )
+        .unwrap();
+    }
+    let d = p(dir.path());
+    // No byte of a C0 or C1 control, DEL or a bidi control, and UTF-8.
+    let clean = |out: &[u8], what: &str| {
+        let s = std::str::from_utf8(out)
+            .unwrap_or_else(|e| panic!("{what}: not UTF-8: {e}"));
+        for line in s.lines() {
+            assert!(
+                !line.chars().any(urlgrep::output::escape::is_unsafe),
+                "{what}: {line:?}"
+            );
+        }
+    };
+    let plain = run(&[d], b"");
+    clean(&plain.stdout, "plain");
+    let text = stdout(&plain);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), names.len(), "{lines:?}");
+    let mut got: Vec<Vec<u8>> = lines
+        .iter()
+        .map(|l| {
+            let name = l.strip_suffix(":http://a.example/").unwrap();
+            let path = unescape(name.as_bytes());
+            assert!(Path::new(OsStr::from_bytes(&path)).is_file(), "{l}");
+            path
+        })
+        .collect();
+    let mut want: Vec<Vec<u8>> = names
+        .iter()
+        .map(|n| {
+            dir.path()
+                .join(OsStr::from_bytes(n))
+                .as_os_str()
+                .as_bytes()
+                .to_vec()
+        })
+        .collect();
+    got.sort();
+    want.sort();
+    assert_eq!(got, want);
+    // The two café files stay distinct.
+    assert!(
+        stdout(&plain).contains("caf%E9.txt:")
+            && stdout(&plain).contains("caf%25E9.txt:")
+    );
+    let count = run(&["-c", d], b"");
+    clean(&count.stdout, "-c");
+    assert_eq!(stdout(&count).lines().count(), names.len());
+    let json = run(&["--json", d], b"");
+    clean(&json.stdout, "json");
+    let mut reopened = 0;
+    for rec in records(&json) {
+        if let Rec::Begin { path: Some(path), path_escaped, .. } = rec {
+            let bytes = if path_escaped {
+                unescape(path.as_bytes())
+            } else {
+                path.into_bytes()
+            };
+            let f = Path::new(OsStr::from_bytes(&bytes));
+            assert!(f.is_file(), "{f:?}");
+            reopened += 1;
+        }
+    }
+    assert_eq!(reopened, names.len());
+    // stderr: a missing file with a hostile name, and an error message.
+    let missing =
+        dir.path().join(OsStr::from_bytes(b"gone\x1b[2J\n\xc2\x9b.txt"));
+    let o = Command::new(BIN).arg(&missing).env_remove("CI").output().unwrap();
+    assert_eq!(code(&o), 2);
+    clean(&o.stderr, "stderr");
+    assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("gone%1B[2J%0A%C2%9B.txt: "),
+        "{}",
+        stderr(&o)
+    );
+    // A hostile --source label.
+    let o = run(
+        &["-H", "--source", "in\x1b]0;x\x07\u{202e}"],
+        b"http://a.example/\n",
+    );
+    assert_eq!(stdout(&o), "in%1B]0;x%07%E2%80%AE:http://a.example/\n");
 }
 
 // 5. Statistics

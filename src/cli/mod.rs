@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use urlgrep::input::{self, Input, InputError, WalkOptions};
 use urlgrep::output::stats::{Counts, Summary};
-use urlgrep::output::{Format, Printer, PrinterOptions};
+use urlgrep::output::{escape, Format, Printer, PrinterOptions};
 use urlgrep::{Driver, Finder, Hit, InputDone, Kind, MailMode, Report};
 
 /// Runs urlgrep; returns the exit status (0 found, 1 none, 2 error).
@@ -28,7 +28,9 @@ pub fn run() -> i32 {
         Ok(code) => code,
         Err(e) if is_broken_pipe(&e) => 0,
         Err(e) => {
-            eprintln!("urlgrep: {e:#}");
+            // Messages quote paths and values: escaped like the output.
+            let msg = format!("{e:#}");
+            eprintln!("urlgrep: {}", escape::text_str(&msg));
             2
         }
     }

@@ -1,11 +1,12 @@
 //! The printer: turns the driver's ordered results into output lines.
 
+use super::escape::{self, json_text};
 use super::json::{
     EndRecord, ErrorRecord, MailRecord, MatchRecord, Origin, Record,
     RejectRecord, SummaryRecord,
 };
 use super::stats::{per_message_bucket, Counts, Summary};
-use super::url::{host, redact, terminal_safe, tld, utf8_or_escape};
+use super::url::{host, redact, tld};
 use crate::input::{Input, InputError, Source};
 use crate::search::{Hit, InputDone, Report};
 use crate::Kind;
@@ -200,7 +201,7 @@ impl<W: Write, E: Write> Printer<W, E> {
                 if self.opts.format == Format::Stats {
                     summary.write_text(&mut self.out)?;
                 } else {
-                    serde_json::to_writer_pretty(
+                    escape::write_json_pretty(
                         &mut self.out,
                         &summary.to_json(),
                     )?;
@@ -221,7 +222,7 @@ impl<W: Write, E: Write> Printer<W, E> {
     }
 
     fn json(&mut self, rec: &Record<'_>) -> io::Result<()> {
-        serde_json::to_writer(&mut self.out, rec)?;
+        escape::write_json(&mut self.out, rec)?;
         self.out.write_all(b"\n")
     }
 
@@ -249,7 +250,7 @@ impl<W: Write, E: Write> Printer<W, E> {
                 }
                 Source::Path(p) => path_bytes(p),
             };
-            self.out.write_all(&label)?;
+            self.out.write_all(&escape::text(&label))?;
             self.out.write_all(b":")?;
         }
         if self.opts.line_number {
@@ -271,18 +272,21 @@ impl<W: Write, E: Write> Printer<W, E> {
 /// The input's name for JSON.
 fn origin<'a>(stdin_label: &'a str, source: &'a Source) -> Origin<'a> {
     match source {
-        Source::Stdin => {
-            Origin { path: None, source: Some(Cow::Borrowed(stdin_label)) }
-        }
-        Source::Path(p) => match path_bytes(p) {
-            Cow::Borrowed(b) => {
-                Origin { path: Some(utf8_or_escape(b).0), source: None }
-            }
-            Cow::Owned(b) => Origin {
-                path: Some(Cow::Owned(utf8_or_escape(&b).0.into_owned())),
-                source: None,
-            },
+        Source::Stdin => Origin {
+            path: None,
+            source: Some(Cow::Borrowed(stdin_label)),
+            path_escaped: false,
         },
+        Source::Path(p) => {
+            let (path, path_escaped) = match path_bytes(p) {
+                Cow::Borrowed(b) => json_text(b),
+                Cow::Owned(b) => {
+                    let (t, e) = json_text(&b);
+                    (Cow::Owned(t.into_owned()), e)
+                }
+            };
+            Origin { path: Some(path), source: None, path_escaped }
+        }
     }
 }
 
@@ -308,7 +312,7 @@ fn scheme_of(url: &[u8]) -> Cow<'_, str> {
         Some(i) => url.get(..i).unwrap_or_default(),
         None => url,
     };
-    match utf8_or_escape(name).0 {
+    match json_text(name).0 {
         Cow::Borrowed(s) if !s.bytes().any(|b| b.is_ascii_uppercase()) => {
             Cow::Borrowed(s)
         }
@@ -322,7 +326,7 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
         if self.opts.format == Format::Json {
             let rec =
                 Record::Begin(origin(&self.opts.stdin_label, &input.source));
-            serde_json::to_writer(&mut self.out, &rec)?;
+            escape::write_json(&mut self.out, &rec)?;
             self.out.write_all(b"\n")?;
         }
         Ok(())
@@ -359,24 +363,25 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
                     write!(self.out, " reject: {}: ", reject.name())?;
                     // A rejected text may hold any byte but the C0
                     // controls: no raw 8-bit CSI reaches a terminal.
-                    self.out.write_all(&terminal_safe(&url))?;
+                    self.out.write_all(&escape::text(&url))?;
                     self.out.write_all(b"\n")?;
                 }
                 Format::Json => {
                     let o = origin(&self.opts.stdin_label, &input.source);
                     let rec = Record::Reject(RejectRecord {
                         path: o.path,
+                        path_escaped: o.path_escaped,
                         source: o.source,
                         offset: hit.at.start,
                         line: hit.at.line,
                         column: hit.at.column,
                         kind: Cow::Borrowed(hit.kind.name()),
-                        url: utf8_or_escape(&url).0,
+                        url: json_text(&url).0,
                         scheme: Cow::Borrowed(&scheme),
                         reason: Cow::Borrowed(reject.name()),
                         message: Cow::Owned(reject.to_string()),
                     });
-                    serde_json::to_writer(&mut self.out, &rec)?;
+                    escape::write_json(&mut self.out, &rec)?;
                     self.out.write_all(b"\n")?;
                 }
                 _ => {}
@@ -422,14 +427,14 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
         match self.opts.format {
             Format::Plain => {
                 self.prefix(input, hit, self.opts.byte_offset)?;
-                self.out.write_all(&terminal_safe(&url))?;
+                self.out.write_all(&escape::url(&url))?;
                 self.out.write_all(b"\n")?;
                 if self.opts.line_buffered {
                     self.out.flush()?;
                 }
             }
             Format::Json => {
-                let (text, escaped) = utf8_or_escape(&url);
+                let (text, escaped) = json_text(&url);
                 let mut flags: Vec<Cow<'_, str>> =
                     hit.flags.names().map(Cow::Borrowed).collect();
                 if escaped {
@@ -441,7 +446,7 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
                 let mail = hit.mail.as_ref().map(|m| MailRecord {
                     message: m.message,
                     message_offset: m.message_offset,
-                    message_id: m.message_id.map(|id| utf8_or_escape(id).0),
+                    message_id: m.message_id.map(|id| json_text(id).0),
                     part: m.part as u64,
                     location: Cow::Borrowed(m.location.name()),
                     encoding: Cow::Borrowed(m.encoding.name()),
@@ -450,6 +455,7 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
                 let o = origin(&self.opts.stdin_label, &input.source);
                 let rec = Record::Match(MatchRecord {
                     path: o.path,
+                    path_escaped: o.path_escaped,
                     source: o.source,
                     offset: hit.at.start,
                     line: hit.at.line,
@@ -461,7 +467,7 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
                     flags,
                     mail,
                 });
-                serde_json::to_writer(&mut self.out, &rec)?;
+                escape::write_json(&mut self.out, &rec)?;
                 self.out.write_all(b"\n")?;
             }
             _ => {}
@@ -478,8 +484,12 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
             Source::Path(p) => path_bytes(p),
         };
         let mut line = b"urlgrep: ".to_vec();
-        line.extend_from_slice(&label);
-        line.extend_from_slice(format!(": {err}\n").as_bytes());
+        line.extend_from_slice(&escape::text(&label));
+        line.extend_from_slice(b": ");
+        line.extend_from_slice(
+            escape::text(err.to_string().as_bytes()).as_ref(),
+        );
+        line.push(b'\n');
         // A closed stderr must not stop the run.
         let _ = self.err.write_all(&line);
         let _ = self.err.flush();
@@ -487,10 +497,11 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
             let o = origin(&self.opts.stdin_label, &err.source);
             let rec = Record::Error(ErrorRecord {
                 path: o.path,
+                path_escaped: o.path_escaped,
                 source: o.source,
                 message: Cow::Owned(err.to_string()),
             });
-            serde_json::to_writer(&mut self.out, &rec)?;
+            escape::write_json(&mut self.out, &rec)?;
             self.out.write_all(b"\n")?;
         }
         Ok(())
@@ -521,7 +532,7 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
         match self.opts.format {
             Format::Count => {
                 if self.opts.with_filename {
-                    let label = self.label(input).into_owned();
+                    let label = escape::text(&self.label(input)).into_owned();
                     self.out.write_all(&label)?;
                     self.out.write_all(b":")?;
                 }
@@ -531,6 +542,7 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
                 let o = origin(&self.opts.stdin_label, &input.source);
                 let rec = Record::End(EndRecord {
                     path: o.path,
+                    path_escaped: o.path_escaped,
                     source: o.source,
                     bytes: done.bytes,
                     candidates: cur.matches + cur.rejected,
@@ -538,7 +550,7 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
                     rejected: cur.rejected,
                     messages: done.messages,
                 });
-                serde_json::to_writer(&mut self.out, &rec)?;
+                escape::write_json(&mut self.out, &rec)?;
                 self.out.write_all(b"\n")?;
             }
             _ => {}
