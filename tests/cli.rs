@@ -3,7 +3,7 @@
 //! Table of contents:
 //!
 //! 1. Exit status and errors: `exit_status_*`, `unreadable_*`,
-//!    `truncated_gzip_*`, `broken_pipe_*`.
+//!    `truncated_gzip_*`, `broken_pipe_*`, `write_errors_*`.
 //! 2. Inputs: `stdin_*`, `files_from_*`, `folder_*`, `symlink_*`,
 //!    `compressed_copies_*`.
 //! 3. Plain output: `filename_*`, `prefixes_*`, `unique_*`, `count_*`,
@@ -159,6 +159,65 @@ fn broken_pipe_exits_quietly() {
     let o = child.wait_with_output().unwrap();
     assert_eq!(code(&o), 0);
     assert_eq!(stderr(&o), "");
+}
+
+/// Issue 20 (E1): a run that cannot write its results says so and exits
+/// 2, as grep does: a closed stdout (`>&-`), a full device (ENOSPC), a
+/// stdout open only for reading (EBADF); `--help` and `--version` too.
+#[cfg(unix)]
+#[test]
+fn write_errors_exit_2_with_a_message() {
+    let (_d, f) = sample_dir();
+    let with_stdout = |args: &[&str], out: Stdio| {
+        Command::new(BIN)
+            .args(args)
+            .env_remove("CI")
+            .stdout(out)
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap()
+    };
+    let full = || Stdio::from(std::fs::File::create("/dev/full").unwrap());
+    let read_only = || Stdio::from(std::fs::File::open(&f).unwrap());
+    let cases: [&[&str]; 5] = [
+        &[p(&f)],
+        &["--json", p(&f)],
+        &["--stats", p(&f)],
+        &["--help"],
+        &["-V"],
+    ];
+    for args in cases {
+        for (what, o) in [
+            ("ENOSPC", with_stdout(args, full())),
+            ("EBADF", with_stdout(args, read_only())),
+        ] {
+            assert_eq!(code(&o), 2, "{args:?} {what}");
+            assert!(
+                stderr(&o).starts_with("urlgrep: write error: "),
+                "{args:?} {what}: {}",
+                stderr(&o)
+            );
+        }
+        // `>&-`: the shell closes fd 1 before urlgrep starts.
+        let o = Command::new("sh")
+            .arg("-c")
+            .arg("exec \"$0\" \"$@\" >&-")
+            .arg(BIN)
+            .args(args)
+            .env_remove("CI")
+            .output()
+            .unwrap();
+        assert_eq!(code(&o), 2, "{args:?} closed");
+        assert!(
+            stderr(&o).contains("write error: Bad file descriptor"),
+            "{args:?} closed: {}",
+            stderr(&o)
+        );
+    }
+    // `>/dev/null` is no error.
+    let null = Stdio::from(std::fs::File::create("/dev/null").unwrap());
+    let o = with_stdout(&[p(&f)], null);
+    assert_eq!((code(&o), stderr(&o).as_str()), (0, ""));
 }
 
 // 2. Inputs
