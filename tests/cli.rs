@@ -880,6 +880,97 @@ fn merge_of_partials_equals_stats_of_the_whole() {
     );
 }
 
+/// Issue 20: unique counts of shards merge (HyperLogLog registers in the
+/// partials, merged by maximum) within the sketch's stated error.
+#[test]
+fn merge_of_shards_estimates_unique_urls_within_the_stated_error() {
+    let d = tempfile::tempdir().unwrap();
+    // 30,000 distinct URLs on 3,000 hosts; the shards overlap by a third.
+    let url = |i: u32| format!("see http://h{}.example/p{i} ok\n", i % 3000);
+    let shards = [(0u32, 14_000u32), (10_000, 24_000), (20_000, 30_000)];
+    let mut partials = Vec::new();
+    for (n, (lo, hi)) in shards.iter().enumerate() {
+        let f = d.path().join(format!("s{n}"));
+        std::fs::write(&f, (*lo..*hi).map(url).collect::<String>()).unwrap();
+        let tsv = d.path().join(format!("s{n}.tsv"));
+        let o = run(&["--stats-tsv", p(&f)], b"");
+        assert_eq!(code(&o), 0);
+        assert!(stdout(&o).contains("hll-urls\t"), "{}", stdout(&o));
+        std::fs::write(&tsv, o.stdout).unwrap();
+        partials.push(tsv);
+    }
+    let args: Vec<&str> = ["merge", "--json"]
+        .into_iter()
+        .chain(partials.iter().map(|t| p(t)))
+        .collect();
+    let o = run(&args, b"");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["matches"], 38_000);
+    assert_eq!(v["unique_urls_estimated"], true);
+    let est = v["unique_urls"].as_u64().unwrap() as f64;
+    // Three standard errors of 0.81 %.
+    assert!((est - 30_000.0).abs() <= 30_000.0 * 0.025, "{est}");
+    // No shard forgot a host: the union of the host keys is exact.
+    assert_eq!(v["unique_hosts"], 3000);
+    assert_eq!(v["unique_hosts_estimated"], false);
+    // A merge of merges is the same.
+    let once = run(&[&["merge", "--tsv"][..], &args[2..]].concat(), b"");
+    let again = run(&["merge", "--json", "-"], &once.stdout);
+    assert_eq!(again.stdout, o.stdout);
+}
+
+/// Issue 20: more distinct hosts than the bounded summary holds. The top
+/// hosts stay right (within the stated error, which the report shows);
+/// `--exact-stats` gives today's exact counts.
+#[test]
+fn stats_stay_bounded_and_honest_past_the_summary() {
+    let d = tempfile::tempdir().unwrap();
+    let f = d.path().join("many");
+    let mut text = String::new();
+    for i in 0..150_000u32 {
+        text.push_str(&format!("http://h{i}.example/\n"));
+        if i % 100 == 0 {
+            text.push_str("http://heavy.example/\nhttp://second.example/x\n");
+        }
+        if i % 300 == 0 {
+            text.push_str("http://heavy.example/y\n");
+        }
+    }
+    std::fs::write(&f, text).unwrap();
+    let stats = |extra: &[&str]| -> serde_json::Value {
+        let o = run(&[&["--stats", "--json", p(&f)][..], extra].concat(), b"");
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    let exact = stats(&["--exact-stats"]);
+    assert_eq!(exact["top_hosts"][0]["key"], "heavy.example");
+    assert_eq!(exact["top_hosts"][0]["count"], 2000);
+    assert_eq!(exact["top_hosts"][1]["count"], 1500);
+    assert_eq!(exact["top_hosts_max_error"], 0);
+    assert_eq!(exact["unique_hosts"], 150_002);
+    assert_eq!(exact["unique_urls"], 150_003);
+    let bounded = stats(&[]);
+    let err = bounded["top_hosts_max_error"].as_u64().unwrap();
+    assert!(err > 0 && err <= 153_500 / 65_536, "{err}");
+    assert_eq!(bounded["top_hosts"][0]["key"], "heavy.example");
+    assert_eq!(bounded["top_hosts"][1]["key"], "second.example");
+    let c0 = bounded["top_hosts"][0]["count"].as_u64().unwrap();
+    assert!((2000..=2000 + err).contains(&c0), "{c0}");
+    assert_eq!(bounded["unique_hosts_estimated"], true);
+    let hosts = bounded["unique_hosts"].as_u64().unwrap() as f64;
+    assert!((hosts - 150_002.0).abs() <= 150_002.0 * 0.025, "{hosts}");
+    // Under 2^20 URLs the unique count is still exact.
+    assert_eq!(bounded["unique_urls"], 150_003);
+    assert_eq!(bounded["unique_urls_estimated"], false);
+    let text = stdout(&run(&["--stats", p(&f)], b""));
+    assert!(
+        text.contains(&format!(
+            "top hosts (approximate: each count over by at most {err})"
+        )),
+        "{text}"
+    );
+    assert!(text.contains("  (estimate, ±0.81 %)"), "{text}");
+}
+
 // 6. Mail
 
 /// A 3-message mbox: quoted-printable (a soft break and `=3D` inside a

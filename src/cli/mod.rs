@@ -128,6 +128,7 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
         stdin_label: args.source.clone(),
         top: args.top,
         line_buffered: io::stdout().is_terminal(),
+        exact_stats: args.exact_stats,
     };
     let lines = args.line_number || format == Format::Json;
     let finder = Finder::builder()

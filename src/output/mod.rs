@@ -3,10 +3,14 @@
 //! [`crate::Driver`]'s; the printer writes what it is given, in order.
 
 pub mod escape;
+mod hll;
 pub mod json;
 mod printer;
+mod seen;
 pub mod stats;
+mod topk;
 mod url;
+mod url_stats;
 
 pub use printer::{Format, Printer, PrinterOptions};
 pub use url::{host, redact, tld};

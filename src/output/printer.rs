@@ -5,14 +5,14 @@ use super::json::{
     EndRecord, ErrorRecord, MailRecord, MatchRecord, Origin, Record,
     RejectRecord, SummaryRecord,
 };
+use super::seen::Seen;
 use super::stats::{per_message_bucket, Counts, Summary};
-use super::url::{host, redact, tld};
+use super::url::{host, redact};
+use super::url_stats::UrlStats;
 use crate::input::{Input, InputError, Source};
 use crate::search::{Hit, InputDone, Report};
 use crate::Kind;
 use std::borrow::Cow;
-use std::collections::HashSet;
-use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io::{self, Write};
 use std::time::Duration;
 
@@ -63,6 +63,9 @@ pub struct PrinterOptions {
     pub top: usize,
     /// Flush after every line (for a terminal).
     pub line_buffered: bool,
+    /// Exact statistics in memory that grows with the input, instead of
+    /// bounded sketches (see `output/url_stats.rs`).
+    pub exact_stats: bool,
 }
 
 /// Counters of the current input.
@@ -109,8 +112,8 @@ pub struct Printer<W, E> {
     opts: PrinterOptions,
     out: W,
     err: E,
-    seen: HashSet<Vec<u8>>,
-    hashes: HashSet<u64>,
+    seen: Seen,
+    url_stats: UrlStats,
     /// Counters of the inputs that ended (but the `total` dimension).
     total: Counts,
     /// The `total` dimension, kept as plain numbers: it changes for
@@ -128,11 +131,11 @@ impl<W: Write, E: Write> Printer<W, E> {
     /// A printer.
     pub fn new(opts: PrinterOptions, out: W, err: E) -> Printer<W, E> {
         Printer {
+            url_stats: UrlStats::new(opts.exact_stats),
             opts,
             out,
             err,
-            seen: HashSet::new(),
-            hashes: HashSet::new(),
+            seen: Seen::new(),
             total: Counts::new(),
             totals: Totals::default(),
             found: false,
@@ -171,6 +174,7 @@ impl<W: Write, E: Write> Printer<W, E> {
         if self.mail {
             c.add("total", "messages", t.messages);
         }
+        self.url_stats.add_to(&mut c);
         c
     }
 
@@ -194,7 +198,7 @@ impl<W: Write, E: Write> Printer<W, E> {
             Format::Stats | Format::StatsJson => {
                 let summary = Summary {
                     counts: c.clone(),
-                    unique_urls: Some(self.hashes.len() as u64),
+                    unique_urls: self.url_stats.exact_unique_urls(),
                     elapsed: Some(elapsed),
                     top: self.opts.top,
                 };
@@ -404,15 +408,7 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
             let c = &mut self.cur.counts;
             c.add("scheme", &scheme, 1);
             c.add("kind", hit.kind.name(), 1);
-            if let Some(h) = host(hit.url) {
-                if let Some(t) = tld(&h) {
-                    c.add("tld", t, 1);
-                }
-                c.add("host", &h, 1);
-            }
-            let mut hasher = DefaultHasher::new();
-            hit.url.hash(&mut hasher);
-            self.hashes.insert(hasher.finish());
+            self.url_stats.add(hit.url);
             return Ok(());
         }
         let url = if self.opts.redact {
@@ -420,7 +416,7 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
         } else {
             Cow::Borrowed(hit.url)
         };
-        if self.opts.unique && !self.seen.insert(url.to_vec()) {
+        if self.opts.unique && !self.seen.insert(&url) {
             return Ok(());
         }
         self.cur.printed += 1;

@@ -1,0 +1,154 @@
+//! A bounded heavy-hitters summary for the top hosts and TLDs: Space-Saving
+//! (Metwally, Agrawal, El Abbadi 2005), evicting in batches.
+//!
+//! Up to `2 × capacity` keys are counted exactly. When a new key would
+//! pass that, the summary keeps the `capacity` largest counts (ties by
+//! key, so the result does not depend on hash order) and forgets the rest;
+//! `floor` becomes the largest count forgotten. A key that is new after an
+//! eviction starts at `floor + n`, as Space-Saving starts a new key at the
+//! smallest count it holds: every count is then at least the true count
+//! and at most `floor` above it, and `floor` is at most `N / capacity`
+//! for `N` counted occurrences. While no key was forgotten (`floor` 0),
+//! every count is exact. Eviction costs O(capacity) once every
+//! `capacity` new keys: O(1) amortised per key.
+
+use std::collections::HashMap;
+
+/// Keys counted exactly before the first eviction: `2 × CAPACITY`.
+pub const CAPACITY: usize = 1 << 16;
+
+/// A Space-Saving summary of string keys.
+#[derive(Clone, Debug)]
+pub struct TopK {
+    counts: HashMap<Box<str>, u64>,
+    capacity: usize,
+    floor: u64,
+}
+
+impl Default for TopK {
+    fn default() -> TopK {
+        TopK::with_capacity(CAPACITY)
+    }
+}
+
+impl TopK {
+    /// A summary that keeps at least `capacity` keys (at least 1).
+    pub fn with_capacity(capacity: usize) -> TopK {
+        TopK { counts: HashMap::new(), capacity: capacity.max(1), floor: 0 }
+    }
+
+    /// Adds `n` to `key`.
+    pub fn add(&mut self, key: &str, n: u64) {
+        if let Some(c) = self.counts.get_mut(key) {
+            *c = c.saturating_add(n);
+            return;
+        }
+        if self.counts.len() >= 2 * self.capacity {
+            self.evict();
+        }
+        self.counts.insert(key.into(), self.floor.saturating_add(n));
+    }
+
+    /// Keeps the `capacity` largest counts (ties by key).
+    fn evict(&mut self) {
+        let mut all: Vec<(Box<str>, u64)> = self.counts.drain().collect();
+        if all.len() > self.capacity {
+            all.select_nth_unstable_by(self.capacity, |a, b| {
+                b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0))
+            });
+            for (_, n) in all.drain(self.capacity..) {
+                self.floor = self.floor.max(n);
+            }
+        }
+        self.counts.extend(all);
+    }
+
+    /// How far above its true count any count may be: 0 while every key
+    /// was kept (the counts are exact).
+    pub fn max_error(&self) -> u64 {
+        self.floor
+    }
+
+    /// Every key held, with its count.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, u64)> + '_ {
+        self.counts.iter().map(|(k, &n)| (&**k, n))
+    }
+
+    /// The number of keys held (all distinct keys while exact).
+    #[cfg(test)]
+    pub fn len(&self) -> usize {
+        self.counts.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn top(t: &TopK, n: usize) -> Vec<(String, u64)> {
+        let mut v: Vec<_> =
+            t.iter().map(|(k, n)| (k.to_string(), n)).collect();
+        v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        v.truncate(n);
+        v
+    }
+
+    #[test]
+    fn exact_while_the_keys_fit() {
+        let mut t = TopK::with_capacity(4);
+        for (k, n) in [("a", 3), ("b", 1), ("c", 7), ("a", 2), ("d", 1)] {
+            t.add(k, n);
+        }
+        for k in ["e", "f", "g", "h"] {
+            t.add(k, 1);
+        }
+        assert_eq!(t.len(), 8);
+        assert_eq!(t.max_error(), 0);
+        assert_eq!(top(&t, 2), [("c".into(), 7), ("a".into(), 5)]);
+    }
+
+    #[test]
+    fn heavy_hitters_survive_a_long_tail_with_bounded_error() {
+        // Three heavy keys among 100,000 singletons.
+        let mut t = TopK::with_capacity(64);
+        let mut n = 0u64;
+        for i in 0..100_000u64 {
+            t.add(&format!("tail{i}"), 1);
+            n += 1;
+            if i % 10 == 0 {
+                t.add("heavy-a", 1);
+                n += 1;
+            }
+            if i % 20 == 0 {
+                t.add("heavy-b", 1);
+                n += 1;
+            }
+            if i % 50 == 0 {
+                t.add("heavy-c", 1);
+                n += 1;
+            }
+        }
+        assert!(t.len() <= 128);
+        let err = t.max_error();
+        assert!(err > 0 && err <= n / 64, "{err} {n}");
+        let got = top(&t, 3);
+        let names: Vec<&str> = got.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(names, ["heavy-a", "heavy-b", "heavy-c"]);
+        for ((_, est), truth) in got.iter().zip([10_000u64, 5_000, 2_000]) {
+            assert!(*est >= truth && *est <= truth + err, "{est} {truth}");
+        }
+    }
+
+    #[test]
+    fn eviction_does_not_depend_on_hash_order() {
+        let run = || {
+            let mut t = TopK::with_capacity(3);
+            for i in 0..50u64 {
+                t.add(&format!("k{}", i % 17), 1 + i % 3);
+            }
+            top(&t, 6)
+        };
+        // Each map has its own random hash keys.
+        assert_eq!(run(), run());
+    }
+}
