@@ -87,6 +87,7 @@ impl Hll {
     }
 
     /// Counts `bytes`.
+    #[cfg(test)]
     pub fn insert(&mut self, bytes: &[u8]) {
         self.insert_hash(hash64(bytes));
     }

@@ -67,7 +67,12 @@ impl Seen {
 
     /// Adds `url`; `true` when it was not seen before.
     pub fn insert(&mut self, url: &[u8]) -> bool {
-        let h = self.keys.hash_one(url);
+        self.insert_hash(self.keys.hash_one(url))
+    }
+
+    /// Adds the URL whose 64-bit hash is `h` (any hash that is uniform in
+    /// its top byte); `true` when it was not seen before.
+    pub fn insert_hash(&mut self, h: u64) -> bool {
         let fresh = self
             .tables
             .get_mut((h >> 56) as usize)

@@ -2,8 +2,10 @@
 //! (Metwally, Agrawal, El Abbadi 2005), evicting in batches.
 //!
 //! Up to `2 × capacity` keys are counted exactly. When a new key would
-//! pass that, the summary keeps the `capacity` largest counts (ties by
-//! key, so the result does not depend on hash order) and forgets the rest;
+//! pass that, the summary keeps the `capacity` largest counts (ties broken
+//! by a stable hash of the key, [`super::hll::hash64`], so that the result
+//! depends neither on the map's random hash order nor on string
+//! comparisons) and forgets the rest, in place;
 //! `floor` becomes the largest count forgotten. A key that is new after an
 //! eviction starts at `floor + n`, as Space-Saving starts a new key at the
 //! smallest count it holds: every count is then at least the true count
@@ -12,6 +14,7 @@
 //! every count is exact. Eviction costs O(capacity) once every
 //! `capacity` new keys: O(1) amortised per key.
 
+use super::hll::hash64;
 use std::collections::HashMap;
 
 /// Keys counted exactly before the first eviction: `2 × CAPACITY`.
@@ -20,9 +23,12 @@ pub const CAPACITY: usize = 1 << 16;
 /// A Space-Saving summary of string keys.
 #[derive(Clone, Debug)]
 pub struct TopK {
-    counts: HashMap<Box<str>, u64>,
+    /// Each key's count and its stable hash (the tie-break).
+    counts: HashMap<Box<str>, (u64, u64)>,
     capacity: usize,
     floor: u64,
+    /// Scratch space of [`TopK::evict`].
+    order: Vec<(u64, u64)>,
 }
 
 impl Default for TopK {
@@ -34,33 +40,61 @@ impl Default for TopK {
 impl TopK {
     /// A summary that keeps at least `capacity` keys (at least 1).
     pub fn with_capacity(capacity: usize) -> TopK {
-        TopK { counts: HashMap::new(), capacity: capacity.max(1), floor: 0 }
+        TopK {
+            counts: HashMap::new(),
+            capacity: capacity.max(1),
+            floor: 0,
+            order: Vec::new(),
+        }
     }
 
     /// Adds `n` to `key`.
     pub fn add(&mut self, key: &str, n: u64) {
-        if let Some(c) = self.counts.get_mut(key) {
+        self.add_hashed(key, || hash64(key.as_bytes()), n);
+    }
+
+    /// Adds `n` to `key`, whose [`hash64`] `hash` gives when it is new.
+    pub fn add_hashed(
+        &mut self,
+        key: &str,
+        hash: impl FnOnce() -> u64,
+        n: u64,
+    ) {
+        if let Some((c, _)) = self.counts.get_mut(key) {
             *c = c.saturating_add(n);
             return;
         }
         if self.counts.len() >= 2 * self.capacity {
             self.evict();
         }
-        self.counts.insert(key.into(), self.floor.saturating_add(n));
+        self.counts.insert(key.into(), (self.floor.saturating_add(n), hash()));
     }
 
-    /// Keeps the `capacity` largest counts (ties by key).
+    /// Keeps the `capacity` largest counts, ties by smaller hash (keys
+    /// whose count and hash are both equal to the last one kept are all
+    /// kept: a few more than `capacity` at most).
     fn evict(&mut self) {
-        let mut all: Vec<(Box<str>, u64)> = self.counts.drain().collect();
-        if all.len() > self.capacity {
-            all.select_nth_unstable_by(self.capacity, |a, b| {
-                b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0))
-            });
-            for (_, n) in all.drain(self.capacity..) {
-                self.floor = self.floor.max(n);
-            }
+        let k = self.capacity;
+        self.order.clear();
+        self.order.extend(self.counts.values().copied());
+        if self.order.len() <= k {
+            return;
         }
-        self.counts.extend(all);
+        let (_, &mut last, _) =
+            self.order.select_nth_unstable_by(k - 1, |a, b| {
+                b.0.cmp(&a.0).then(a.1.cmp(&b.1))
+            });
+        let keep =
+            |&(n, h): &(u64, u64)| n > last.0 || (n == last.0 && h <= last.1);
+        let mut floor = self.floor;
+        self.counts.retain(|_, v| {
+            let kept = keep(v);
+            if !kept {
+                floor = floor.max(v.0);
+            }
+            kept
+        });
+        self.floor = floor;
     }
 
     /// How far above its true count any count may be: 0 while every key
@@ -71,7 +105,7 @@ impl TopK {
 
     /// Every key held, with its count.
     pub fn iter(&self) -> impl Iterator<Item = (&str, u64)> + '_ {
-        self.counts.iter().map(|(k, &n)| (&**k, n))
+        self.counts.iter().map(|(k, &(n, _))| (&**k, n))
     }
 
     /// The number of keys held (all distinct keys while exact).

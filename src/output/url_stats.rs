@@ -10,7 +10,7 @@
 //! kept and written to the partials, so that `urlgrep merge` can give
 //! unique counts across shards.
 
-use super::hll::Hll;
+use super::hll::{hash64, Hll};
 use super::seen::Seen;
 use super::stats::Counts;
 use super::topk::TopK;
@@ -55,9 +55,13 @@ impl UrlStats {
 
     /// Counts a URL (that passed validation).
     pub fn add(&mut self, url: &[u8]) {
-        self.urls.insert(url);
+        // One stable hash per URL serves the sketch and the exact count
+        // (text crafted to collide would lower the count by one a pair:
+        // statistics, not `-u`, which keeps a keyed hash).
+        let h = hash64(url);
+        self.urls.insert_hash(h);
         if let Some(seen) = &mut self.seen {
-            seen.insert(url);
+            seen.insert_hash(h);
             if !self.exact && seen.len() > EXACT_UNIQUE_LIMIT {
                 self.seen = None;
             }
@@ -66,8 +70,9 @@ impl UrlStats {
             if let Some(t) = tld(&h) {
                 self.tlds.add(t, 1);
             }
-            self.host_sketch.insert(h.as_bytes());
-            self.hosts.add(&h, 1);
+            let hash = hash64(h.as_bytes());
+            self.host_sketch.insert_hash(hash);
+            self.hosts.add_hashed(&h, || hash, 1);
         }
     }
 
