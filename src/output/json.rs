@@ -55,7 +55,8 @@
 //!   `message` is the 0-based index of the message in the input,
 //!   `message_offset` the offset of its first byte (the `From ` line in
 //!   an mbox), `message_id` its `Message-ID` as written (`null` when it has
-//!   none), `part` the MIME entity (0 the message, then its parts depth
+//!   none; one that is not UTF-8 is percent-encoded, `%` as `%25`, with no
+//!   flag), `part` the MIME entity (0 the message, then its parts depth
 //!   first), `location` `header` or `body`, `encoding` the transfer
 //!   encoding of the text (`identity`, `quoted-printable`, `base64`,
 //!   `qp-repair`), and `decoded` whether the URL differs from the input
@@ -65,7 +66,8 @@
 //!   URL's encoded form may span several lines. A mail search reports no
 //!   rejected candidates.
 //! - `reject` records appear only with `--rejects`; `reason` is a stable
-//!   name, `message` the readable text.
+//!   name, `message` the readable text. A candidate that is not UTF-8 is
+//!   percent-encoded in `url` like a match's, but without a flag.
 //! - An input that cannot be opened gets an `error` record and no
 //!   `begin`/`end`; an error while reading comes before its `end`.
 //! - `end` counts what the input held (after `--kind`/`--scheme`, before
