@@ -3,7 +3,7 @@
 //! Table of contents:
 //!
 //! 1. Exit status and errors: `exit_status_*`, `unreadable_*`,
-//!    `truncated_gzip_*`, `broken_pipe_*`.
+//!    `truncated_gzip_*`, `broken_pipe_*`, `write_errors_*`.
 //! 2. Inputs: `stdin_*`, `files_from_*`, `folder_*`, `symlink_*`,
 //!    `compressed_copies_*`.
 //! 3. Plain output: `filename_*`, `prefixes_*`, `unique_*`, `count_*`,
@@ -159,6 +159,65 @@ fn broken_pipe_exits_quietly() {
     let o = child.wait_with_output().unwrap();
     assert_eq!(code(&o), 0);
     assert_eq!(stderr(&o), "");
+}
+
+/// Issue 20 (E1): a run that cannot write its results says so and exits
+/// 2, as grep does: a closed stdout (`>&-`), a full device (ENOSPC), a
+/// stdout open only for reading (EBADF); `--help` and `--version` too.
+#[cfg(unix)]
+#[test]
+fn write_errors_exit_2_with_a_message() {
+    let (_d, f) = sample_dir();
+    let with_stdout = |args: &[&str], out: Stdio| {
+        Command::new(BIN)
+            .args(args)
+            .env_remove("CI")
+            .stdout(out)
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap()
+    };
+    let full = || Stdio::from(std::fs::File::create("/dev/full").unwrap());
+    let read_only = || Stdio::from(std::fs::File::open(&f).unwrap());
+    let cases: [&[&str]; 5] = [
+        &[p(&f)],
+        &["--json", p(&f)],
+        &["--stats", p(&f)],
+        &["--help"],
+        &["-V"],
+    ];
+    for args in cases {
+        for (what, o) in [
+            ("ENOSPC", with_stdout(args, full())),
+            ("EBADF", with_stdout(args, read_only())),
+        ] {
+            assert_eq!(code(&o), 2, "{args:?} {what}");
+            assert!(
+                stderr(&o).starts_with("urlgrep: write error: "),
+                "{args:?} {what}: {}",
+                stderr(&o)
+            );
+        }
+        // `>&-`: the shell closes fd 1 before urlgrep starts.
+        let o = Command::new("sh")
+            .arg("-c")
+            .arg("exec \"$0\" \"$@\" >&-")
+            .arg(BIN)
+            .args(args)
+            .env_remove("CI")
+            .output()
+            .unwrap();
+        assert_eq!(code(&o), 2, "{args:?} closed");
+        assert!(
+            stderr(&o).contains("write error: Bad file descriptor"),
+            "{args:?} closed: {}",
+            stderr(&o)
+        );
+    }
+    // `>/dev/null` is no error.
+    let null = Stdio::from(std::fs::File::create("/dev/null").unwrap());
+    let o = with_stdout(&[p(&f)], null);
+    assert_eq!((code(&o), stderr(&o).as_str()), (0, ""));
 }
 
 // 2. Inputs
@@ -380,6 +439,54 @@ fn rejects_never_print_terminal_controls() {
     assert!(s.contains("http://c%C2%9Bd/"), "{s}");
 }
 
+/// Issue 20 (U3): a right-to-left override makes `…/\u{202E}gpj.exe`
+/// read `…/exe.jpg`. RFC 3987 §4.1 forbids bidi formatting characters in
+/// IRIs: in every delimited form and in every component the candidate is
+/// rejected as `bidi-control`, and `--rejects` shows the control escaped.
+#[test]
+fn bidi_controls_rejected_in_every_url_form() {
+    let forms = [
+        "<http://a.example/\u{202E}gpj.exe>",
+        "<URL:http://a.example/x\u{202E}y>",
+        "\"http://a.example/\u{202E}y\"",
+        "<http://ex\u{202E}ample.com/>",
+        "<http://a.example/?q=\u{2066}x>",
+        "<http://a.example/#\u{200F}x>",
+        "<mailto:ceo@ex\u{202E}ample.com>",
+        "http://a.example/\u{061C}x",
+    ];
+    for form in forms {
+        let text = format!("see {form} now\n");
+        let o = run(&["--mail", "off"], text.as_bytes());
+        assert_eq!(code(&o), 1, "{form}: {}", stdout(&o));
+        let o = run(&["--rejects", "--mail", "off"], text.as_bytes());
+        let s = stdout(&o);
+        assert!(s.contains(" reject: bidi-control: "), "{form}: {s}");
+        assert!(s.is_ascii(), "{form}: {s}");
+        assert!(
+            s.contains("%E2%80%")
+                || s.contains("%E2%81%A6")
+                || s.contains("%D8%9C"),
+            "{form}: {s}"
+        );
+    }
+    // The same override written as an HTML reference in a mail body.
+    let mail = "From a@b Mon Jan  1 00:00:00 2024\n\
+        Content-Type: text/html\n\n\
+        <a href=\"http://a.example/&#x202E;gpj.exe\">x</a>\n";
+    let o = run(&["--mail", "on"], mail.as_bytes());
+    assert!(!stdout(&o).contains('\u{202E}'), "{}", stdout(&o));
+    assert_eq!(code(&o), 1, "{}", stdout(&o));
+    // Nor does its host reach the statistics.
+    let o = run(
+        &["--stats-tsv", "--mail", "off"],
+        "<mailto:ceo@ex\u{202E}ample.com>\n".as_bytes(),
+    );
+    let s = stdout(&o);
+    assert!(s.contains("reject\tbidi-control\t1"), "{s}");
+    assert!(!s.contains("host\t"), "{s}");
+}
+
 #[test]
 fn redact_hides_passwords() {
     let text =
@@ -403,10 +510,14 @@ enum Rec {
     Begin {
         path: Option<String>,
         source: Option<String>,
+        #[serde(default)]
+        path_escaped: bool,
     },
     Match {
         path: Option<String>,
         source: Option<String>,
+        #[serde(default)]
+        path_escaped: bool,
         offset: u64,
         line: u64,
         column: u64,
@@ -421,6 +532,8 @@ enum Rec {
     Reject {
         path: Option<String>,
         source: Option<String>,
+        #[serde(default)]
+        path_escaped: bool,
         offset: u64,
         line: u64,
         column: u64,
@@ -433,11 +546,15 @@ enum Rec {
     Error {
         path: Option<String>,
         source: Option<String>,
+        #[serde(default)]
+        path_escaped: bool,
         message: String,
     },
     End {
         path: Option<String>,
         source: Option<String>,
+        #[serde(default)]
+        path_escaped: bool,
         bytes: u64,
         candidates: u64,
         matches: u64,
@@ -485,7 +602,10 @@ fn json_envelope_deserialises_with_unknown_fields_denied() {
     let (_d, f) = sample_dir();
     let o = run(&["--json", "--rejects", p(&f), "/nonexistent/y"], b"");
     let recs = records(&o);
-    assert!(matches!(&recs[0], Rec::Begin { path: Some(_), source: None }));
+    assert!(matches!(
+        &recs[0],
+        Rec::Begin { path: Some(_), source: None, .. }
+    ));
     let Rec::Match { offset, line, column, kind, url, host, flags, .. } =
         &recs[2]
     else {
@@ -520,7 +640,7 @@ fn json_stdin_uses_source_and_escapes_non_utf8() {
     let recs = records(&o);
     assert!(matches!(
         &recs[0],
-        Rec::Begin { path: None, source: Some(s) } if s == "in"
+        Rec::Begin { path: None, source: Some(s), .. } if s == "in"
     ));
     assert!(matches!(
         &recs[2],
@@ -536,6 +656,117 @@ fn json_stdin_uses_source_and_escapes_non_utf8() {
         Rec::Reject { url, .. } => assert_eq!(url, "http://e.example/caf%E9"),
         other => panic!("{other:?}"),
     }
+}
+
+/// Issue 20 (U1, U2): hostile file names. Each name holds one unsafe
+/// character (ESC with an OSC title sequence, BEL, newline, a C1 CSI, a
+/// right-to-left override, a byte that is not UTF-8, and `%`); in plain,
+/// `-c`, JSON and stderr output none reaches the reader raw, the plain
+/// name unescapes to the file's bytes, and JSON names reopen the file.
+#[cfg(unix)]
+#[test]
+fn hostile_file_names_are_escaped_everywhere() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    use urlgrep::output::escape::unescape;
+    let dir = tempfile::tempdir().unwrap();
+    let names: [&[u8]; 7] = [
+        b"e\x1b]0;pwned\x07\nforged.txt:mailto:ceo@evil.example",
+        b"c1\xc2\x9b31m.txt",
+        "rlo\u{202e}gpj.exe".as_bytes(),
+        "iso\u{2066}x\u{200f}.txt".as_bytes(),
+        b"caf\xe9.txt",
+        b"caf%E9.txt",
+        b"tab\tcr\r.txt",
+    ];
+    for n in names {
+        std::fs::write(
+            dir.path().join(OsStr::from_bytes(n)),
+            "http://a.example/\n",
+        )
+        .unwrap();
+    }
+    let d = p(dir.path());
+    // No byte of a C0 or C1 control, DEL or a bidi control, and UTF-8.
+    let clean = |out: &[u8], what: &str| {
+        let s = std::str::from_utf8(out)
+            .unwrap_or_else(|e| panic!("{what}: not UTF-8: {e}"));
+        for line in s.lines() {
+            assert!(
+                !line.chars().any(urlgrep::output::escape::is_unsafe),
+                "{what}: {line:?}"
+            );
+        }
+    };
+    let plain = run(&[d], b"");
+    clean(&plain.stdout, "plain");
+    let text = stdout(&plain);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), names.len(), "{lines:?}");
+    let mut got: Vec<Vec<u8>> = lines
+        .iter()
+        .map(|l| {
+            let name = l.strip_suffix(":http://a.example/").unwrap();
+            let path = unescape(name.as_bytes());
+            assert!(Path::new(OsStr::from_bytes(&path)).is_file(), "{l}");
+            path
+        })
+        .collect();
+    let mut want: Vec<Vec<u8>> = names
+        .iter()
+        .map(|n| {
+            dir.path()
+                .join(OsStr::from_bytes(n))
+                .as_os_str()
+                .as_bytes()
+                .to_vec()
+        })
+        .collect();
+    got.sort();
+    want.sort();
+    assert_eq!(got, want);
+    // The two café files stay distinct.
+    assert!(
+        stdout(&plain).contains("caf%E9.txt:")
+            && stdout(&plain).contains("caf%25E9.txt:")
+    );
+    let count = run(&["-c", d], b"");
+    clean(&count.stdout, "-c");
+    assert_eq!(stdout(&count).lines().count(), names.len());
+    let json = run(&["--json", d], b"");
+    clean(&json.stdout, "json");
+    let mut reopened = 0;
+    for rec in records(&json) {
+        if let Rec::Begin { path: Some(path), path_escaped, .. } = rec {
+            let bytes = if path_escaped {
+                unescape(path.as_bytes())
+            } else {
+                path.into_bytes()
+            };
+            let f = Path::new(OsStr::from_bytes(&bytes));
+            assert!(f.is_file(), "{f:?}");
+            reopened += 1;
+        }
+    }
+    assert_eq!(reopened, names.len());
+    // stderr: a missing file with a hostile name, and an error message.
+    let missing =
+        dir.path().join(OsStr::from_bytes(b"gone\x1b[2J\n\xc2\x9b.txt"));
+    let o = Command::new(BIN).arg(&missing).env_remove("CI").output().unwrap();
+    assert_eq!(code(&o), 2);
+    clean(&o.stderr, "stderr");
+    assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("gone%1B[2J%0A%C2%9B.txt: "),
+        "{}",
+        stderr(&o)
+    );
+    // A hostile --source label.
+    let o = run(
+        &["-H", "--source", "in\x1b]0;x\x07\u{202e}"],
+        b"http://a.example/\n",
+    );
+    assert_eq!(stdout(&o), "in%1B]0;x%07%E2%80%AE:http://a.example/\n");
 }
 
 // 5. Statistics
@@ -647,6 +878,97 @@ fn merge_of_partials_equals_stats_of_the_whole() {
         "{}",
         stderr(&bad)
     );
+}
+
+/// Issue 20: unique counts of shards merge (HyperLogLog registers in the
+/// partials, merged by maximum) within the sketch's stated error.
+#[test]
+fn merge_of_shards_estimates_unique_urls_within_the_stated_error() {
+    let d = tempfile::tempdir().unwrap();
+    // 30,000 distinct URLs on 3,000 hosts; the shards overlap by a third.
+    let url = |i: u32| format!("see http://h{}.example/p{i} ok\n", i % 3000);
+    let shards = [(0u32, 14_000u32), (10_000, 24_000), (20_000, 30_000)];
+    let mut partials = Vec::new();
+    for (n, (lo, hi)) in shards.iter().enumerate() {
+        let f = d.path().join(format!("s{n}"));
+        std::fs::write(&f, (*lo..*hi).map(url).collect::<String>()).unwrap();
+        let tsv = d.path().join(format!("s{n}.tsv"));
+        let o = run(&["--stats-tsv", p(&f)], b"");
+        assert_eq!(code(&o), 0);
+        assert!(stdout(&o).contains("hll-urls\t"), "{}", stdout(&o));
+        std::fs::write(&tsv, o.stdout).unwrap();
+        partials.push(tsv);
+    }
+    let args: Vec<&str> = ["merge", "--json"]
+        .into_iter()
+        .chain(partials.iter().map(|t| p(t)))
+        .collect();
+    let o = run(&args, b"");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["matches"], 38_000);
+    assert_eq!(v["unique_urls_estimated"], true);
+    let est = v["unique_urls"].as_u64().unwrap() as f64;
+    // Three standard errors of 0.81 %.
+    assert!((est - 30_000.0).abs() <= 30_000.0 * 0.025, "{est}");
+    // No shard forgot a host: the union of the host keys is exact.
+    assert_eq!(v["unique_hosts"], 3000);
+    assert_eq!(v["unique_hosts_estimated"], false);
+    // A merge of merges is the same.
+    let once = run(&[&["merge", "--tsv"][..], &args[2..]].concat(), b"");
+    let again = run(&["merge", "--json", "-"], &once.stdout);
+    assert_eq!(again.stdout, o.stdout);
+}
+
+/// Issue 20: more distinct hosts than the bounded summary holds. The top
+/// hosts stay right (within the stated error, which the report shows);
+/// `--exact-stats` gives today's exact counts.
+#[test]
+fn stats_stay_bounded_and_honest_past_the_summary() {
+    let d = tempfile::tempdir().unwrap();
+    let f = d.path().join("many");
+    let mut text = String::new();
+    for i in 0..150_000u32 {
+        text.push_str(&format!("http://h{i}.example/\n"));
+        if i % 100 == 0 {
+            text.push_str("http://heavy.example/\nhttp://second.example/x\n");
+        }
+        if i % 300 == 0 {
+            text.push_str("http://heavy.example/y\n");
+        }
+    }
+    std::fs::write(&f, text).unwrap();
+    let stats = |extra: &[&str]| -> serde_json::Value {
+        let o = run(&[&["--stats", "--json", p(&f)][..], extra].concat(), b"");
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    let exact = stats(&["--exact-stats"]);
+    assert_eq!(exact["top_hosts"][0]["key"], "heavy.example");
+    assert_eq!(exact["top_hosts"][0]["count"], 2000);
+    assert_eq!(exact["top_hosts"][1]["count"], 1500);
+    assert_eq!(exact["top_hosts_max_error"], 0);
+    assert_eq!(exact["unique_hosts"], 150_002);
+    assert_eq!(exact["unique_urls"], 150_003);
+    let bounded = stats(&[]);
+    let err = bounded["top_hosts_max_error"].as_u64().unwrap();
+    assert!(err > 0 && err <= 153_500 / 65_536, "{err}");
+    assert_eq!(bounded["top_hosts"][0]["key"], "heavy.example");
+    assert_eq!(bounded["top_hosts"][1]["key"], "second.example");
+    let c0 = bounded["top_hosts"][0]["count"].as_u64().unwrap();
+    assert!((2000..=2000 + err).contains(&c0), "{c0}");
+    assert_eq!(bounded["unique_hosts_estimated"], true);
+    let hosts = bounded["unique_hosts"].as_u64().unwrap() as f64;
+    assert!((hosts - 150_002.0).abs() <= 150_002.0 * 0.025, "{hosts}");
+    // Under 2^20 URLs the unique count is still exact.
+    assert_eq!(bounded["unique_urls"], 150_003);
+    assert_eq!(bounded["unique_urls_estimated"], false);
+    let text = stdout(&run(&["--stats", p(&f)], b""));
+    assert!(
+        text.contains(&format!(
+            "top hosts (approximate: each count over by at most {err})"
+        )),
+        "{text}"
+    );
+    assert!(text.contains("  (estimate, ±0.81 %)"), "{text}");
 }
 
 // 6. Mail

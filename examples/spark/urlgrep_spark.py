@@ -367,8 +367,15 @@ def ship_filters(sc, args):
 
 
 def write_stats(pairs, out):
-    """Sums the partial counters and writes them as one TSV file."""
-    totals = pairs.reduceByKey(add).sortByKey(numPartitions=1)
+    """Sums the partial counters and writes them as one TSV file. The
+    ``hll-`` dimensions (HyperLogLog registers of unique URLs and hosts)
+    merge by maximum, as ``urlgrep merge`` does."""
+    def is_max(kv):
+        return kv[0][0].startswith(b"hll-")
+
+    sums = pairs.filter(lambda kv: not is_max(kv)).reduceByKey(add)
+    maxima = pairs.filter(is_max).reduceByKey(max)
+    totals = sums.union(maxima).sortByKey(numPartitions=1)
     lines = totals.map(lambda kv: b"%s\t%s\t%d" % (kv[0][0], kv[0][1], kv[1]))
     lines.saveAsTextFile(out)
 

@@ -174,6 +174,13 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub top: usize,
 
+    /// Exact statistics: every host and TLD counted, every URL kept (as a
+    /// 64-bit hash) for the unique count; memory grows with the input. By
+    /// default, top hosts and TLDs are exact up to 131,072 distinct keys
+    /// and unique URLs up to 2^20, then bounded summaries (±0.81 %).
+    #[arg(long)]
+    pub exact_stats: bool,
+
     /// Worker threads (default: one per core).
     #[arg(short = 'j', long, value_name = "N")]
     pub threads: Option<usize>,

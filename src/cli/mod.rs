@@ -2,6 +2,7 @@
 
 mod args;
 mod filters;
+mod out;
 
 use anyhow::{bail, Context};
 use args::{Args, Mail, MergeArgs};
@@ -12,7 +13,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use urlgrep::input::{self, Input, InputError, WalkOptions};
 use urlgrep::output::stats::{Counts, Summary};
-use urlgrep::output::{Format, Printer, PrinterOptions};
+use urlgrep::output::{escape, Format, Printer, PrinterOptions};
 use urlgrep::{Driver, Finder, Hit, InputDone, Kind, MailMode, Report};
 
 /// Runs urlgrep; returns the exit status (0 found, 1 none, 2 error).
@@ -21,17 +22,43 @@ pub fn run() -> i32 {
     let result = if argv.get(1).is_some_and(|a| a == "merge") {
         let rest = argv.iter().skip(2).cloned();
         let name = OsString::from("urlgrep merge");
-        merge(MergeArgs::parse_from(std::iter::once(name).chain(rest)))
+        MergeArgs::try_parse_from(std::iter::once(name).chain(rest))
+            .map_err(clap_exit)
+            .and_then(merge)
     } else {
-        search(Args::parse_from(argv))
+        Args::try_parse_from(argv).map_err(clap_exit).and_then(search)
     };
     match result {
         Ok(code) => code,
         Err(e) if is_broken_pipe(&e) => 0,
         Err(e) => {
-            eprintln!("urlgrep: {e:#}");
+            // Messages quote paths and values: escaped like the output.
+            // (`eprintln!` would panic on a full stderr.)
+            let msg = format!("{e:#}");
+            let _ =
+                writeln!(io::stderr(), "urlgrep: {}", escape::text_str(&msg));
             2
         }
+    }
+}
+
+/// `--help` and `--version` are written here, so that a write error
+/// exits 2 with a message (clap ignores it and exits 0); any other
+/// argument error exits as clap decides (a usage message, status 2).
+fn clap_exit(e: clap::Error) -> anyhow::Error {
+    use clap::error::ErrorKind;
+    if !matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
+    {
+        e.exit()
+    }
+    let text = if io::stdout().is_terminal() {
+        e.render().ansi().to_string()
+    } else {
+        e.render().to_string()
+    };
+    match out::print(&text) {
+        Ok(()) => std::process::exit(0),
+        Err(err) => err.into(),
     }
 }
 
@@ -106,6 +133,7 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
         stdin_label: args.source.clone(),
         top: args.top,
         line_buffered: io::stdout().is_terminal(),
+        exact_stats: args.exact_stats,
     };
     let lines = args.line_number || format == Format::Json;
     let finder = Finder::builder()
@@ -144,8 +172,7 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
     } else {
         (Box::new(inputs), 0)
     };
-    let stdout = io::stdout();
-    let out = io::BufWriter::with_capacity(64 * 1024, stdout);
+    let out = io::BufWriter::with_capacity(64 * 1024, out::stdout()?);
     let printer = Printer::new(opts, out, io::stderr());
     let mut report = Progress {
         printer,
@@ -290,8 +317,7 @@ fn merge(args: MergeArgs) -> anyhow::Result<i32> {
                 .with_context(|| format!("{name}"))?;
         }
     }
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
+    let mut out = io::BufWriter::new(out::stdout()?);
     if args.tsv {
         counts.write_tsv(&mut out)?;
     } else {

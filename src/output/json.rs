@@ -19,14 +19,23 @@
 //! `{"type":"summary","files":…,"bytes":…,"candidates":…,"matches":…,"rejected":…,"errors":…}`.
 //!
 //! - An input is named by `"path"`, or by `"source"` for stdin (`<stdin>`
-//!   unless `--source NAME` says otherwise).
+//!   unless `--source NAME` says otherwise). A path that is UTF-8 is
+//!   written as it is; one that is not is percent-encoded (`%` itself as
+//!   `%25`) and flagged `"path_escaped":true`, so `caf\xE9.txt` is
+//!   `"caf%E9.txt"` with the flag and a file named `caf%E9.txt` is
+//!   `"caf%E9.txt"` without it; percent-decoding a flagged path gives the
+//!   bytes to reopen the file ([`crate::output::escape::unescape`]).
+//! - Every string escapes the C0 and C1 controls, DEL and the bidi
+//!   formatting characters (U+061C, U+200E/F, U+202A–U+202E,
+//!   U+2066–U+2069) as `\u` escapes ([`crate::output::escape`]): a JSON
+//!   parser gets the text back exactly, a terminal shows no control.
 //! - `offset` is the byte offset of the match's first byte (delimiters
 //!   included) in the decompressed input; `line` and `column` are 1-based,
 //!   the column counted in bytes.
 //! - `url` is the URL with wrapper whitespace removed (and the password
 //!   replaced by `***` under `--redact`). Output is always valid UTF-8:
-//!   bytes that are not UTF-8 are percent-encoded (`%E9`) and the flag
-//!   `"escaped"` says so. `host` is `null` when the URL has none.
+//!   bytes that are not UTF-8 are percent-encoded (`%E9`, and then `%`
+//!   as `%25`) and the flag `"escaped"` says so. `host` is `null` when the URL has none.
 //! - `flags`: `joined` (whitespace removed), `hyphen-break` (a line break
 //!   after `-`), `trimmed` (trailing punctuation left out), `quote-prefix`
 //!   (a mail quote prefix removed), `escaped` (see `url`), `qp-repair`
@@ -46,7 +55,8 @@
 //!   `message` is the 0-based index of the message in the input,
 //!   `message_offset` the offset of its first byte (the `From ` line in
 //!   an mbox), `message_id` its `Message-ID` as written (`null` when it has
-//!   none), `part` the MIME entity (0 the message, then its parts depth
+//!   none; one that is not UTF-8 is percent-encoded, `%` as `%25`, with no
+//!   flag), `part` the MIME entity (0 the message, then its parts depth
 //!   first), `location` `header` or `body`, `encoding` the transfer
 //!   encoding of the text (`identity`, `quoted-printable`, `base64`,
 //!   `qp-repair`), and `decoded` whether the URL differs from the input
@@ -56,7 +66,8 @@
 //!   URL's encoded form may span several lines. A mail search reports no
 //!   rejected candidates.
 //! - `reject` records appear only with `--rejects`; `reason` is a stable
-//!   name, `message` the readable text.
+//!   name, `message` the readable text. A candidate that is not UTF-8 is
+//!   percent-encoded in `url` like a match's, but without a flag.
 //! - An input that cannot be opened gets an `error` record and no
 //!   `begin`/`end`; an error while reading comes before its `end`.
 //! - `end` counts what the input held (after `--kind`/`--scheme`, before
@@ -100,6 +111,12 @@ pub struct Origin<'a> {
     /// The label of stdin.
     #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
     pub source: Option<Cow<'a, str>>,
+    /// Set when the file name is not UTF-8: `path` is then
+    /// percent-encoded, `%` included, and
+    /// [`unescape`](crate::output::escape::unescape) gives its bytes.
+    /// Written only when set.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub path_escaped: bool,
 }
 
 /// A URL found.
@@ -112,6 +129,12 @@ pub struct MatchRecord<'a> {
     /// The label of stdin.
     #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
     pub source: Option<Cow<'a, str>>,
+    /// Set when the file name is not UTF-8: `path` is then
+    /// percent-encoded, `%` included, and
+    /// [`unescape`](crate::output::escape::unescape) gives its bytes.
+    /// Written only when set.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub path_escaped: bool,
     /// Byte offset of the first byte (delimiters included).
     pub offset: u64,
     /// 1-based line.
@@ -173,6 +196,12 @@ pub struct RejectRecord<'a> {
     /// The label of stdin.
     #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
     pub source: Option<Cow<'a, str>>,
+    /// Set when the file name is not UTF-8: `path` is then
+    /// percent-encoded, `%` included, and
+    /// [`unescape`](crate::output::escape::unescape) gives its bytes.
+    /// Written only when set.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub path_escaped: bool,
     /// Byte offset of the first byte.
     pub offset: u64,
     /// 1-based line.
@@ -206,6 +235,12 @@ pub struct ErrorRecord<'a> {
     /// The label of stdin.
     #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
     pub source: Option<Cow<'a, str>>,
+    /// Set when the file name is not UTF-8: `path` is then
+    /// percent-encoded, `%` included, and
+    /// [`unescape`](crate::output::escape::unescape) gives its bytes.
+    /// Written only when set.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub path_escaped: bool,
     /// What went wrong.
     #[serde(borrow)]
     pub message: Cow<'a, str>,
@@ -221,6 +256,12 @@ pub struct EndRecord<'a> {
     /// The label of stdin.
     #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
     pub source: Option<Cow<'a, str>>,
+    /// Set when the file name is not UTF-8: `path` is then
+    /// percent-encoded, `%` included, and
+    /// [`unescape`](crate::output::escape::unescape) gives its bytes.
+    /// Written only when set.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub path_escaped: bool,
     /// Bytes searched (decompressed).
     pub bytes: u64,
     /// `matches` + `rejected`.

@@ -1,12 +1,13 @@
 //! JSON Lines: a `begin`, `match`, `reject`, `error` and `end` record per
 //! input, and a `summary` after the run ([`super::json`] has the records).
 
+use super::escape::{self, json_text};
 use super::json::{
     EndRecord, ErrorRecord, MailRecord, MatchRecord, Origin, Record,
     RejectRecord, SummaryRecord,
 };
 use super::printer::{path_bytes, Ctx, Emit, Run, Tally, Url};
-use super::url::{host_from, utf8_or_escape};
+use super::url::host_from;
 use crate::driver::InputDone;
 use crate::input::{Input, InputError, Source};
 use crate::parse::Reject;
@@ -17,27 +18,31 @@ use std::io::{self, Write};
 #[derive(Debug)]
 pub(super) struct JsonLines;
 
-/// The input's name for JSON.
+/// The input's name for JSON; a path that is not UTF-8 is escaped and
+/// flagged (`path_escaped`).
 fn origin<'a>(stdin_label: &'a str, source: &'a Source) -> Origin<'a> {
     match source {
-        Source::Stdin => {
-            Origin { path: None, source: Some(Cow::Borrowed(stdin_label)) }
-        }
-        Source::Path(p) => match path_bytes(p) {
-            Cow::Borrowed(b) => {
-                Origin { path: Some(utf8_or_escape(b).0), source: None }
-            }
-            Cow::Owned(b) => Origin {
-                path: Some(Cow::Owned(utf8_or_escape(&b).0.into_owned())),
-                source: None,
-            },
+        Source::Stdin => Origin {
+            path: None,
+            source: Some(Cow::Borrowed(stdin_label)),
+            path_escaped: false,
         },
+        Source::Path(p) => {
+            let (path, path_escaped) = match path_bytes(p) {
+                Cow::Borrowed(b) => json_text(b),
+                Cow::Owned(b) => {
+                    let (t, e) = json_text(&b);
+                    (Cow::Owned(t.into_owned()), e)
+                }
+            };
+            Origin { path: Some(path), source: None, path_escaped }
+        }
     }
 }
 
 /// Writes one record and its line break.
 fn line<W: Write>(out: &mut W, rec: &Record<'_>) -> io::Result<()> {
-    serde_json::to_writer(&mut *out, rec)?;
+    escape::write_json(&mut *out, rec)?;
     out.write_all(b"\n")
 }
 
@@ -62,7 +67,7 @@ impl<W: Write> Emit<W> for JsonLines {
         url: &Url<'_>,
     ) -> io::Result<()> {
         let hit = url.hit;
-        let (text, escaped) = utf8_or_escape(url.text);
+        let (text, escaped) = json_text(url.text);
         let mut flags: Vec<Cow<'_, str>> =
             hit.flags.names().map(Cow::Borrowed).collect();
         if escaped {
@@ -74,7 +79,7 @@ impl<W: Write> Emit<W> for JsonLines {
         let mail = hit.mail.as_ref().map(|m| MailRecord {
             message: m.message,
             message_offset: m.message_offset,
-            message_id: m.message_id.map(|id| utf8_or_escape(id).0),
+            message_id: m.message_id.map(|id| json_text(id).0),
             part: m.part as u64,
             location: Cow::Borrowed(m.location.name()),
             encoding: Cow::Borrowed(m.encoding.name()),
@@ -83,6 +88,7 @@ impl<W: Write> Emit<W> for JsonLines {
         let o = origin(&cx.opts.stdin_label, &url.input.source);
         let rec = Record::Match(MatchRecord {
             path: o.path,
+            path_escaped: o.path_escaped,
             source: o.source,
             offset: hit.at.start,
             line: hit.at.line,
@@ -108,12 +114,13 @@ impl<W: Write> Emit<W> for JsonLines {
         let o = origin(&cx.opts.stdin_label, &url.input.source);
         let rec = Record::Reject(RejectRecord {
             path: o.path,
+            path_escaped: o.path_escaped,
             source: o.source,
             offset: hit.at.start,
             line: hit.at.line,
             column: hit.at.column,
             kind: Cow::Borrowed(hit.kind.name()),
-            url: utf8_or_escape(url.text).0,
+            url: json_text(url.text).0,
             scheme: Cow::Borrowed(url.scheme),
             reason: Cow::Borrowed(reject.name()),
             message: Cow::Owned(reject.to_string()),
@@ -130,6 +137,7 @@ impl<W: Write> Emit<W> for JsonLines {
         let o = origin(&cx.opts.stdin_label, &err.source);
         let rec = Record::Error(ErrorRecord {
             path: o.path,
+            path_escaped: o.path_escaped,
             source: o.source,
             message: Cow::Owned(err.to_string()),
         });
@@ -147,6 +155,7 @@ impl<W: Write> Emit<W> for JsonLines {
         let o = origin(&cx.opts.stdin_label, &input.source);
         let rec = Record::End(EndRecord {
             path: o.path,
+            path_escaped: o.path_escaped,
             source: o.source,
             bytes: done.bytes,
             candidates: tally.matches + tally.rejected,

@@ -4,14 +4,19 @@
 //! [`crate::Driver`]'s; the printer writes what it is given, in order.
 
 mod count;
+pub mod escape;
+mod hll;
 pub mod json;
 mod json_lines;
 mod plain;
 mod printer;
+mod seen;
 mod select;
 pub mod stats;
 mod stats_report;
+mod topk;
 mod url;
+mod url_stats;
 
 pub use printer::{Format, Printer, PrinterOptions};
-pub use url::{host, host_from, redact, terminal_safe, tld, utf8_or_escape};
+pub use url::{host, host_from, redact, tld};

@@ -2,8 +2,8 @@
 //! (`PATH:LINE:OFFSET:URL`), and ` reject: REASON: TEXT` lines under
 //! `--rejects`.
 
+use super::escape;
 use super::printer::{Ctx, Emit, Url};
-use super::url::terminal_safe;
 use crate::parse::Reject;
 use std::io::{self, Write};
 
@@ -19,7 +19,7 @@ fn prefix<W: Write>(
     offset: bool,
 ) -> io::Result<()> {
     if cx.opts.with_filename {
-        out.write_all(&cx.label(&url.input.source))?;
+        out.write_all(&escape::text(&cx.label(&url.input.source)))?;
         out.write_all(b":")?;
     }
     if cx.opts.line_number {
@@ -39,7 +39,7 @@ impl<W: Write> Emit<W> for PlainLines {
         url: &Url<'_>,
     ) -> io::Result<()> {
         prefix(out, cx, url, cx.opts.byte_offset)?;
-        out.write_all(&terminal_safe(url.text))?;
+        out.write_all(&escape::url(url.text))?;
         out.write_all(b"\n")?;
         if cx.opts.line_buffered {
             out.flush()?;
@@ -56,9 +56,9 @@ impl<W: Write> Emit<W> for PlainLines {
     ) -> io::Result<()> {
         prefix(out, cx, url, true)?;
         write!(out, " reject: {}: ", reject.name())?;
-        // A rejected text may hold any byte but the C0 controls: no raw
-        // 8-bit CSI reaches a terminal.
-        out.write_all(&terminal_safe(url.text))?;
+        // A rejected text may hold any byte: escaped, so that no control
+        // reaches a terminal.
+        out.write_all(&escape::text(url.text))?;
         out.write_all(b"\n")
     }
 }

@@ -3,12 +3,12 @@
 //! into output.
 
 use super::count::CountLines;
+use super::escape::{self, json_text};
 use super::json_lines::JsonLines;
 use super::plain::PlainLines;
 use super::select::Selection;
 use super::stats::Counts;
 use super::stats_report::StatsReport;
-use super::url::utf8_or_escape;
 use crate::driver::{Hit, InputDone, Report};
 use crate::input::{Input, InputError, Source};
 use crate::parse::{self, Reject};
@@ -39,14 +39,14 @@ pub enum Format {
 
 impl Format {
     /// The writer of this format: one line per format.
-    fn emitter<W: Write>(self) -> Box<dyn Emit<W> + Send> {
+    fn emitter<W: Write>(self, exact_stats: bool) -> Box<dyn Emit<W> + Send> {
         match self {
             Format::Plain => Box::new(PlainLines),
             Format::Count => Box::new(CountLines),
             Format::Json => Box::new(JsonLines),
-            Format::Stats => Box::new(StatsReport::text()),
-            Format::StatsJson => Box::new(StatsReport::json()),
-            Format::StatsTsv => Box::new(StatsReport::tsv()),
+            Format::Stats => Box::new(StatsReport::text(exact_stats)),
+            Format::StatsJson => Box::new(StatsReport::json(exact_stats)),
+            Format::StatsTsv => Box::new(StatsReport::tsv(exact_stats)),
         }
     }
 }
@@ -80,6 +80,9 @@ pub struct PrinterOptions {
     pub top: usize,
     /// Flush after every line (for a terminal).
     pub line_buffered: bool,
+    /// Exact statistics in memory that grows with the input, instead of
+    /// bounded sketches (see `output/url_stats.rs`).
+    pub exact_stats: bool,
 }
 
 /// One output format's writer: what it writes for what the selection
@@ -258,7 +261,8 @@ impl<W: Write, E: Write> Printer<W, E> {
             opts.unique,
             opts.filter.clone(),
         );
-        let emit: Box<dyn Emit<W> + Send> = opts.format.emitter();
+        let emit: Box<dyn Emit<W> + Send> =
+            opts.format.emitter(opts.exact_stats);
         Printer {
             scheme: emit.needs_scheme() || select.by_scheme(),
             tallies: emit.tallies(),
@@ -336,7 +340,7 @@ pub(super) fn path_bytes(p: &std::path::Path) -> Cow<'_, [u8]> {
 
 /// The lower-case scheme name as written in `url`.
 fn scheme_of(url: &[u8]) -> Cow<'_, str> {
-    match utf8_or_escape(parse::scheme_name(url)).0 {
+    match json_text(parse::scheme_name(url)).0 {
         Cow::Borrowed(s) if !s.bytes().any(|b| b.is_ascii_uppercase()) => {
             Cow::Borrowed(s)
         }
@@ -396,8 +400,10 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
         self.out.flush()?;
         let cx = Ctx { opts: &self.opts };
         let mut line = b"urlgrep: ".to_vec();
-        line.extend_from_slice(&cx.label(&err.source));
-        line.extend_from_slice(format!(": {err}\n").as_bytes());
+        line.extend_from_slice(&escape::text(&cx.label(&err.source)));
+        line.extend_from_slice(b": ");
+        line.extend_from_slice(&escape::text(err.to_string().as_bytes()));
+        line.push(b'\n');
         // A closed stderr must not stop the run.
         let _ = self.err.write_all(&line);
         let _ = self.err.flush();

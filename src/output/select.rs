@@ -1,13 +1,13 @@
 //! The selection layer in front of the printers: `--kind`, `--scheme`,
 //! `--redact` and `--unique`, the same for every output format.
 
+use super::seen::Seen;
 use super::url::redact;
 use crate::driver::Hit;
 use crate::filter::Filter;
 use crate::parse::host_by_shape;
 use crate::scan::Kind;
 use std::borrow::Cow;
-use std::collections::HashSet;
 use std::sync::Arc;
 
 /// Which candidates reach the printers, and as what text.
@@ -21,7 +21,8 @@ pub(super) struct Selection {
     redact: bool,
     /// Each URL printed only the first time it is seen.
     unique: bool,
-    seen: HashSet<Vec<u8>>,
+    /// 64-bit hashes of the URLs printed, for `--unique`.
+    seen: Seen,
     /// `--host`, `--exclude-host` and `-e` (all when `None`).
     filter: Option<Arc<Filter>>,
 }
@@ -35,14 +36,7 @@ impl Selection {
         unique: bool,
         filter: Option<Arc<Filter>>,
     ) -> Selection {
-        Selection {
-            kinds,
-            schemes,
-            redact,
-            unique,
-            seen: HashSet::new(),
-            filter,
-        }
+        Selection { kinds, schemes, redact, unique, seen: Seen::new(), filter }
     }
 
     /// Whether the scheme is asked (`--scheme`).
@@ -85,6 +79,6 @@ impl Selection {
     /// first time.
     #[inline]
     pub(super) fn first(&mut self, text: &[u8]) -> bool {
-        !self.unique || self.seen.insert(text.to_vec())
+        !self.unique || self.seen.insert(text)
     }
 }

@@ -20,12 +20,25 @@
 //! | `location` | `header`, `body`: where mail matches were (`--mail`)  |
 //! | `encoding` | `identity`, `quoted-printable`, `base64`, `qp-repair` (mail matches) |
 //! | `urls-per-message` | messages by URL count: `0`, `1`, `2-3`, `4-7`, … |
+//! | `error`  | `host`, `tld`: how far a count of that dimension may be above the true count (absent while exact) |
+//! | `hll-urls`, `hll-hosts` | HyperLogLog registers of the URLs and hosts matched: `INDEX<TAB>RANK` |
 //!
 //! `total`/`messages` counts the messages of the inputs searched as mail;
 //! `urls-per-message` sums to it.
-//! Unique URL counts and elapsed time are not additive and are not part
-//! of the partials.
+//!
+//! The `hll-` dimensions are the one exception to summing: they merge by
+//! taking the larger value of each key (the union of two HyperLogLog
+//! sketches), so the unique URLs and hosts of shards merge too, within the
+//! sketch's 0.81 % standard error (see `hll.rs`). A tool that sums
+//! partials itself (the Spark example) takes the maximum for them.
+//! Elapsed time is not part of the partials.
+//!
+//! Hosts and TLDs come from a bounded Space-Saving summary during a run:
+//! exact while a run meets at most 131,072 distinct hosts (or TLDs), and
+//! after that the largest counts, each over by at most `error`/`host`
+//! (see `url_stats.rs` for the memory each mode needs).
 
+use super::hll::{Hll, STD_ERROR};
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
@@ -84,18 +97,34 @@ impl Counts {
         self.dims.is_empty()
     }
 
-    /// Adds `n` to the counter `dim`/`key`.
+    /// Adds `n` to the counter `dim`/`key` (in an `hll-` dimension:
+    /// raises it to `n`).
     pub fn add(&mut self, dim: &str, key: &str, n: u64) {
         let keys = match self.dims.get_mut(dim) {
             Some(k) => k,
             None => self.dims.entry(dim.to_string()).or_default(),
         };
         match keys.get_mut(key) {
+            Some(c) if is_max_dim(dim) => *c = (*c).max(n),
             Some(c) => *c = c.saturating_add(n),
             None => {
                 keys.insert(key.to_string(), n);
             }
         }
+    }
+
+    /// The number of distinct elements estimated from the HyperLogLog
+    /// registers of `dim` (`hll-urls`, `hll-hosts`); `None` when there
+    /// are none or they are not registers.
+    pub fn estimate(&self, dim: &str) -> Option<f64> {
+        let keys = self.dims.get(dim)?;
+        let mut sketch = Hll::new();
+        for (index, &rank) in keys {
+            if !sketch.raise(index.parse().ok()?, rank) {
+                return None;
+            }
+        }
+        Some(sketch.estimate())
     }
 
     /// The counter `dim`/`key` (0 when absent).
@@ -173,6 +202,11 @@ impl Counts {
     }
 }
 
+/// Whether `dim` merges by maximum (HyperLogLog registers).
+fn is_max_dim(dim: &str) -> bool {
+    dim.starts_with("hll-")
+}
+
 fn escape(s: &str) -> String {
     if !s.contains(['\t', '\n', '\\']) {
         return s.to_string();
@@ -211,6 +245,15 @@ pub fn per_message_bucket(n: u64) -> String {
     format!("{lo}-{}", lo.saturating_mul(2) - 1)
 }
 
+/// A top list's title, saying how far its counts may be over.
+fn top_title(title: &str, error: u64) -> String {
+    if error == 0 {
+        title.to_string()
+    } else {
+        format!("{title} (approximate: each count over by at most {error})")
+    }
+}
+
 /// The lower bound of a `urls-per-message` key, for sorting.
 fn bucket_low(key: &str) -> u64 {
     key.split('-').next().and_then(|k| k.parse().ok()).unwrap_or(u64::MAX)
@@ -221,7 +264,8 @@ fn bucket_low(key: &str) -> u64 {
 pub struct Summary {
     /// The additive counters.
     pub counts: Counts,
-    /// Distinct URLs among the matches, when known (not additive).
+    /// Distinct URLs among the matches, when known exactly; otherwise
+    /// the report estimates them from the `hll-urls` sketch.
     pub unique_urls: Option<u64>,
     /// Wall-clock time of the run, when known.
     pub elapsed: Option<Duration>,
@@ -263,8 +307,14 @@ impl Summary {
         }
         writeln!(w, "candidates  {:>14}", total("candidates"))?;
         writeln!(w, "matches     {:>14}", total("matches"))?;
-        if let Some(u) = self.unique_urls {
-            writeln!(w, "unique URLs {u:>14}")?;
+        let estimated = format!("  (estimate, ±{:.2} %)", 100.0 * STD_ERROR);
+        if let Some((u, est)) = self.unique_urls() {
+            let note = if est { estimated.as_str() } else { "" };
+            writeln!(w, "unique URLs {u:>14}{note}")?;
+        }
+        if let Some((u, est)) = self.unique_hosts() {
+            let note = if est { estimated.as_str() } else { "" };
+            writeln!(w, "unique hosts{u:>14}{note}")?;
         }
         writeln!(w, "rejected    {:>14}", total("rejected"))?;
         if total("errors") > 0 {
@@ -278,14 +328,26 @@ impl Summary {
             writeln!(w)?;
         }
         let sections = [
-            ("rejections by reason", c.top("reject", usize::MAX)),
-            ("matches by scheme", c.top("scheme", usize::MAX)),
-            ("matches by kind", c.top("kind", usize::MAX)),
-            ("top hosts", c.top("host", self.top)),
-            ("top TLDs", c.top("tld", self.top)),
-            ("mail matches by location", c.top("location", usize::MAX)),
-            ("mail matches by encoding", c.top("encoding", usize::MAX)),
-            ("messages by URL count", self.per_message()),
+            ("rejections by reason".to_string(), c.top("reject", usize::MAX)),
+            ("matches by scheme".to_string(), c.top("scheme", usize::MAX)),
+            ("matches by kind".to_string(), c.top("kind", usize::MAX)),
+            (
+                top_title("top hosts", c.get("error", "host")),
+                c.top("host", self.top),
+            ),
+            (
+                top_title("top TLDs", c.get("error", "tld")),
+                c.top("tld", self.top),
+            ),
+            (
+                "mail matches by location".to_string(),
+                c.top("location", usize::MAX),
+            ),
+            (
+                "mail matches by encoding".to_string(),
+                c.top("encoding", usize::MAX),
+            ),
+            ("messages by URL count".to_string(), self.per_message()),
         ];
         for (title, rows) in sections {
             if rows.is_empty() {
@@ -297,6 +359,29 @@ impl Summary {
             }
         }
         Ok(())
+    }
+
+    /// Distinct URLs, and whether the number is an estimate.
+    pub fn unique_urls(&self) -> Option<(u64, bool)> {
+        match self.unique_urls {
+            Some(u) => Some((u, false)),
+            None => self
+                .counts
+                .estimate("hll-urls")
+                .map(|e| (e.round() as u64, true)),
+        }
+    }
+
+    /// Distinct hosts, and whether the number is an estimate: exact while
+    /// the host counts are (no `error`/`host`), then from `hll-hosts`.
+    pub fn unique_hosts(&self) -> Option<(u64, bool)> {
+        let exact = self.counts.get("error", "host") == 0;
+        let known = self.unique_urls.is_some()
+            || self.counts.dims.contains_key("hll-hosts");
+        if exact && known {
+            return Some((self.counts.dim("host").len() as u64, false));
+        }
+        self.counts.estimate("hll-hosts").map(|e| (e.round() as u64, true))
     }
 
     /// The `urls-per-message` counters, fewest URLs first.
@@ -313,7 +398,23 @@ impl Summary {
         for k in TOTALS {
             obj.insert(k.into(), json!(c.get("total", k)));
         }
-        obj.insert("unique_urls".into(), json!(self.unique_urls));
+        let unique = self.unique_urls();
+        obj.insert("unique_urls".into(), json!(unique.map(|u| u.0)));
+        obj.insert(
+            "unique_urls_estimated".into(),
+            json!(unique.is_some_and(|u| u.1)),
+        );
+        let hosts = self.unique_hosts();
+        obj.insert("unique_hosts".into(), json!(hosts.map(|u| u.0)));
+        obj.insert(
+            "unique_hosts_estimated".into(),
+            json!(hosts.is_some_and(|u| u.1)),
+        );
+        obj.insert(
+            "top_hosts_max_error".into(),
+            json!(c.get("error", "host")),
+        );
+        obj.insert("top_tlds_max_error".into(), json!(c.get("error", "tld")));
         obj.insert(
             "elapsed_secs".into(),
             json!(self.elapsed.map(|e| e.as_secs_f64())),

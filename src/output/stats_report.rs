@@ -3,14 +3,14 @@
 //! written after the run as a readable report, one JSON object, or the
 //! additive TSV partials ([`super::stats`] has the counters).
 
+use super::escape;
 use super::printer::{Ctx, Emit, Run, Tally, Url};
 use super::stats::{per_message_bucket, Counts, Summary};
-use super::url::{host_from, tld};
+use super::url::host_from;
+use super::url_stats::UrlStats;
 use crate::driver::InputDone;
 use crate::input::Input;
 use crate::parse::Reject;
-use std::collections::HashSet;
-use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io::{self, Write};
 
 /// How the statistics are written.
@@ -26,10 +26,11 @@ enum Shape {
 pub(super) struct StatsReport {
     shape: Shape,
     /// Counters of the inputs that ended (but the `total` dimension,
-    /// which the printer keeps).
+    /// which the printer keeps, and the URL and host tallies).
     total: Counts,
-    /// Hashes of the URLs seen, for the unique count.
-    hashes: HashSet<u64>,
+    /// Unique URLs and hosts, top hosts and TLDs: bounded sketches, or
+    /// exact under `--exact-stats`.
+    url_stats: UrlStats,
     cur: Current,
 }
 
@@ -57,28 +58,28 @@ impl Current {
 }
 
 impl StatsReport {
-    fn new(shape: Shape) -> StatsReport {
+    fn new(shape: Shape, exact: bool) -> StatsReport {
         StatsReport {
             shape,
             total: Counts::new(),
-            hashes: HashSet::new(),
+            url_stats: UrlStats::new(exact),
             cur: Current::default(),
         }
     }
 
     /// The readable report.
-    pub(super) fn text() -> StatsReport {
-        StatsReport::new(Shape::Text)
+    pub(super) fn text(exact: bool) -> StatsReport {
+        StatsReport::new(Shape::Text, exact)
     }
 
     /// One JSON object.
-    pub(super) fn json() -> StatsReport {
-        StatsReport::new(Shape::Json)
+    pub(super) fn json(exact: bool) -> StatsReport {
+        StatsReport::new(Shape::Json, exact)
     }
 
     /// The additive TSV partials.
-    pub(super) fn tsv() -> StatsReport {
-        StatsReport::new(Shape::Tsv)
+    pub(super) fn tsv(exact: bool) -> StatsReport {
+        StatsReport::new(Shape::Tsv, exact)
     }
 }
 
@@ -116,15 +117,8 @@ impl<W: Write> Emit<W> for StatsReport {
         let c = &mut cur.counts;
         c.add("scheme", url.scheme, 1);
         c.add("kind", hit.kind.name(), 1);
-        if let Some(h) = host_from(hit.url, hit.host) {
-            if let Some(t) = tld(&h) {
-                c.add("tld", t, 1);
-            }
-            c.add("host", &h, 1);
-        }
-        let mut hasher = DefaultHasher::new();
-        hit.url.hash(&mut hasher);
-        self.hashes.insert(hasher.finish());
+        let host = host_from(hit.url, hit.host);
+        self.url_stats.add(hit.url, host.as_deref());
         Ok(())
     }
 
@@ -162,7 +156,9 @@ impl<W: Write> Emit<W> for StatsReport {
     }
 
     fn counts(&self) -> Counts {
-        self.total.clone()
+        let mut c = self.total.clone();
+        self.url_stats.add_to(&mut c);
+        c
     }
 
     fn finish(
@@ -176,14 +172,14 @@ impl<W: Write> Emit<W> for StatsReport {
         }
         let summary = Summary {
             counts: run.counts.clone(),
-            unique_urls: Some(self.hashes.len() as u64),
+            unique_urls: self.url_stats.exact_unique_urls(),
             elapsed: Some(run.elapsed),
             top: cx.opts.top,
         };
         if self.shape == Shape::Text {
             return summary.write_text(out);
         }
-        serde_json::to_writer_pretty(&mut *out, &summary.to_json())?;
+        escape::write_json_pretty(&mut *out, &summary.to_json())?;
         out.write_all(b"\n")
     }
 }

@@ -1,5 +1,5 @@
-//! Small URL helpers for output: the host for statistics and JSON,
-//! password redaction (the parser's), and UTF-8 for JSON.
+//! Small URL helpers for output: the host for statistics and JSON, and
+//! password redaction (the parser's). Escaping is [`super::escape`]'s.
 
 use std::borrow::Cow;
 
@@ -68,68 +68,6 @@ pub fn tld(host: &str) -> Option<&str> {
 /// ```
 pub fn redact(url: &[u8]) -> Cow<'_, [u8]> {
     crate::parse::redact(url)
-}
-
-/// `bytes` made safe for a terminal: invalid UTF-8, C0 controls, DEL and
-/// C1 control characters (U+0080–U+009F, CSI among them) are
-/// percent-encoded, byte by byte; anything else is kept. URLs that passed
-/// validation never need it; rejected candidates (`--rejects`) may.
-pub fn terminal_safe(bytes: &[u8]) -> Cow<'_, [u8]> {
-    let unsafe_char = |c: char| c.is_control();
-    // Printable ASCII, what nearly every URL is: no decoding needed.
-    // (A fold with no early exit: the compiler makes it vector code.)
-    let outside = bytes.iter().fold(0u8, |acc, &b| {
-        acc | u8::from(b.wrapping_sub(0x20) >= 0x7F - 0x20)
-    });
-    if outside == 0 {
-        return Cow::Borrowed(bytes);
-    }
-    let clean = match std::str::from_utf8(bytes) {
-        Ok(s) => !s.chars().any(unsafe_char),
-        Err(_) => false,
-    };
-    if clean {
-        return Cow::Borrowed(bytes);
-    }
-    let mut out = Vec::with_capacity(bytes.len() + 8);
-    for chunk in bytes.utf8_chunks() {
-        for c in chunk.valid().chars() {
-            let mut buf = [0u8; 4];
-            let enc = c.encode_utf8(&mut buf).as_bytes();
-            if unsafe_char(c) {
-                for b in enc {
-                    out.extend_from_slice(format!("%{b:02X}").as_bytes());
-                }
-            } else {
-                out.extend_from_slice(enc);
-            }
-        }
-        for b in chunk.invalid() {
-            out.extend_from_slice(format!("%{b:02X}").as_bytes());
-        }
-    }
-    Cow::Owned(out)
-}
-
-/// `bytes` as UTF-8 text: valid UTF-8 as it is, any other byte
-/// percent-encoded (`%E9`); the flag says whether anything was encoded.
-///
-/// ```
-/// use urlgrep::output::utf8_or_escape;
-/// assert_eq!(utf8_or_escape(b"http://a.b/\xe9"), ("http://a.b/%E9".into(), true));
-/// ```
-pub fn utf8_or_escape(bytes: &[u8]) -> (Cow<'_, str>, bool) {
-    if let Ok(s) = std::str::from_utf8(bytes) {
-        return (Cow::Borrowed(s), false);
-    }
-    let mut out = String::with_capacity(bytes.len() + 8);
-    for chunk in bytes.utf8_chunks() {
-        out.push_str(chunk.valid());
-        for b in chunk.invalid() {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    (Cow::Owned(out), true)
 }
 
 #[cfg(test)]

@@ -94,6 +94,11 @@ pub enum Reject {
     BadNews,
     /// The candidate is longer than the configured cap.
     TooLong,
+    /// A bidirectional formatting character (U+200E, U+200F, U+061C,
+    /// U+202A–U+202E, U+2066–U+2069) anywhere in the URL: RFC 3987 §4.1
+    /// forbids them in IRIs, and a terminal would show the text around
+    /// them reordered (`…/\u{202E}gpj.exe` reads `…/exe.jpg`).
+    Bidi,
 }
 
 impl Reject {
@@ -117,6 +122,7 @@ impl Reject {
             Reject::BadHeader => "bad-header",
             Reject::BadNews => "bad-news",
             Reject::TooLong => "too-long",
+            Reject::Bidi => "bidi-control",
         }
     }
 }
@@ -143,6 +149,9 @@ impl fmt::Display for Reject {
             Reject::BadHeader => "invalid mailto header field",
             Reject::BadNews => "invalid news group, article or number",
             Reject::TooLong => "longer than the length cap",
+            Reject::Bidi => {
+                "bidirectional formatting character (RFC 3987 section 4.1)"
+            }
         })
     }
 }
@@ -267,5 +276,56 @@ mod tests {
         assert_eq!(no("http://a.b/%zz"), Reject::BadEscape);
         assert_eq!(no("1a://b"), Reject::BadScheme);
         assert_eq!(no("http:foo"), Reject::EmptyHost);
+    }
+
+    #[test]
+    fn rejects_bidi_controls_in_every_component() {
+        let bidi = [
+            '\u{200E}', '\u{200F}', '\u{061C}', '\u{202A}', '\u{202B}',
+            '\u{202C}', '\u{202D}', '\u{202E}', '\u{2066}', '\u{2067}',
+            '\u{2068}', '\u{2069}',
+        ];
+        let forms = [
+            "http://a.example/{}gpj.exe",
+            "http://a.example/?q={}x",
+            "http://a.example/#{}x",
+            "http://ex{}ample.com/",
+            "http://u{}:p@a.example/",
+            "https://a.example:80/{}",
+            "ftp://a.example/{}x",
+            "mailto:ceo@ex{}ample.com",
+            "mailto:c{}eo@example.com",
+            "mailto:ceo@example.com?subject={}x",
+            "news:comp.{}x",
+            "foo:bar{}",
+        ];
+        for c in bidi {
+            for form in forms {
+                let url = form.replace("{}", &c.to_string());
+                for strict in [false, true] {
+                    assert_eq!(
+                        validate(url.as_bytes(), strict),
+                        Err(Reject::Bidi),
+                        "{url:?} strict={strict}"
+                    );
+                    assert_eq!(
+                        Url::parse_with(
+                            url.as_bytes(),
+                            if strict {
+                                Strictness::Rfc1738
+                            } else {
+                                Strictness::Rfc3987
+                            }
+                        )
+                        .err(),
+                        Some(Reject::Bidi),
+                        "{url:?}"
+                    );
+                }
+            }
+        }
+        // Other non-ASCII text stays an IRI (RFC 3987 §2.2 `ucschar`).
+        assert_eq!(ok("http://a.example/\u{00E9}\u{2010}"), Scheme::Http);
+        assert_eq!(Reject::Bidi.name(), "bidi-control");
     }
 }

@@ -374,6 +374,12 @@ fn range_in(input: &[u8], part: &[u8]) -> Option<(u32, u32)> {
 /// holds whatever the rules had filled in.
 fn parse_into<'a>(url: &mut Url<'a>, strict: bool) -> Result<(), Reject> {
     let input = url.input;
+    // The one place every URL passes (validation, `Url::parse`, mailto
+    // and the fast paths), before any rule: whatever else is wrong with
+    // it, a reordering control is the reason shown.
+    if has_bidi(input) {
+        return Err(Reject::Bidi);
+    }
     let (scheme, name, rest) = match common_scheme(input) {
         Some((scheme, n)) => (
             scheme,
@@ -400,6 +406,30 @@ fn parse_into<'a>(url: &mut Url<'a>, strict: bool) -> Result<(), Reject> {
     }
     *url = general(input, strict, scheme, name, rest)?;
     Ok(())
+}
+
+/// RFC 3987 §4.1: "IRIs MUST NOT contain bidirectional formatting
+/// characters (LRM, RLM, LRE, RLE, LRO, RLO, and PDF)"; the isolates of
+/// Unicode 6.3 (LRI, RLI, FSI, PDI, U+2066–U+2069) and the Arabic letter
+/// mark (U+061C) reorder text the same way and are refused with them.
+///
+/// In UTF-8 they are `D8 9C`, `E2 80 8E`–`8F`, `E2 80 AA`–`AE` and
+/// `E2 81 A6`–`A9`; ASCII input (nearly every URL) is settled by one
+/// word-at-a-time `is_ascii`.
+#[inline]
+fn has_bidi(input: &[u8]) -> bool {
+    if input.is_ascii() {
+        return false;
+    }
+    input.windows(2).enumerate().any(|(i, w)| match *w {
+        [0xD8, 0x9C] => true,
+        [0xE2, b1] => matches!(
+            (b1, input.get(i + 2)),
+            (0x80, Some(0x8E | 0x8F | 0xAA..=0xAE))
+                | (0x81, Some(0xA6..=0xA9))
+        ),
+        _ => false,
+    })
 }
 
 /// [`parse`] as it was before the fast paths that fall back to
