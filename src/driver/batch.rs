@@ -83,6 +83,9 @@ pub(super) struct Batch {
     pub(super) mail: bool,
     /// Messages searched (mail only).
     pub(super) messages: u64,
+    /// The read of the slice ended early, at this offset (absolute), for
+    /// this reason: what was read before it is in the batch.
+    pub(super) ended: Option<(u64, io::Error)>,
 }
 
 /// A candidate whose URL is `urls[url.0..url.1]` of its batch.

@@ -78,9 +78,13 @@ impl Driver {
     ) -> io::Result<()> {
         let mut rescan = Ok(());
         if file.resume > slice.start {
-            match self.search_slice(slice, Some(file.resume), buf) {
-                Ok(b) => self.spare.give(std::mem::replace(batch, b)),
-                Err(e) => rescan = Err(e),
+            let mut b = self.search_slice(slice, Some(file.resume), buf);
+            match b.ended.take() {
+                None => self.spare.give(std::mem::replace(batch, b)),
+                Some((_, e)) => {
+                    self.spare.give(b);
+                    rescan = Err(e);
+                }
             }
         }
         file.resume = file.resume.max(batch.resume);

@@ -24,6 +24,8 @@ mod config;
 mod cut;
 mod how;
 mod plan;
+#[cfg(test)]
+mod read_tests;
 mod report;
 mod schedule;
 #[cfg(test)]

@@ -45,6 +45,10 @@ pub(super) struct FileState {
     pub(super) bytes: u64,
     /// Messages before the current slice.
     pub(super) messages: u64,
+    /// An error of an earlier slice was reported: the file's read ended
+    /// there (the slices after a file shrank all end early too; one
+    /// error says it).
+    pub(super) failed: bool,
 }
 
 /// Cuts the inputs into units, in order.

@@ -227,7 +227,8 @@ impl Driver {
                     error = Some(failure(&slice.input, e, at));
                 }
                 batch.report(&slice.input, report)?;
-                if let Some(err) = &error {
+                if let Some(err) = error.as_ref().filter(|_| !file.failed) {
+                    file.failed = true;
                     report.error(err)?;
                 }
                 if slice.last {

@@ -85,19 +85,13 @@ impl Driver {
                 Done::Whole { input, batch, error }
             }
             Unit::Slice(slice) => {
-                let batch = self.search_slice(&slice, None, buf);
-                match batch {
-                    Ok(batch) => Done::Slice { slice, batch, error: None },
-                    Err(error) => Done::Slice {
-                        batch: Batch::default(),
-                        error: Some(InputError {
-                            source: slice.input.source.clone(),
-                            offset: Some(slice.start),
-                            error,
-                        }),
-                        slice,
-                    },
-                }
+                let mut batch = self.search_slice(&slice, None, buf);
+                let error = batch.ended.take().map(|(at, error)| InputError {
+                    source: slice.input.source.clone(),
+                    offset: Some(at),
+                    error,
+                });
+                Done::Slice { slice, batch, error }
             }
         }
     }
@@ -153,10 +147,22 @@ impl Driver {
                 _ => true,
             }
         };
-        let bytes = match buf.fill_from((&file).take(limit), grow) {
-            Ok(b) => b,
-            Err(e) => return (Batch::failed(), Some(fail(e, None))),
+        let (bytes, read_error) = buf.fill_from((&file).take(limit), grow);
+        let read = bytes.len() as u64;
+        // What was read before an error is searched, then the error is
+        // reported at its offset; so is a file that ended before the size
+        // the walk saw (it shrank while it was read).
+        let ended = match (read_error, input.size) {
+            (Some(e), _) => Some(fail(e, Some(read))),
+            (None, Some(size)) if read < size => {
+                Some(fail(shrank(read, size), Some(read)))
+            }
+            _ => None,
         };
+        if let Some(err) = ended {
+            let (batch, error) = self.search_bytes(input, bytes, part);
+            return (batch, error.or(Some(err)));
+        }
         if let Some(size) = big {
             return self.search_big(input, path, file, size, buf, part);
         }
@@ -186,6 +192,17 @@ impl Driver {
                 Err(e) => (Batch::failed(), Some(fail(e, None))),
             };
         }
+        self.search_bytes(input, bytes, part)
+    }
+
+    /// The whole of an input, read: decompressed when it is compressed,
+    /// then searched as [`Driver::how`] says.
+    fn search_bytes(
+        &self,
+        input: &Input,
+        bytes: &[u8],
+        part: Part<'_>,
+    ) -> (Batch, Option<InputError>) {
         let format = Compression::detect(bytes);
         if format != Compression::None {
             return self.search_stream(input, bytes, part);
@@ -246,7 +263,7 @@ impl Driver {
             let mut b = self.search_repair(&all);
             b.compression = Some(format);
             b.raw = raw.load(Ordering::Relaxed);
-            let at = (format != Compression::None).then_some(counted.bytes);
+            let at = Some(counted.bytes);
             let error = got.err().map(|error| failure(input, error, at));
             return (b, error);
         }
@@ -280,7 +297,7 @@ impl Driver {
         let sink_sent = sink.sent;
         batch.bytes = counted.bytes;
         batch.raw = raw.load(Ordering::Relaxed).saturating_sub(sink_sent);
-        let at = (format != Compression::None).then_some(counted.bytes);
+        let at = Some(counted.bytes);
         let error = result.err().map(|error| failure(input, error, at));
         (batch, error)
     }
@@ -292,7 +309,7 @@ impl Driver {
         &self,
         slice: &SliceUnit,
         cell: &RefCell<Buffer>,
-    ) -> io::Result<Batch> {
+    ) -> Batch {
         match cell.try_borrow_mut() {
             Ok(mut buf) => self.search_slice(slice, None, &mut buf),
             Err(_) => self.search_slice(slice, None, &mut Buffer::default()),
@@ -300,29 +317,35 @@ impl Driver {
     }
 
     /// A slice of a big file, scanned from its start or, when the
-    /// previous slice spilled into it, from `resume` (absolute).
+    /// previous slice spilled into it, from `resume` (absolute). A read
+    /// that ended early is in [`Batch::ended`], and what it read before
+    /// that is searched.
     pub(super) fn search_slice(
         &self,
         slice: &SliceUnit,
         resume: Option<u64>,
         buf: &mut Buffer,
-    ) -> io::Result<Batch> {
+    ) -> Batch {
         let want = slice
             .end
             .saturating_add(self.overlap as u64)
             .min(slice.size)
             .saturating_sub(slice.start);
+        let len = (slice.end - slice.start) as usize;
         if slice.mail {
             // Mbox slices start and end at separator lines.
-            let len = (slice.end - slice.start) as usize;
-            let bytes = buf.fill_at(&slice.file, slice.start, len)?;
+            let (bytes, error) = buf.fill_at(&slice.file, slice.start, len);
+            let ended = slice_ended(slice, bytes.len(), len, error);
             let mut batch =
                 self.search_mail_slice(bytes, slice.start, mail::Format::Mbox);
             batch.resume = slice.end;
-            return Ok(batch);
+            batch.ended = ended;
+            return batch;
         }
-        let bytes = buf.fill_at(&slice.file, slice.start, want as usize)?;
-        let stop = (slice.end - slice.start) as usize;
+        let (bytes, error) =
+            buf.fill_at(&slice.file, slice.start, want as usize);
+        let ended = slice_ended(slice, bytes.len(), len, error);
+        let stop = len.min(bytes.len());
         let mut batch = self.spare.take();
         let mut it = match resume {
             None => self.finder.candidates_in(bytes, 0..stop),
@@ -338,7 +361,8 @@ impl Driver {
             batch.newlines = memchr::memchr_iter(b'\n', head).count() as u64;
         }
         batch.bytes = stop as u64;
-        Ok(batch)
+        batch.ended = ended;
+        batch
     }
 
     /// A big regular file that the walk listed without its size (see
@@ -383,13 +407,10 @@ impl Driver {
         });
         let mut error = None;
         for (slice, batch) in searched {
-            let mut batch = match batch {
-                Ok(b) => b,
-                Err(e) => {
-                    error = Some(fail(e, Some(slice.start)));
-                    break;
-                }
-            };
+            let mut batch = batch;
+            if let Some((at, e)) = batch.ended.take() {
+                error = Some(fail(e, Some(at)));
+            }
             if let Err(e) = self.join(&mut file, slice, &mut batch, buf) {
                 error = Some(fail(e, Some(slice.start)));
             }
@@ -401,6 +422,34 @@ impl Driver {
         done.bytes = file.bytes;
         done.messages = file.messages;
         (done, error)
+    }
+}
+
+/// The error of a file that ended at byte `read` of the `size` its
+/// `stat` said: it shrank while it was read.
+fn shrank(read: u64, size: u64) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::UnexpectedEof,
+        format!(
+            "ended at byte {read} of the {size} its size said \
+             (it shrank while it was read)"
+        ),
+    )
+}
+
+/// How the read of a slice ended early, if it did: a read error, or the
+/// file shrank under it (`got` of the `len` bytes of the slice itself).
+fn slice_ended(
+    slice: &SliceUnit,
+    got: usize,
+    len: usize,
+    error: Option<io::Error>,
+) -> Option<(u64, io::Error)> {
+    let at = slice.start + got as u64;
+    match error {
+        Some(e) => Some((at, e)),
+        None if got < len => Some((at, shrank(at, slice.size))),
+        None => None,
     }
 }
 

@@ -174,13 +174,21 @@ impl MailFinder {
         let mut scratch = Scratch::default();
         let (mut origin, mut index) = (0u64, 0usize);
         let chunk = 1 << 20;
+        // A read error ends the input there: what was read before it is
+        // searched, then the error is returned.
+        let mut failed = None;
         loop {
-            let eof = if format == Format::Mbox {
-                let n = (&mut rdr).take(chunk as u64).read_to_end(&mut buf)?;
-                n == 0
+            let read = if format == Format::Mbox {
+                (&mut rdr).take(chunk as u64).read_to_end(&mut buf)
             } else {
-                rdr.read_to_end(&mut buf)?;
-                true
+                rdr.read_to_end(&mut buf).map(|_| 0)
+            };
+            let eof = match read {
+                Ok(n) => format != Format::Mbox || n == 0,
+                Err(e) => {
+                    failed = Some(e);
+                    true
+                }
             };
             let cut = if eof {
                 buf.len()
@@ -207,7 +215,10 @@ impl MailFinder {
             origin += cut as u64;
             buf.drain(..cut);
             if eof {
-                return Ok(());
+                return match failed {
+                    Some(e) => Err(e.into()),
+                    None => Ok(()),
+                };
             }
         }
     }

@@ -51,16 +51,18 @@ impl Buffer {
 
     /// Reads `rdr` to its end (the caller bounds it with `take`).
     /// `grow` is asked once, when the first 64 KiB are read and more
-    /// may follow; when it says no, the read stops there.
+    /// may follow; when it says no, the read stops there. A read error
+    /// ends it: the bytes read before it are returned with it.
     pub(crate) fn fill_from<R: Read>(
         &mut self,
         mut rdr: R,
         mut grow: impl FnMut() -> bool,
-    ) -> io::Result<&[u8]> {
+    ) -> (&[u8], Option<io::Error>) {
         const FIRST: usize = 64 * 1024;
         let mut len = 0;
         let mut base = self.room(FIRST);
         let mut asked = false;
+        let mut error = None;
         loop {
             if len >= FIRST && !asked {
                 asked = true;
@@ -81,32 +83,42 @@ impl Buffer {
                 base = nb;
             }
             let dst = self.buf.get_mut(base + len..).unwrap_or_default();
-            match read_retry(|b| rdr.read(b), dst)? {
-                0 => break,
-                n => len += n,
+            match read_retry(|b| rdr.read(b), dst) {
+                Ok(0) => break,
+                Ok(n) => len += n,
+                Err(e) => {
+                    error = Some(e);
+                    break;
+                }
             }
         }
-        Ok(self.buf.get(base..base + len).unwrap_or_default())
+        (self.buf.get(base..base + len).unwrap_or_default(), error)
     }
 
-    /// Reads `len` bytes of `file` at `offset` (fewer at its end).
+    /// Reads `len` bytes of `file` at `offset` (fewer at its end, or
+    /// before a read error, which is returned with them).
     pub(crate) fn fill_at(
         &mut self,
         file: &File,
         offset: u64,
         len: usize,
-    ) -> io::Result<&[u8]> {
+    ) -> (&[u8], Option<io::Error>) {
         let base = self.room(len);
         let mut got = 0;
+        let mut error = None;
         while got < len {
             let dst =
                 self.buf.get_mut(base + got..base + len).unwrap_or_default();
             let at = offset + got as u64;
-            match read_retry(|b| file.read_at(b, at), dst)? {
-                0 => break,
-                n => got += n,
+            match read_retry(|b| file.read_at(b, at), dst) {
+                Ok(0) => break,
+                Ok(n) => got += n,
+                Err(e) => {
+                    error = Some(e);
+                    break;
+                }
             }
         }
-        Ok(self.buf.get(base..base + got).unwrap_or_default())
+        (self.buf.get(base..base + got).unwrap_or_default(), error)
     }
 }
