@@ -67,7 +67,7 @@ impl MailFinderBuilder {
     }
 
     /// Repair raw quoted-printable in identity-encoded text parts (see
-    /// [`repair_iter`]); such matches have [`Encoding::QpRepair`]. By
+    /// [`super::repair_iter`]); such matches have [`super::Encoding::QpRepair`]. By
     /// default, no repair.
     pub fn qp_repair(&mut self, yes: bool) -> &mut MailFinderBuilder {
         self.cfg.qp_repair = yes;
@@ -89,7 +89,7 @@ impl MailFinderBuilder {
     }
 }
 
-/// Finds URLs message by message; see the [module docs](self). Reusable
+/// Finds URLs message by message; see the [module docs](crate::mail). Reusable
 /// and cheap to clone.
 #[derive(Clone, Debug)]
 pub struct MailFinder {

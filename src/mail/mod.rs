@@ -4,7 +4,7 @@
 //! Raw mail hides URLs behind transfer encodings: a quoted-printable soft
 //! line break cuts a URL in two, `=3D` stands for `=`, and base64 text
 //! parts hide their URLs completely. [`MailFinder`] wraps a
-//! [`Finder`] and, for each message of a file, scans
+//! [`crate::Finder`] and, for each message of a file, scans
 //!
 //! - the header fields (folds read as RFC 5322 §2.2.3 says), for URLs such as those
 //!   of `List-Unsubscribe`, `List-Archive`, `List-Help`, `List-Post`

@@ -29,8 +29,10 @@
 //! end in one dot (an absolute name, RFC 1034 §3.1) in the default mode; a
 //! `#fragment` (RFC 1808 §2.2) is allowed after any URL at both levels.
 
+mod authority;
 mod cache;
 mod chars;
+mod grammars;
 mod host;
 mod mailto;
 mod normal;
