@@ -115,6 +115,11 @@ pub(super) struct FoundMail {
 }
 
 impl Batch {
+    /// The bytes it holds (its vectors' capacities).
+    pub(super) fn held(&self) -> usize {
+        self.hits.capacity() * size_of::<Found>() + self.urls.capacity()
+    }
+
     pub(super) fn failed() -> Batch {
         Batch { opened: false, ..Batch::default() }
     }

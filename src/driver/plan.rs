@@ -105,3 +105,15 @@ impl<'d, I: Iterator<Item = Result<Input, InputError>>> Planner<'d, I> {
         }
     }
 }
+
+impl Done {
+    /// The bytes its batch holds ([`Batch::held`]).
+    pub(super) fn held(&self) -> usize {
+        match self {
+            Done::Failed(_) => 0,
+            Done::Whole { batch, .. } | Done::Slice { batch, .. } => {
+                batch.held()
+            }
+        }
+    }
+}

@@ -46,6 +46,7 @@ impl Driver {
             reported: Mutex::new(0),
             moved: Condvar::new(),
             waiting: AtomicUsize::new(0),
+            pending: AtomicUsize::new(0),
             stop: AtomicBool::new(false),
             window: 4 * self.threads + 4,
         };
@@ -86,7 +87,14 @@ impl Driver {
             // lowest unreported unit is always taken and never waits
             // here (its number is below `reported + window`), so this
             // cannot deadlock.
-            shared.wait_until(|reported| seq < reported + shared.window);
+            // Nor past a bound on the results waiting to be reported
+            // (dense slices fill tens of MiB each): the unit due next never
+            // waits, and reporting it wakes the others.
+            shared.wait_until(|reported| {
+                seq < reported + shared.window
+                    && (seq == reported
+                        || shared.pending.load(Ordering::SeqCst) < PENDING_MAX)
+            });
             // A long stream delivers its matches in parts; one that is not
             // due yet waits after each part, so at most one part per unit
             // is buffered.
@@ -103,6 +111,11 @@ impl Driver {
         shared: &Shared<'_, '_, I, R>,
         msg: Msg,
     ) {
+        let held = match &msg {
+            Msg::Part(_, _, batch) => batch.held(),
+            Msg::Done(_, done) => done.held(),
+        };
+        shared.pending.fetch_add(held, Ordering::SeqCst);
         if let Ok(mut inbox) = shared.inbox.lock() {
             match msg {
                 Msg::Part(seq, input, batch) => {
@@ -152,6 +165,9 @@ impl Driver {
                 ),
                 Err(_) => return,
             };
+            let held = parts.iter().map(|(_, b)| b.held()).sum::<usize>()
+                + done.as_ref().map_or(0, Done::held);
+            shared.pending.fetch_sub(held, Ordering::SeqCst);
             let mut outcome = Ok(());
             for (input, batch) in parts {
                 outcome = outcome.and_then(|()| rep.part(&input, &batch));
@@ -247,6 +263,12 @@ impl Driver {
     }
 }
 
+/// Workers start no unit but the one due next while the results waiting
+/// to be reported hold more than this: memory stays O(threads × slice)
+/// plus this, however dense the matches (4 M unique URLs in 163 MB held
+/// 236 MiB at `-j2` before).
+const PENDING_MAX: usize = 16 << 20;
+
 /// Where a long stream sends the matches it has found so far.
 pub(super) trait Parts {
     /// Sends a part on; returns whether the run goes on (a run whose
@@ -307,6 +329,8 @@ pub(super) struct Shared<'d, 'r, I, R> {
     pub(super) moved: Condvar,
     /// Workers waiting on `moved`.
     pub(super) waiting: AtomicUsize,
+    /// Bytes held by the results in the inbox ([`Batch::held`]).
+    pub(super) pending: AtomicUsize,
     pub(super) stop: AtomicBool,
     pub(super) window: usize,
 }
