@@ -258,9 +258,7 @@ pub fn decoder<'a, R: BufRead + Send + 'a>(
 ) -> io::Result<Box<dyn Read + Send + 'a>> {
     Ok(match format {
         Compression::None => Box::new(rdr),
-        Compression::Gzip => {
-            Box::new(flate2::bufread::MultiGzDecoder::new(rdr))
-        }
+        Compression::Gzip => Box::new(GzMembers::new(rdr)),
         Compression::Bzip2 => {
             Box::new(bzip2::bufread::MultiBzDecoder::new(rdr))
         }
@@ -271,6 +269,57 @@ pub fn decoder<'a, R: BufRead + Send + 'a>(
             Box::new(zstd::stream::read::Decoder::with_buffer(rdr)?)
         }
     })
+}
+
+/// The members of a gzip file, one after the other (RFC 1952 §2.2: "a
+/// gzip file consists of a series of members"), as gzip(1) reads them:
+/// zero bytes after the last member (tape and block padding) end the
+/// file, as gzip's "trailing zero bytes ignored" does; other bytes that do
+/// not start a member are an error.
+struct GzMembers<R: BufRead> {
+    /// The member being read; `None` at the end of the file.
+    member: Option<flate2::bufread::GzDecoder<R>>,
+}
+
+impl<R: BufRead> GzMembers<R> {
+    fn new(rdr: R) -> GzMembers<R> {
+        GzMembers { member: Some(flate2::bufread::GzDecoder::new(rdr)) }
+    }
+}
+
+impl<R: BufRead> Read for GzMembers<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        while let Some(member) = &mut self.member {
+            let n = member.read(buf)?;
+            if n > 0 || buf.is_empty() {
+                return Ok(n);
+            }
+            let Some(mut rdr) = self.member.take().map(|m| m.into_inner())
+            else {
+                break;
+            };
+            // After a member: another, zero padding to the end, or
+            // nothing.
+            loop {
+                let rest = rdr.fill_buf()?;
+                let Some(&first) = rest.first() else { return Ok(0) };
+                if first != 0 {
+                    if rest.len() >= 2 && rest[..2] != [0x1f, 0x8b] {
+                        return Err(io::Error::new(
+                            io::ErrorKind::InvalidData,
+                            "bytes after the last gzip member that are \
+                             neither a member nor zero padding",
+                        ));
+                    }
+                    self.member = Some(flate2::bufread::GzDecoder::new(rdr));
+                    break;
+                }
+                let zeros = rest.iter().take_while(|&&b| b == 0).count();
+                rdr.consume(zeros);
+            }
+        }
+        Ok(0)
+    }
 }
 
 /// Reads the first bytes of `rdr`, recognises a compression format, and
@@ -306,6 +355,35 @@ mod tests {
         let mut out = Vec::new();
         rdr.read_to_end(&mut out).unwrap();
         (format, out)
+    }
+
+    /// RFC 1952 members, then zero padding (as tape and block devices
+    /// leave it): read as gzip(1) reads them.
+    #[test]
+    fn gzip_members_then_zero_padding() {
+        let gz = |text: &[u8]| {
+            let mut enc = flate2::write::GzEncoder::new(
+                Vec::new(),
+                flate2::Compression::default(),
+            );
+            enc.write_all(text).unwrap();
+            enc.finish().unwrap()
+        };
+        let mut two = gz(b"http://a.example/\n");
+        two.extend(gz(b"http://b.example/\n"));
+        for pad in [0, 1, 511, 70_000] {
+            let mut bytes = two.clone();
+            bytes.resize(bytes.len() + pad, 0);
+            let want = b"http://a.example/\nhttp://b.example/\n".to_vec();
+            assert_eq!(unpack(&bytes), (Compression::Gzip, want), "{pad}");
+        }
+        let mut garbage = two.clone();
+        garbage.extend_from_slice(b"\0\0junk");
+        let (_, mut rdr) = open_stream(&garbage[..]).unwrap();
+        let mut out = Vec::new();
+        let err = rdr.read_to_end(&mut out).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::InvalidData);
+        assert_eq!(out, b"http://a.example/\nhttp://b.example/\n");
     }
 
     #[test]
