@@ -205,6 +205,12 @@ impl<F: serde_json::ser::Formatter> serde_json::ser::Formatter
         w: &mut W,
         fragment: &str,
     ) -> io::Result<()> {
+        // Nearly every string is ASCII without DEL: nothing to look for
+        // (serde_json escapes the C0 controls before it gets here).
+        if fragment.bytes().fold(0u8, |acc, b| acc | u8::from(b >= 0x7f)) == 0
+        {
+            return self.0.write_string_fragment(w, fragment);
+        }
         let mut rest = fragment;
         while let Some((i, c)) =
             rest.char_indices().find(|&(_, c)| is_unsafe(c))
