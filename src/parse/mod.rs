@@ -34,6 +34,7 @@ mod chars;
 mod host;
 mod mailto;
 mod normal;
+mod registry;
 mod scheme;
 mod url;
 

@@ -306,16 +306,31 @@ impl Config {
             }
             return Ok(None);
         }
-        if !parse::is_registered_prefix(&bytes[s..], c - s) {
-            return Ok(None);
+        let registered = parse::is_registered_prefix(&bytes[s..], c - s);
+        // RFC 3986 Appendix C: `<…>` delimits any URI, so an unregistered
+        // scheme is read there too, when `//` (an authority, §3.2)
+        // follows: `<svn+ssh://host/trunk>`. Its opaque forms are left
+        // alone: `<o:p>`, `<xsl:value-of …>` and `<std::string>` are tags
+        // and C++ names, and generic syntax would take them all.
+        if !registered {
+            let slashes = || -> Result<bool, Incomplete> {
+                Ok((hay.get(c + 1)?, hay.get(c + 2)?)
+                    == (Some(b'/'), Some(b'/')))
+            };
+            if before != Some(b'<') || !self.angle || !slashes()? {
+                return Ok(None);
+            }
         }
+        // A single quote delimits as the double quote does (RFC 3986
+        // Appendix C names `"…"`; HTML attribute values take either, and
+        // mail quotes URLs both ways): the URL ends at the matching `'`.
         let delimited = match before {
-            Some(b'<') if self.angle => Some((b'<', Kind::Angle)),
+            Some(b'<') if self.angle => Some((b'>', Kind::Angle)),
             Some(b'"') if self.quoted => Some((b'"', Kind::Quoted)),
+            Some(b'\'') if self.quoted => Some((b'\'', Kind::Quoted)),
             _ => None,
         };
-        if let Some((open, kind)) = delimited {
-            let closer = if open == b'<' { b'>' } else { b'"' };
+        if let Some((closer, kind)) = delimited {
             // Only `<URL:…>` joins spaces within a line: in `<…>` and
             // `"…"` they are prose (`<mailto:tismer at example.com>`,
             // python-dev 2000-01), while real wraps break at line ends.
@@ -332,7 +347,7 @@ impl Config {
                 return Ok(Some(self.closed(hay, s - 1, closed, kind)));
             }
         }
-        if self.bare {
+        if self.bare && registered {
             return self.bare(hay, s, c);
         }
         Ok(None)
@@ -477,6 +492,41 @@ mod tests {
         assert_eq!(marked("x=\"http://a.b/\">"), "x=|\"http://a.b/\"|>");
         assert_eq!(marked("\"http://a.b/ is\""), "\"|http://a.b/| is\"");
         assert_eq!(marked("<sip:a@b.c>"), "|<sip:a@b.c>|");
+    }
+
+    /// Issue 19, classes 1 and 6.
+    #[test]
+    fn single_quotes_and_any_scheme_in_angles() {
+        assert_eq!(
+            marked("<a href='https://d.example.net/g?id=4'>x</a>"),
+            "<a href=|'https://d.example.net/g?id=4'|>x</a>"
+        );
+        assert_eq!(
+            marked("href='http://news.example.com'>"),
+            "href=|'http://news.example.com'|>"
+        );
+        assert_eq!(marked("'sip:a@b.c'"), "|'sip:a@b.c'|");
+        // not closed on the line: the bare reading, its quote given back
+        assert_eq!(
+            marked("'http://a.b/c and more"),
+            "'|http://a.b/c| and more"
+        );
+        assert_eq!(
+            marked("<svn+ssh://repo.example.org/trunk>"),
+            "|<svn+ssh://repo.example.org/trunk>|"
+        );
+        assert_eq!(marked("<x-y.z://h.example/>"), "|<x-y.z://h.example/>|");
+        // unregistered: only in `<…>`, and only with an authority
+        for text in [
+            "<o:p></o:p>",
+            "<std::string>",
+            "<xsl:value-of select=\"x\"/>",
+            "\"svn+ssh://repo.example.org/trunk\"",
+            "svn+ssh://repo.example.org/trunk",
+            "'o:p'",
+        ] {
+            assert_eq!(marked(text), text);
+        }
     }
 
     #[test]
