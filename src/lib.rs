@@ -49,7 +49,7 @@ mod search;
 
 pub use parse::{Host, Strictness, Url};
 pub use parse::{Reject, Scheme};
-pub use scan::{Flags, Kind, Span, Triggers};
+pub use scan::{Finds, Flags, Kind, Span, Triggers};
 pub use search::{
     Candidate, CandidateIter, Driver, DriverBuilder, FindIter, Finder,
     FinderBuilder, Hit, InputDone, MailHit, MailMode, Match, OwnedMatch,

@@ -241,7 +241,12 @@ impl<'h> Iterator for FieldMatches<'_, 'h> {
                 self.cached = None;
             }
             let text = self.text;
-            let c = self.cfg.triggers.find(text, self.pos, self.floor)?;
+            let (c, _) = self.cfg.triggers.find_kind(
+                text,
+                self.pos,
+                self.floor,
+                self.cfg.finds,
+            )?;
             let (start, end) = self.field_of(c);
             if self.floor <= start {
                 let field = text.get(start..end).unwrap_or_default();

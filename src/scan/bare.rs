@@ -72,7 +72,9 @@ pub(crate) fn bare_end(
         i += 1;
     }
     let hard_end = i;
-    let end = trim(&hay.bytes[from..hard_end]) + from;
+    // A run cut by the cap was not ended by a reader: its openers stay
+    // (the rejected candidate spans the cap).
+    let end = trim(&hay.bytes[from..hard_end], !too_long) + from;
     Ok(BareEnd { end, hard_end, trimmed: end < hard_end, too_long })
 }
 
@@ -81,18 +83,18 @@ pub(crate) fn bare_end(
 ///
 /// - `.,;:!?*` (sentence punctuation, RFC 3986 Appendix C: "trailing
 ///   punctuation" is not part of the URI);
-/// - a `(` or `[` (it opens nothing the URL closes);
+/// - a `(` or `[` (it opens nothing the URL closes), when `openers`;
 /// - a `'` that closes no `'` opened in the URL: with an odd count of
 ///   `'` up to it (`…/c',` ends at `c`), while the balanced one of
 ///   `…/Rock_'n'` stays.
-fn trim(run: &[u8]) -> usize {
+fn trim(run: &[u8], openers: bool) -> usize {
     let mut quotes = memchr::memchr_iter(b'\'', run).count();
     let mut end = run.len();
     while let Some(&last) = run[..end].last() {
         match last {
             b'\'' if quotes % 2 == 0 => break,
             b'\'' => quotes -= 1,
-            b'(' | b'[' => {}
+            b'(' | b'[' if openers => {}
             _ if is_trailing_punct(last) => {}
             _ => break,
         }

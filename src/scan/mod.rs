@@ -28,8 +28,10 @@
 
 mod bare;
 mod delimited;
+mod names;
 mod triggers;
 
+use triggers::Trigger;
 pub use triggers::Triggers;
 
 use crate::parse::{self, Reject, Scheme};
@@ -70,16 +72,35 @@ pub enum Kind {
     Quoted,
     /// Running text, ended where a reader would end it.
     Bare,
+    /// An e-mail address without a scheme (`bob@example.com`, RFC 5322
+    /// `addr-spec`); found only with [`Finds::EMAIL`].
+    Email,
+    /// A `www.` name without a scheme (`www.example.com/page`); found
+    /// only with [`Finds::WWW`].
+    Www,
 }
 
 impl Kind {
-    /// Lower-case name: `wrapped`, `angle`, `quoted`, `bare`.
+    /// Lower-case name: `wrapped`, `angle`, `quoted`, `bare`, `email`,
+    /// `www`.
     pub fn name(self) -> &'static str {
         match self {
             Kind::Wrapped => "wrapped",
             Kind::Angle => "angle",
             Kind::Quoted => "quoted",
             Kind::Bare => "bare",
+            Kind::Email => "email",
+            Kind::Www => "www",
+        }
+    }
+
+    /// The scheme a match of this kind implies when its text has none:
+    /// `mailto` for [`Kind::Email`], `http` for [`Kind::Www`].
+    pub fn implied_scheme(self) -> Option<&'static str> {
+        match self {
+            Kind::Email => Some("mailto"),
+            Kind::Www => Some("http"),
+            _ => None,
         }
     }
 
@@ -90,6 +111,8 @@ impl Kind {
             "angle" => Kind::Angle,
             "quoted" => Kind::Quoted,
             "bare" => Kind::Bare,
+            "email" => Kind::Email,
+            "www" => Kind::Www,
             _ => return None,
         })
     }
@@ -154,6 +177,58 @@ impl fmt::Debug for Flags {
     }
 }
 
+/// The scheme-less detectors to run besides the URL scanner (issue 19);
+/// none by default, so that default counts do not change.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Finds(u8);
+
+impl Finds {
+    /// No detector: URLs with a scheme only.
+    pub const NONE: Finds = Finds(0);
+    /// E-mail addresses ([`Kind::Email`]).
+    pub const EMAIL: Finds = Finds(1);
+    /// `www.` names ([`Kind::Www`]).
+    pub const WWW: Finds = Finds(2);
+    /// Every detector.
+    pub const ALL: Finds = Finds(3);
+
+    /// Whether every detector of `other` is on.
+    pub fn contains(self, other: Finds) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// Whether no detector is on.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The detectors of both.
+    pub fn union(self, other: Finds) -> Finds {
+        Finds(self.0 | other.0)
+    }
+
+    /// Parses `email`, `www` or `all`.
+    pub fn from_name(name: &str) -> Option<Finds> {
+        Some(match name {
+            "email" => Finds::EMAIL,
+            "www" => Finds::WWW,
+            "all" => Finds::ALL,
+            _ => return None,
+        })
+    }
+}
+
+impl fmt::Debug for Finds {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names = [(Finds::EMAIL, "email"), (Finds::WWW, "www")];
+        f.debug_list()
+            .entries(
+                names.iter().filter(|(d, _)| self.contains(*d)).map(|p| p.1),
+            )
+            .finish()
+    }
+}
+
 /// Scanner settings; built by [`crate::FinderBuilder`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Config {
@@ -165,6 +240,7 @@ pub(crate) struct Config {
     pub max_url: usize,
     pub strict: bool,
     pub triggers: Triggers,
+    pub finds: Finds,
 }
 
 impl Default for Config {
@@ -178,6 +254,7 @@ impl Default for Config {
             max_url: 8192,
             strict: false,
             triggers: Triggers::Simd,
+            finds: Finds::NONE,
         }
     }
 }
@@ -263,11 +340,18 @@ impl Config {
         stop: usize,
     ) -> Step {
         let mut pos = pos;
-        while let Some(c) = self.triggers.find(hay.bytes, pos, floor) {
+        while let Some((c, trigger)) =
+            self.triggers.find_kind(hay.bytes, pos, floor, self.finds)
+        {
             if c >= stop {
                 break;
             }
-            match self.at_trigger(&hay, c, floor) {
+            let found = match trigger {
+                Trigger::Scheme => self.at_trigger(&hay, c, floor),
+                Trigger::Address => names::email(self, &hay, c, floor),
+                Trigger::Name => names::www(self, &hay, c, floor),
+            };
+            match found {
                 Ok(Some((raw, resume))) => return Step::Found(raw, resume),
                 Ok(None) => pos = c + 1,
                 Err(Incomplete) => return Step::NeedMore(c),

@@ -44,7 +44,23 @@
 //! through `memchr::memchr_iter` paid its run-time CPU dispatch at each
 //! of them: 63 instructions per colon of the SpamAssassin spool, 37 now.
 
+use super::{names, Finds};
 use crate::parse::{is_bare_opaque, MAX_SCHEME_LEN};
+
+/// What a trigger byte starts: the seam between the one search over
+/// the bytes and the small scanner of each kind (as linkify dispatches
+/// on `:`, `@` and `.`). The scheme trigger is always on; the others
+/// only with their detector ([`Finds`]), so the default search is the
+/// colon search alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Trigger {
+    /// The `:` that ends a scheme: [`super::Config::at_trigger`].
+    Scheme,
+    /// The `@` of an e-mail address: [`names::email`].
+    Address,
+    /// A `.` after `www`: [`names::www`].
+    Name,
+}
 
 /// How triggers are found.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -92,6 +108,52 @@ impl Triggers {
             Triggers::EveryColon => {
                 memchr::memchr(b':', rest).map(|i| from + i)
             }
+        }
+    }
+}
+
+impl Triggers {
+    /// Index and kind of the first trigger at or after `from`, with the
+    /// detectors of `finds` on. With none on this is [`Triggers::find`];
+    /// else one search for `:`, `@` and `.` (`memchr3`, or a byte at a
+    /// time for [`Triggers::Naive`]) and the test of each byte's kind:
+    /// [`may_start`] for `:`, [`names::may_address`] for `@`,
+    /// [`names::may_name`] for `.`. [`Triggers::EveryColon`] keeps every
+    /// such byte of a kind that is on, untested: the oracle.
+    #[inline]
+    pub(crate) fn find_kind(
+        self,
+        hay: &[u8],
+        from: usize,
+        floor: usize,
+        finds: Finds,
+    ) -> Option<(usize, Trigger)> {
+        if finds.is_empty() {
+            return self.find(hay, from, floor).map(|c| (c, Trigger::Scheme));
+        }
+        let rest = hay.get(from..)?;
+        let test = self != Triggers::EveryColon;
+        let kind = |i: usize| -> Option<(usize, Trigger)> {
+            let trigger = match hay.get(i)? {
+                b':' if !test || may_start(hay, i, floor) => Trigger::Scheme,
+                b'@' if finds.contains(Finds::EMAIL)
+                    && (!test || names::may_address(hay, i, floor)) =>
+                {
+                    Trigger::Address
+                }
+                b'.' if finds.contains(Finds::WWW)
+                    && (!test || names::may_name(hay, i, floor)) =>
+                {
+                    Trigger::Name
+                }
+                _ => return None,
+            };
+            Some((i, trigger))
+        };
+        match self {
+            Triggers::Naive => (from..from + rest.len()).find_map(kind),
+            _ => memchr::memchr3_iter(b':', b'@', b'.', rest)
+                .find_map(|i| kind(from + i)),
         }
     }
 }
