@@ -138,7 +138,7 @@ proptest! {
         for t in MODES {
             prop_assert_eq!(&slice_rows(t, &hay), &want, "{:?}", t);
         }
-        for finds in [Finds::EMAIL, Finds::WWW, Finds::ALL] {
+        for finds in [Finds::EMAIL, Finds::WWW, Finds::DOMAIN, Finds::ALL] {
             let want = slice_rows_with(Triggers::EveryColon, finds, &hay);
             for t in MODES {
                 let got = slice_rows_with(t, finds, &hay);

@@ -23,6 +23,7 @@ pub struct Options {
     /// The scheme-less detectors (issue 19).
     pub email: bool,
     pub www: bool,
+    pub domain: bool,
     pub max_wrapper_len: Option<u16>,
     pub max_url_len: Option<u16>,
 }
@@ -42,6 +43,9 @@ impl Options {
         }
         if self.www {
             finds = finds.union(Finds::WWW);
+        }
+        if self.domain {
+            finds = finds.union(Finds::DOMAIN);
         }
         b.find(finds);
         if let Some(n) = self.max_wrapper_len {

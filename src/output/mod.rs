@@ -8,4 +8,4 @@ pub mod stats;
 mod url;
 
 pub use printer::{Format, Printer, PrinterOptions};
-pub use url::{host, redact, terminal_safe, tld, utf8_or_escape};
+pub use url::{host, host_of, redact, terminal_safe, tld, utf8_or_escape};

@@ -5,7 +5,7 @@ use super::json::{
     RejectRecord, SummaryRecord,
 };
 use super::stats::{per_message_bucket, Counts, Summary};
-use super::url::{host, redact, terminal_safe, tld, utf8_or_escape};
+use super::url::{host_of, redact, terminal_safe, tld, utf8_or_escape};
 use crate::input::{Input, InputError, Source};
 use crate::search::{Hit, InputDone, Report};
 use crate::Kind;
@@ -335,8 +335,11 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
         let needs_scheme = stats
             || self.opts.format == Format::Json
             || !self.opts.schemes.is_empty();
-        let scheme =
-            if needs_scheme { scheme_of(hit.url) } else { Cow::Borrowed("") };
+        let scheme = match hit.kind.implied_scheme() {
+            Some(implied) => Cow::Borrowed(implied),
+            None if needs_scheme => scheme_of(hit.url),
+            None => Cow::Borrowed(""),
+        };
         if !self.selected(hit, &scheme) {
             return Ok(());
         }
@@ -399,7 +402,7 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
             let c = &mut self.cur.counts;
             c.add("scheme", &scheme, 1);
             c.add("kind", hit.kind.name(), 1);
-            if let Some(h) = host(hit.url) {
+            if let Some(h) = host_of(hit.url, hit.kind) {
                 if let Some(t) = tld(&h) {
                     c.add("tld", t, 1);
                 }
@@ -457,7 +460,7 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
                     kind: Cow::Borrowed(hit.kind.name()),
                     url: text,
                     scheme: Cow::Borrowed(&scheme),
-                    host: host(hit.url).map(Cow::Owned),
+                    host: host_of(hit.url, hit.kind).map(Cow::Owned),
                     flags,
                     mail,
                 });

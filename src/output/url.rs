@@ -29,6 +29,29 @@ fn authority(url: &[u8]) -> Option<(usize, &[u8])> {
 /// assert_eq!(host(b"news:comp.x"), None);
 /// ```
 pub fn host(url: &[u8]) -> Option<String> {
+    host_with(url, None)
+}
+
+/// [`host`] of a match of `kind`: for a scheme-less find
+/// ([`crate::Kind::implied_scheme`]: `bob@example.com`, `www.example.com/x`)
+/// the host of the URL it implies (`example.com`, `www.example.com`).
+///
+/// ```
+/// use urlgrep::{output::host_of, Kind};
+/// assert_eq!(host_of(b"Bob@Example.com", Kind::Email).as_deref(), Some("example.com"));
+/// assert_eq!(host_of(b"www.A.example:8/x", Kind::Www).as_deref(), Some("www.a.example"));
+/// ```
+pub fn host_of(url: &[u8], kind: crate::Kind) -> Option<String> {
+    host_with(url, kind.implied_scheme())
+}
+
+fn host_with(url: &[u8], implied: Option<&str>) -> Option<String> {
+    if let Some(scheme) = implied {
+        let sep = if scheme == "mailto" { ":" } else { "://" };
+        let mut full = format!("{scheme}{sep}").into_bytes();
+        full.extend_from_slice(url);
+        return host_with(&full, None);
+    }
     if let Ok(u) = crate::parse::Url::parse(url) {
         if let Some(h) = u.host_bytes().filter(|h| !h.is_empty()) {
             return Some(String::from_utf8_lossy(h).to_lowercase());

@@ -88,12 +88,21 @@ pub(crate) fn bare_end(
 ///   `'` up to it (`…/c',` ends at `c`), while the balanced one of
 ///   `…/Rock_'n'` stays.
 fn trim(run: &[u8], openers: bool) -> usize {
-    let mut quotes = memchr::memchr_iter(b'\'', run).count();
+    // The quotes are counted only when one ends the run (most URLs end
+    // in none): this is on every bare URL's path.
+    let mut quotes: Option<usize> = None;
     let mut end = run.len();
     while let Some(&last) = run[..end].last() {
         match last {
-            b'\'' if quotes % 2 == 0 => break,
-            b'\'' => quotes -= 1,
+            b'\'' => {
+                let n = quotes.get_or_insert_with(|| {
+                    memchr::memchr_iter(b'\'', &run[..end]).count()
+                });
+                if *n % 2 == 0 {
+                    break;
+                }
+                *n -= 1;
+            }
             b'(' | b'[' if openers => {}
             _ if is_trailing_punct(last) => {}
             _ => break,

@@ -29,6 +29,7 @@
 mod bare;
 mod delimited;
 mod names;
+mod tld;
 mod triggers;
 
 use triggers::Trigger;
@@ -78,11 +79,15 @@ pub enum Kind {
     /// A `www.` name without a scheme (`www.example.com/page`); found
     /// only with [`Finds::WWW`].
     Www,
+    /// A host name without a scheme whose last label is a top-level
+    /// domain of the root zone (`example.com/page`); found only with
+    /// [`Finds::DOMAIN`].
+    Domain,
 }
 
 impl Kind {
     /// Lower-case name: `wrapped`, `angle`, `quoted`, `bare`, `email`,
-    /// `www`.
+    /// `www`, `domain`.
     pub fn name(self) -> &'static str {
         match self {
             Kind::Wrapped => "wrapped",
@@ -91,15 +96,17 @@ impl Kind {
             Kind::Bare => "bare",
             Kind::Email => "email",
             Kind::Www => "www",
+            Kind::Domain => "domain",
         }
     }
 
     /// The scheme a match of this kind implies when its text has none:
-    /// `mailto` for [`Kind::Email`], `http` for [`Kind::Www`].
+    /// `mailto` for [`Kind::Email`], `http` for [`Kind::Www`] and
+    /// [`Kind::Domain`].
     pub fn implied_scheme(self) -> Option<&'static str> {
         match self {
             Kind::Email => Some("mailto"),
-            Kind::Www => Some("http"),
+            Kind::Www | Kind::Domain => Some("http"),
             _ => None,
         }
     }
@@ -113,6 +120,7 @@ impl Kind {
             "bare" => Kind::Bare,
             "email" => Kind::Email,
             "www" => Kind::Www,
+            "domain" => Kind::Domain,
             _ => return None,
         })
     }
@@ -189,8 +197,10 @@ impl Finds {
     pub const EMAIL: Finds = Finds(1);
     /// `www.` names ([`Kind::Www`]).
     pub const WWW: Finds = Finds(2);
+    /// Bare domain names ([`Kind::Domain`]).
+    pub const DOMAIN: Finds = Finds(4);
     /// Every detector.
-    pub const ALL: Finds = Finds(3);
+    pub const ALL: Finds = Finds(7);
 
     /// Whether every detector of `other` is on.
     pub fn contains(self, other: Finds) -> bool {
@@ -207,11 +217,12 @@ impl Finds {
         Finds(self.0 | other.0)
     }
 
-    /// Parses `email`, `www` or `all`.
+    /// Parses `email`, `www`, `domain` or `all`.
     pub fn from_name(name: &str) -> Option<Finds> {
         Some(match name {
             "email" => Finds::EMAIL,
             "www" => Finds::WWW,
+            "domain" => Finds::DOMAIN,
             "all" => Finds::ALL,
             _ => return None,
         })
@@ -220,7 +231,11 @@ impl Finds {
 
 impl fmt::Debug for Finds {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let names = [(Finds::EMAIL, "email"), (Finds::WWW, "www")];
+        let names = [
+            (Finds::EMAIL, "email"),
+            (Finds::WWW, "www"),
+            (Finds::DOMAIN, "domain"),
+        ];
         f.debug_list()
             .entries(
                 names.iter().filter(|(d, _)| self.contains(*d)).map(|p| p.1),
@@ -349,7 +364,7 @@ impl Config {
             let found = match trigger {
                 Trigger::Scheme => self.at_trigger(&hay, c, floor),
                 Trigger::Address => names::email(self, &hay, c, floor),
-                Trigger::Name => names::www(self, &hay, c, floor),
+                Trigger::Name => self.name(&hay, c, floor),
             };
             match found {
                 Ok(Some((raw, resume))) => return Step::Found(raw, resume),
@@ -433,6 +448,25 @@ impl Config {
         }
         if self.bare && registered {
             return self.bare(hay, s, c);
+        }
+        Ok(None)
+    }
+
+    /// A `www.` name or a bare domain name whose first dot is at `dot`:
+    /// `www.` first when both detectors are on.
+    fn name(
+        &self,
+        hay: &Hay<'_>,
+        dot: usize,
+        floor: usize,
+    ) -> Result<Option<(Raw, usize)>, Incomplete> {
+        if self.finds.contains(Finds::WWW)
+            && names::may_name(hay.bytes, dot, floor)
+        {
+            return names::www(self, hay, dot, floor);
+        }
+        if self.finds.contains(Finds::DOMAIN) {
+            return names::domain(self, hay, dot, floor);
         }
         Ok(None)
     }

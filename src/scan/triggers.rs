@@ -58,7 +58,8 @@ pub(crate) enum Trigger {
     Scheme,
     /// The `@` of an e-mail address: [`names::email`].
     Address,
-    /// A `.` after `www`: [`names::www`].
+    /// The first `.` of a name: [`names::www`] after `www`, else
+    /// [`names::domain`].
     Name,
 }
 
@@ -118,7 +119,7 @@ impl Triggers {
     /// else one search for `:`, `@` and `.` (`memchr3`, or a byte at a
     /// time for [`Triggers::Naive`]) and the test of each byte's kind:
     /// [`may_start`] for `:`, [`names::may_address`] for `@`,
-    /// [`names::may_name`] for `.`. [`Triggers::EveryColon`] keeps every
+    /// [`names::may_name`] or [`names::may_domain`] for `.`. [`Triggers::EveryColon`] keeps every
     /// such byte of a kind that is on, untested: the oracle.
     #[inline]
     pub(crate) fn find_kind(
@@ -141,8 +142,9 @@ impl Triggers {
                 {
                     Trigger::Address
                 }
-                b'.' if finds.contains(Finds::WWW)
-                    && (!test || names::may_name(hay, i, floor)) =>
+                b'.' if (finds.contains(Finds::WWW)
+                    || finds.contains(Finds::DOMAIN))
+                    && (!test || may_name(hay, i, floor, finds)) =>
                 {
                     Trigger::Name
                 }
@@ -156,6 +158,14 @@ impl Triggers {
                 .find_map(|i| kind(from + i)),
         }
     }
+}
+
+/// The test of a `.` for the name detectors that are on.
+#[inline]
+fn may_name(hay: &[u8], dot: usize, floor: usize, finds: Finds) -> bool {
+    (finds.contains(Finds::WWW) && names::may_name(hay, dot, floor))
+        || (finds.contains(Finds::DOMAIN)
+            && names::may_domain(hay, dot, floor))
 }
 
 /// The AVX2 colon searcher, when the CPU has AVX2: called directly, it
