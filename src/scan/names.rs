@@ -75,11 +75,16 @@ pub(crate) fn may_name(hay: &[u8], dot: usize, floor: usize) -> bool {
     let Some(start) = dot.checked_sub(3).filter(|&s| s >= floor) else {
         return false;
     };
-    let www =
-        hay.get(start..dot).is_some_and(|w| w.eq_ignore_ascii_case(b"www"));
-    let before_ok =
-        start == floor || hay.get(start - 1).is_some_and(|&b| opens_name(b));
-    www && before_ok
+    // `www` as three bytes with bit 0x20 set (only `W` and `w` fold
+    // onto `w`): one compare at every dot.
+    let www = match hay.get(start..dot) {
+        Some(&[a, b, c]) => {
+            u32::from_le_bytes([a, b, c, 0]) | 0x0020_2020 == 0x0077_7777
+        }
+        _ => false,
+    };
+    www && (start == floor
+        || hay.get(start - 1).is_some_and(|&b| opens_name(b)))
         && hay.get(dot + 1).map_or(true, |b| b.is_ascii_alphanumeric())
 }
 

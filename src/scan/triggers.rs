@@ -152,8 +152,18 @@ impl Triggers {
             };
             Some((i, trigger))
         };
+        let names =
+            finds.contains(Finds::WWW) || finds.contains(Finds::DOMAIN);
         match self {
             Triggers::Naive => (from..from + rest.len()).find_map(kind),
+            // Only the bytes of the detectors that are on: `.` is common
+            // in text, `@` is not.
+            _ if !names => memchr::memchr2_iter(b':', b'@', rest)
+                .find_map(|i| kind(from + i)),
+            _ if !finds.contains(Finds::EMAIL) => {
+                memchr::memchr2_iter(b':', b'.', rest)
+                    .find_map(|i| kind(from + i))
+            }
             _ => memchr::memchr3_iter(b':', b'@', b'.', rest)
                 .find_map(|i| kind(from + i)),
         }
