@@ -54,7 +54,7 @@ pub use driver::{
 };
 pub use parse::{Host, Strictness, Url};
 pub use parse::{Reject, Scheme, Verdict};
-pub use scan::{Flags, Kind, Span, Triggers};
+pub use scan::{Finds, Flags, Kind, Span, Triggers};
 pub use search::{
     Candidate, CandidateIter, FindIter, Finder, FinderBuilder, Match,
     OwnedMatch, Position, ReaderIter, Sink,

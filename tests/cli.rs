@@ -7,7 +7,7 @@
 //! 2. Inputs: `stdin_*`, `files_from_*`, `folder_*`, `symlink_*`,
 //!    `compressed_copies_*`.
 //! 3. Plain output: `filename_*`, `prefixes_*`, `unique_*`, `count_*`,
-//!    `filters_*`, `rejects_*`, `redact_*`.
+//!    `filters_*`, `rejects_*`, `redact_*`, `find_*` (issue 19).
 //! 4. JSON Lines: `json_*` (records deserialised with unknown fields
 //!    denied).
 //! 5. Statistics: `stats_*`, `merge_*`.
@@ -413,6 +413,41 @@ fn filters_by_kind_and_scheme() {
     );
     let none = run(&["--scheme", "gopher"], SAMPLE.as_bytes());
     assert_eq!(code(&none), 1);
+}
+
+/// Issue 19: the first try of a new user, and the opt-in detectors.
+#[test]
+fn find_scheme_less_only_when_asked() {
+    let text = b"see www.example.com/page and bob@example.com, python.org.\n";
+    let o = run(&[], text);
+    assert_eq!((code(&o), stdout(&o)), (1, String::new()));
+    let o = run(&["--find", "all"], text);
+    assert_eq!(
+        stdout(&o),
+        "www.example.com/page\nbob@example.com\npython.org\n"
+    );
+    let o = run(&["--find", "email,www", "--kind", "www"], text);
+    assert_eq!(stdout(&o), "www.example.com/page\n");
+    let o = run(&["--find", "domain", "--json"], b"see python.org/x\n");
+    let recs = records(&o);
+    let Rec::Match { kind, url, scheme, host, .. } = &recs[1] else {
+        panic!("{:?}", recs[1])
+    };
+    assert_eq!(
+        (kind.as_str(), url.as_str(), scheme.as_str(), host.as_deref()),
+        ("domain", "python.org/x", "http", Some("python.org"))
+    );
+    let o = run(&["--find", "email", "--json"], b"a bob@Example.com\n");
+    let Rec::Match { scheme, host, .. } = &records(&o)[1] else {
+        panic!("{}", stdout(&o))
+    };
+    assert_eq!(
+        (scheme.as_str(), host.as_deref()),
+        ("mailto", Some("example.com"))
+    );
+    let o = run(&["--find", "ftp"], text);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("--find \"ftp\""), "{}", stderr(&o));
 }
 
 #[test]

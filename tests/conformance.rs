@@ -61,10 +61,10 @@ fn case_names_are_unique_and_kebab_case() {
 
 #[test]
 fn conformance_cases_pass() {
-    let finder = urlgrep::Finder::new();
     let mut failures = Vec::new();
     let cases = cases::load();
     for case in &cases {
+        let finder = urlgrep::Finder::builder().find(case.finds).build();
         let slice: Vec<Expect> =
             finder.find_iter(&case.input).map(|m| seen(&m)).collect();
         failures.extend(check(case, "slice", &slice));

@@ -185,8 +185,16 @@ const CAPACITIES: [Option<usize>; 6] =
     [Some(1), Some(2), Some(3), Some(7), Some(64), None];
 
 fn finder(triggers: urlgrep::Triggers, capacity: Option<usize>) -> Finder {
+    finder_with(triggers, capacity, urlgrep::Finds::NONE)
+}
+
+fn finder_with(
+    triggers: urlgrep::Triggers,
+    capacity: Option<usize>,
+    finds: urlgrep::Finds,
+) -> Finder {
     let mut b = Finder::builder();
-    b.triggers(triggers);
+    b.triggers(triggers).find(finds);
     if let Some(cap) = capacity {
         b.buffer_capacity(cap);
     }
@@ -198,7 +206,16 @@ fn all_paths_agree(
     text: &[u8],
     capacities: &[Option<usize>],
 ) -> Result<(), String> {
-    let simd = Finder::new();
+    all_paths_agree_with(text, capacities, urlgrep::Finds::NONE)
+}
+
+/// [`all_paths_agree`] with the scheme-less detectors of `finds` on.
+fn all_paths_agree_with(
+    text: &[u8],
+    capacities: &[Option<usize>],
+    finds: urlgrep::Finds,
+) -> Result<(), String> {
+    let simd = finder_with(urlgrep::Triggers::Simd, None, finds);
     let want = slice_hits(&simd, text);
     let check = |what: String, got: Vec<Hit>| -> Result<(), String> {
         if got == want {
@@ -208,7 +225,7 @@ fn all_paths_agree(
         }
     };
     for triggers in [urlgrep::Triggers::Simd, urlgrep::Triggers::Naive] {
-        let f = finder(triggers, None);
+        let f = finder_with(triggers, None, finds);
         check(format!("{triggers:?} slice"), slice_hits(&f, text))?;
         let starts = line_starts(text);
         check(
@@ -216,7 +233,7 @@ fn all_paths_agree(
             stitched_hits(&f, text, &starts),
         )?;
         for &cap in capacities {
-            let f = finder(triggers, cap);
+            let f = finder_with(triggers, cap, finds);
             check(
                 format!("{triggers:?} reader capacity {cap:?}"),
                 reader_hits(&f, text),
@@ -259,11 +276,44 @@ fn conformance_cases_through_every_path() {
     let cases = cases::load();
     let mut failures = Vec::new();
     for case in &cases {
-        if let Err(e) = all_paths_agree(&case.input, &CAPACITIES) {
+        if let Err(e) =
+            all_paths_agree_with(&case.input, &CAPACITIES, case.finds)
+        {
             failures.push(format!("case {}: {e}", case.name));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The e-mail and `www.` detectors (issue 19) through every path, on
+/// the conformance inputs and the corpus samples.
+#[test]
+fn scheme_less_finds_through_every_path() {
+    let mut failures = Vec::new();
+    let mut texts: Vec<Vec<u8>> =
+        cases::load().into_iter().map(|c| c.input).collect();
+    texts.push(
+        b"mail bob@example.com or www.example.org/x, <a.b@c.example.net>."
+            .to_vec(),
+    );
+    let mut total = 0;
+    let f = finder_with(urlgrep::Triggers::Simd, None, urlgrep::Finds::ALL);
+    for path in corpus_files() {
+        texts.push(std::fs::read(&path).expect("sample file"));
+    }
+    for text in &texts {
+        total += slice_hits(&f, text).len();
+        if let Err(e) =
+            all_paths_agree_with(text, &CAPACITIES, urlgrep::Finds::ALL)
+        {
+            failures.push(e);
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let urls: usize =
+        texts.iter().map(|t| slice_hits(&Finder::new(), t).len()).sum();
+    // the detectors did find something more
+    assert!(total > urls, "{total} <= {urls}");
 }
 
 #[test]

@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 use std::io;
-use urlgrep::{Candidate, Finder, Match, Position, Sink, Triggers};
+use urlgrep::{Candidate, Finder, Finds, Match, Position, Sink, Triggers};
 
 const MODES: [Triggers; 3] =
     [Triggers::Simd, Triggers::Naive, Triggers::EveryColon];
@@ -24,7 +24,13 @@ fn row(c: &Candidate<'_>) -> Row {
 }
 
 fn slice_rows(t: Triggers, hay: &[u8]) -> Vec<Row> {
-    let f = Finder::builder().triggers(t).build();
+    slice_rows_with(t, Finds::NONE, hay)
+}
+
+/// With the scheme-less detectors of `finds` on (issue 19): the `@` and
+/// `.` triggers have their own oracle, every such byte untested.
+fn slice_rows_with(t: Triggers, finds: Finds, hay: &[u8]) -> Vec<Row> {
+    let f = Finder::builder().triggers(t).find(finds).build();
     f.candidates(hay).map(|c| row(&c)).collect()
 }
 
@@ -110,6 +116,14 @@ fn text() -> impl Strategy<Value = Vec<u8>> {
         b"0123456789",
         b"X-Spam-Checker-Version",
         b"Received",
+        // the `@` and `.` triggers of the scheme-less detectors
+        b"www",
+        b"WWW.",
+        b"bob",
+        b"example.com",
+        b".org",
+        b"a.b@",
+        b"'",
     ];
     proptest::collection::vec(proptest::sample::select(pieces), 0..60)
         .prop_map(|v| v.concat())
@@ -123,6 +137,13 @@ proptest! {
         let want = slice_rows(Triggers::EveryColon, &hay);
         for t in MODES {
             prop_assert_eq!(&slice_rows(t, &hay), &want, "{:?}", t);
+        }
+        for finds in [Finds::EMAIL, Finds::WWW, Finds::DOMAIN, Finds::ALL] {
+            let want = slice_rows_with(Triggers::EveryColon, finds, &hay);
+            for t in MODES {
+                let got = slice_rows_with(t, finds, &hay);
+                prop_assert_eq!(&got, &want, "{:?} {:?}", t, finds);
+            }
         }
     }
 

@@ -7,7 +7,7 @@ use std::cell::Cell;
 use std::io::{self, Read};
 use std::rc::Rc;
 use urlgrep::{
-    Candidate, Finder, FinderBuilder, Flags, Kind, Match, Position, Reject,
+    Candidate, Finder, FinderBuilder, Finds, Flags, Kind, Match, Position, Reject,
     Scheme, Sink, Triggers,
 };
 
@@ -20,6 +20,10 @@ pub struct Options {
     pub quoted: bool,
     pub bare: bool,
     pub strict: bool,
+    /// The scheme-less detectors (issue 19).
+    pub email: bool,
+    pub www: bool,
+    pub domain: bool,
     pub max_wrapper_len: Option<u16>,
     pub max_url_len: Option<u16>,
 }
@@ -33,6 +37,17 @@ impl Options {
             .quoted(self.quoted)
             .bare(self.bare)
             .strict(self.strict);
+        let mut finds = Finds::NONE;
+        if self.email {
+            finds = finds.union(Finds::EMAIL);
+        }
+        if self.www {
+            finds = finds.union(Finds::WWW);
+        }
+        if self.domain {
+            finds = finds.union(Finds::DOMAIN);
+        }
+        b.find(finds);
         if let Some(n) = self.max_wrapper_len {
             b.max_wrapper_len(usize::from(n));
         }

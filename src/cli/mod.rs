@@ -80,8 +80,16 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
         match Kind::from_name(&k.to_ascii_lowercase()) {
             Some(kind) => kinds.push(kind),
             None => bail!(
-                "--kind {k:?}: expected one of wrapped, angle, quoted, bare"
+                "--kind {k:?}: expected one of wrapped, angle, quoted, bare, \
+                 email, www, domain"
             ),
+        }
+    }
+    let mut finds = urlgrep::Finds::NONE;
+    for f in &args.find {
+        match urlgrep::Finds::from_name(&f.to_ascii_lowercase()) {
+            Some(more) => finds = finds.union(more),
+            None => bail!("--find {f:?}: expected email, www, domain or all"),
         }
     }
     let mut paths = std::mem::take(&mut args.paths);
@@ -140,6 +148,7 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
         .max_wrapper_len(args.max_wrapper_len)
         .max_url_len(args.max_url_len)
         .strict(args.strict)
+        .find(finds)
         .line_numbers(lines)
         .build();
     let mut driver = Driver::builder();

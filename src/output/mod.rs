@@ -19,4 +19,4 @@ mod url;
 mod url_stats;
 
 pub use printer::{Format, Printer, PrinterOptions};
-pub use url::{host, host_from, redact, tld};
+pub use url::{host, host_from, host_of, redact, tld};

@@ -358,8 +358,13 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
     fn hit(&mut self, input: &Input, hit: &Hit<'_>) -> io::Result<()> {
         // The scheme is read only where it is used: a plain listing
         // without `--scheme` never needs it (one pass less per URL).
-        let scheme =
-            if self.scheme { scheme_of(hit.url) } else { Cow::Borrowed("") };
+        let scheme = match hit.kind.implied_scheme() {
+            // A scheme-less find (an address, a `www.` name): the scheme
+            // it implies.
+            Some(implied) => Cow::Borrowed(implied),
+            None if self.scheme => scheme_of(hit.url),
+            None => Cow::Borrowed(""),
+        };
         if !self.select.selects(hit, &scheme) {
             return Ok(());
         }

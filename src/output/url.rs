@@ -30,10 +30,28 @@ pub fn host_from(url: &[u8], parsed: Option<&[u8]>) -> Option<String> {
         return Some(String::from_utf8_lossy(h).to_lowercase());
     }
     let raw = crate::parse::host_by_shape(url)?;
-    if raw.is_empty() {
-        return None;
-    }
     Some(String::from_utf8_lossy(raw).to_lowercase())
+}
+
+/// [`host`] of a match of `kind`: for a scheme-less find
+/// ([`crate::Kind::implied_scheme`]: `bob@example.com`, `www.example.com/x`)
+/// the host of the URL it implies (`example.com`, `www.example.com`).
+///
+/// ```
+/// use urlgrep::{output::host_of, Kind};
+/// assert_eq!(host_of(b"Bob@Example.com", Kind::Email).as_deref(), Some("example.com"));
+/// assert_eq!(host_of(b"www.A.example:8/x", Kind::Www).as_deref(), Some("www.a.example"));
+/// ```
+pub fn host_of(url: &[u8], kind: crate::Kind) -> Option<String> {
+    match kind.implied_scheme() {
+        Some(scheme) => {
+            let sep = if scheme == "mailto" { ":" } else { "://" };
+            let mut full = format!("{scheme}{sep}").into_bytes();
+            full.extend_from_slice(url);
+            host(&full)
+        }
+        None => host(url),
+    }
 }
 
 /// The top-level domain of a host name (its last label, without a

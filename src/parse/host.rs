@@ -73,10 +73,14 @@ pub(crate) fn host(
             (None, Rule::Generic) => Ok(Host::RegName(s)),
         };
     }
-    if !strict && s.contains(&b'_') && s.is_ascii() {
+    if !strict && s.contains(&b'_') && s.is_ascii() && !top_underscore(s) {
         // RFC 3986 reg-name allows "_", and real hosts use it
         // (`other_side.blogspot.com`); DNS hostnames (RFC 1123) do not.
-        // The default level takes it as a letter; the strict one refuses.
+        // The default level takes it as a letter in every label but the
+        // top-level one, which names a TLD of the root zone (RFC 1034
+        // §3.5, RFC 1123 §2.1: letters, digits, hyphens), and none has a
+        // "_" (`example.com_`, `files.example.c_m`); the strict level
+        // refuses it everywhere.
         let as_letter: Vec<u8> =
             s.iter().map(|&b| if b == b'_' { b'a' } else { b }).collect();
         // An `xn--` label with "_" is no IDNA name: not taken.
@@ -102,6 +106,14 @@ pub(crate) fn host(
         (Err(r), Rule::Dns) => Err(r),
         (Err(_), Rule::Generic) => Ok(Host::RegName(s)),
     }
+}
+
+/// Whether the last label of host `s` (before one trailing dot) holds
+/// a `_`.
+fn top_underscore(s: &[u8]) -> bool {
+    let s = s.strip_suffix(b".").unwrap_or(s);
+    let top = s.rsplit(|&b| b == b'.').next().unwrap_or_default();
+    top.contains(&b'_')
 }
 
 /// RFC 3986 §3.2.2 (RFC 3987 `ireg-name`):
@@ -579,6 +591,11 @@ mod tests {
     fn names_and_idn() {
         assert_eq!(dns("Example.COM"), Ok(Host::Domain(b"Example.COM")));
         assert_eq!(dns("a_b.com"), Ok(Host::Domain(b"a_b.com")));
+        assert_eq!(dns("x.a_b.com."), Ok(Host::Domain(b"x.a_b.com.")));
+        // issue 19: no "_" in the top-level label
+        for name in ["example.com_", "files.example.c_m", "a.b_.", "_"] {
+            assert_eq!(dns(name), Err(Reject::BadLabel), "{name}");
+        }
         assert_eq!(
             host(b"a_b.com", Rule::Dns, true, false),
             Err(Reject::BadLabel)

@@ -36,6 +36,7 @@ mod grammars;
 mod host;
 mod mailto;
 mod normal;
+mod registry;
 mod scheme;
 mod url;
 

@@ -1,6 +1,9 @@
-//! URI schemes: the ten of RFC 1738 §3 plus https, and the compiled-in list
-//! of registered schemes (IANA "Uniform Resource Identifier (URI) Schemes",
-//! permanent and the widely seen provisional ones).
+//! URI schemes: the ten of RFC 1738 §3 plus https, and look-ups in the
+//! compiled-in list of registered schemes (`registry.rs`: the IANA
+//! "Uniform Resource Identifier (URI) Schemes" registry, permanent and
+//! provisional).
+
+use super::registry::REGISTERED;
 
 /// A URL scheme, case-folded.
 ///
@@ -156,128 +159,6 @@ impl Scheme {
     }
 }
 
-/// The registered schemes urlgrep recognises outside a `<URL:…>` wrapper,
-/// lower case, sorted. A subset of the IANA registry: the permanent schemes
-/// plus provisional ones that are common in mail, news and source text.
-pub(crate) const REGISTERED: &[&str] = &[
-    "aaa",
-    "aaas",
-    "about",
-    "acap",
-    "acct",
-    "afp",
-    "afs",
-    "bitcoin",
-    "cap",
-    "chrome",
-    "cid",
-    "coap",
-    "coaps",
-    "crid",
-    "cvs",
-    "dad",
-    "data",
-    "dav",
-    "dict",
-    "dns",
-    "doi",
-    "ed2k",
-    "feed",
-    "file",
-    "finger",
-    "fish",
-    "ftp",
-    "ftps",
-    "geo",
-    "git",
-    "go",
-    "gopher",
-    "h323",
-    "http",
-    "https",
-    "iax",
-    "icap",
-    "im",
-    "imap",
-    "imaps",
-    "info",
-    "ipp",
-    "ipps",
-    "irc",
-    "irc6",
-    "ircs",
-    "iris",
-    "jabber",
-    "ldap",
-    "ldaps",
-    "magnet",
-    "mailserver",
-    "mailto",
-    "matrix",
-    "mid",
-    "mms",
-    "msrp",
-    "msrps",
-    "mtqp",
-    "mupdate",
-    "news",
-    "nfs",
-    "ni",
-    "nih",
-    "nntp",
-    "opaquelocktoken",
-    "pop",
-    "pop3",
-    "pres",
-    "prospero",
-    "reload",
-    "rsync",
-    "rtmp",
-    "rtsp",
-    "rtsps",
-    "rtspu",
-    "s3",
-    "service",
-    "session",
-    "sftp",
-    "shttp",
-    "sieve",
-    "sip",
-    "sips",
-    "skype",
-    "smb",
-    "sms",
-    "snews",
-    "snmp",
-    "spotify",
-    "ssh",
-    "steam",
-    "stun",
-    "stuns",
-    "svn",
-    "tag",
-    "tel",
-    "telnet",
-    "tftp",
-    "thismessage",
-    "tip",
-    "tn3270",
-    "turn",
-    "turns",
-    "tv",
-    "urn",
-    "vemmi",
-    "videotex",
-    "vnc",
-    "wais",
-    "webcal",
-    "ws",
-    "wss",
-    "xmpp",
-    "z39.50r",
-    "z39.50s",
-];
-
 /// Schemes recognised as bare URLs without `//` after the colon: the opaque
 /// ones that matter in mail and news.
 pub(crate) const BARE_OPAQUE: &[&str] = &["mailto", "news", "urn"];
@@ -363,17 +244,6 @@ pub(crate) fn is_scheme_byte(b: u8) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn registered_list_is_sorted_lowercase_and_unique() {
-        for pair in REGISTERED.windows(2) {
-            assert!(pair[0] < pair[1], "{} !< {}", pair[0], pair[1]);
-        }
-        for s in REGISTERED {
-            assert!(is_scheme_syntax(s.as_bytes()), "{s}");
-            assert_eq!(s.to_ascii_lowercase(), *s);
-        }
-    }
 
     #[test]
     fn the_fast_path_of_is_registered_agrees_with_the_table() {

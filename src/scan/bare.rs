@@ -9,7 +9,9 @@
 //!   `«»`, and CJK / full-width punctuation (`。，、）」』`);
 //! - a `)` or `]` with no unclosed `(` or `[` before it in the URL ends it
 //!   (`(see http://a.b/c)`), while balanced pairs stay (`…/Foo_(bar)`);
-//! - trailing `.,;:!?*'` are given back (`see http://a.b/c.`).
+//! - trailing `.,;:!?*` are given back (`see http://a.b/c.`), and so is
+//!   a trailing `(` or `[`, and a trailing `'` that closes no `'` opened
+//!   in the URL (`…/c',` but not `…/Rock_'n'`).
 
 use super::Hay;
 use super::Incomplete;
@@ -70,11 +72,49 @@ pub(crate) fn bare_end(
         i += 1;
     }
     let hard_end = i;
-    let mut end = i;
-    while end > from && is_trailing_punct(hay.bytes[end - 1]) {
+    // A run cut by the cap was not ended by a reader: its openers stay
+    // (the rejected candidate spans the cap).
+    let end = trim(&hay.bytes[from..hard_end], !too_long) + from;
+    Ok(BareEnd { end, hard_end, trimmed: end < hard_end, too_long })
+}
+
+/// The length of `run` (a bare URL after its colon) once a reader's
+/// trailing punctuation is given back:
+///
+/// - `.,;:!?*` (sentence punctuation, RFC 3986 Appendix C: "trailing
+///   punctuation" is not part of the URI);
+/// - a `(` or `[` (it opens nothing the URL closes), when `openers`;
+/// - trailing `'`s that close no `'` opened in the URL: a run of them
+///   goes (`…/c',` ends at `c`, `…/a'''` at `a`), but its first stays
+///   when an odd count of `'` comes before the run (the balanced one of
+///   `…/Rock_'n'`).
+fn trim(run: &[u8], openers: bool) -> usize {
+    let mut end = run.len();
+    while let Some(&last) = run[..end].last() {
+        match last {
+            b'\'' => {
+                // The quotes are counted only when one ends the run (most
+                // URLs end in none): this is on every bare URL's path.
+                let head = &run[..end];
+                let start = head
+                    .iter()
+                    .rposition(|&b| b != b'\'')
+                    .map_or(0, |i| i + 1);
+                let before =
+                    memchr::memchr_iter(b'\'', &head[..start]).count();
+                if before % 2 == 1 {
+                    return start + 1;
+                }
+                end = start;
+                continue;
+            }
+            b'(' | b'[' if openers => {}
+            _ if is_trailing_punct(last) => {}
+            _ => break,
+        }
         end -= 1;
     }
-    Ok(BareEnd { end, hard_end, trimmed: end < hard_end, too_long })
+    end
 }
 
 /// Bytes that [`bare_end`] passes over with nothing to decide: printable
@@ -99,10 +139,11 @@ pub(crate) const fn is_hard_stop(b: u8) -> bool {
         || matches!(b, b'^' | b'`')
 }
 
-/// Punctuation a reader puts after a URL rather than in it.
+/// Punctuation a reader puts after a URL rather than in it (the quote
+/// `'` is decided by [`trim`]).
 #[inline]
 fn is_trailing_punct(b: u8) -> bool {
-    matches!(b, b'.' | b',' | b';' | b':' | b'!' | b'?' | b'*' | b'\'')
+    matches!(b, b'.' | b',' | b';' | b':' | b'!' | b'?' | b'*')
 }
 
 /// Decodes the UTF-8 scalar at `i`; `None` when the bytes there are not
@@ -135,12 +176,24 @@ pub(crate) fn utf8_char(
 /// Non-ASCII characters that end a URL in running text: spaces, general
 /// punctuation (quotes, dashes, ellipsis), guillemets, and CJK and
 /// full-width punctuation.
+///
+/// The General Punctuation block U+2000–U+206F ends a URL but for the
+/// zero-width non-joiner and joiner U+200C/U+200D: they are `ucschar`
+/// (RFC 3987 §2.2) and stand inside words of Indic and Arabic scripts.
+/// The rest of the block is spaces (U+2000–U+200B, U+202F, U+205F),
+/// line and paragraph separators (U+2028/9), the bidirectional
+/// formatting characters that RFC 3987 §4.1 says an IRI "MUST NOT
+/// contain" (U+200E/F, U+202A–U+202E, and the isolates U+2066–U+2069
+/// that Unicode added since), other invisible format characters
+/// (U+2060–U+2064, U+206A–U+206F) a reader cannot type back, and the
+/// punctuation a reader puts around a URL (`‘’“”…–—`).
 fn ends_url(c: char) -> bool {
     matches!(c,
         '\u{0080}'..='\u{00A0}'   // C1 controls, no-break space
         | '\u{00AB}' | '\u{00BB}' // « »
         | '\u{1680}'
-        | '\u{2000}'..='\u{206F}' // general punctuation, spaces
+        | '\u{2000}'..='\u{200B}' // spaces, zero-width space
+        | '\u{200E}'..='\u{206F}' // marks, punctuation, separators
         | '\u{3000}'..='\u{303F}' // CJK symbols and punctuation
         | '\u{FE10}'..='\u{FE1F}' // vertical forms
         | '\u{FE30}'..='\u{FE4F}' // CJK compatibility forms
@@ -175,6 +228,39 @@ mod tests {
         assert_eq!(end_of("http://a.b/c。次"), "http://a.b/c");
         assert_eq!(end_of("http://a.b/c）"), "http://a.b/c");
         assert_eq!(end_of("http://a.b/c”"), "http://a.b/c");
+    }
+
+    /// Issue 19, classes 2 to 4.
+    #[test]
+    fn quotes_brackets_and_joiners() {
+        // a balanced `'` stays, an unbalanced one goes
+        assert_eq!(end_of("http://a.b/Rock_'n' "), "http://a.b/Rock_'n'");
+        assert_eq!(end_of("http://a.b/'x'."), "http://a.b/'x'");
+        assert_eq!(end_of("http://a.b/it's'"), "http://a.b/it's'");
+        assert_eq!(
+            end_of("http://a.b/Rock_'n'_roll'"),
+            "http://a.b/Rock_'n'_roll"
+        );
+        assert_eq!(end_of("http://a.b/c'"), "http://a.b/c");
+        assert_eq!(end_of("http://a.b/c'),"), "http://a.b/c");
+        // a trailing opener opens nothing
+        assert_eq!(end_of("http://a.b/path( x"), "http://a.b/path");
+        assert_eq!(end_of("http://a.b/p[."), "http://a.b/p");
+        assert_eq!(end_of("http://a.b/f(x)(."), "http://a.b/f(x)");
+        // the joiners stay; spaces, separators and bidi controls end
+        assert_eq!(end_of("http://a.b/क्\u{200D}ष"), "http://a.b/क्\u{200D}ष");
+        assert_eq!(
+            end_of("http://a.b/می\u{200C}خواهم"),
+            "http://a.b/می\u{200C}خواهم"
+        );
+        for stop in [
+            '\u{2009}', '\u{200B}', '\u{200E}', '\u{200F}', '\u{2028}',
+            '\u{2029}', '\u{202A}', '\u{202E}', '\u{2066}', '\u{2069}',
+            '\u{2026}',
+        ] {
+            let text = format!("http://a.b/c{stop}d");
+            assert_eq!(end_of(&text), "http://a.b/c", "{stop:?}");
+        }
     }
 
     #[test]

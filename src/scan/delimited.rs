@@ -1,4 +1,5 @@
-//! Delimited URLs: `<URL:…>`, `<scheme:…>` and `"scheme:…"`.
+//! Delimited URLs: `<URL:…>`, `<scheme:…>`, `"scheme:…"` and
+//! `'scheme:…'`.
 //!
 //! RFC 1738, Appendix "Recommendations for URLs in Context":
 //!
@@ -93,6 +94,7 @@ pub(crate) fn read(
     let mut seg = i; // start of the current run of URL bytes
     let stops = match closer {
         b'>' => &STOPS_ANGLE,
+        b'\'' => &STOPS_APOSTROPHE,
         _ => &STOPS_QUOTE,
     };
     loop {
@@ -160,7 +162,7 @@ pub(crate) fn read(
     }
 }
 
-/// The bytes [`read`] stops at, for closer `>` and for `"` (its only
+/// The bytes [`read`] stops at, for closer `>`, `"` and `'` (its only
 /// closers): the closer, whitespace, `<`, C0 controls and DEL.
 /// The first index in `i..end` of `bytes` whose byte is in `stops` (the
 /// table of `closer`), or `end`. Eight bytes at a time: a byte below
@@ -199,6 +201,7 @@ fn skip_run(
 
 static STOPS_ANGLE: [bool; 256] = stops(b'>');
 static STOPS_QUOTE: [bool; 256] = stops(b'"');
+static STOPS_APOSTROPHE: [bool; 256] = stops(b'\'');
 
 const fn stops(closer: u8) -> [bool; 256] {
     let mut t = [false; 256];
@@ -371,7 +374,11 @@ mod tests {
         let naive = |b: &[u8], i: usize, end: usize, t: &[bool; 256]| {
             (i..end).find(|&k| t[usize::from(b[k])]).unwrap_or(end)
         };
-        for (closer, table) in [(b'>', &STOPS_ANGLE), (b'"', &STOPS_QUOTE)] {
+        for (closer, table) in [
+            (b'>', &STOPS_ANGLE),
+            (b'"', &STOPS_QUOTE),
+            (b'\'', &STOPS_APOSTROPHE),
+        ] {
             for stop in 0..=255u8 {
                 for at in 0..20 {
                     let mut b = vec![b'a'; 24];
@@ -413,7 +420,11 @@ mod tests {
 
     #[test]
     fn stop_tables_hold_every_byte_the_loop_decides_on() {
-        for (closer, table) in [(b'>', &STOPS_ANGLE), (b'"', &STOPS_QUOTE)] {
+        for (closer, table) in [
+            (b'>', &STOPS_ANGLE),
+            (b'"', &STOPS_QUOTE),
+            (b'\'', &STOPS_APOSTROPHE),
+        ] {
             for b in 0..=255u8 {
                 let decides = b == closer
                     || is_space(b)

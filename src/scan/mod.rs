@@ -28,8 +28,11 @@
 
 mod bare;
 mod delimited;
+mod names;
+mod tld;
 mod triggers;
 
+use triggers::Trigger;
 pub use triggers::Triggers;
 
 use crate::parse::{self, Reject, Verdict};
@@ -70,16 +73,41 @@ pub enum Kind {
     Quoted,
     /// Running text, ended where a reader would end it.
     Bare,
+    /// An e-mail address without a scheme (`bob@example.com`, RFC 5322
+    /// `addr-spec`); found only with [`Finds::EMAIL`].
+    Email,
+    /// A `www.` name without a scheme (`www.example.com/page`); found
+    /// only with [`Finds::WWW`].
+    Www,
+    /// A host name without a scheme whose last label is a top-level
+    /// domain of the root zone (`example.com/page`); found only with
+    /// [`Finds::DOMAIN`].
+    Domain,
 }
 
 impl Kind {
-    /// Lower-case name: `wrapped`, `angle`, `quoted`, `bare`.
+    /// Lower-case name: `wrapped`, `angle`, `quoted`, `bare`, `email`,
+    /// `www`, `domain`.
     pub fn name(self) -> &'static str {
         match self {
             Kind::Wrapped => "wrapped",
             Kind::Angle => "angle",
             Kind::Quoted => "quoted",
             Kind::Bare => "bare",
+            Kind::Email => "email",
+            Kind::Www => "www",
+            Kind::Domain => "domain",
+        }
+    }
+
+    /// The scheme a match of this kind implies when its text has none:
+    /// `mailto` for [`Kind::Email`], `http` for [`Kind::Www`] and
+    /// [`Kind::Domain`].
+    pub fn implied_scheme(self) -> Option<&'static str> {
+        match self {
+            Kind::Email => Some("mailto"),
+            Kind::Www | Kind::Domain => Some("http"),
+            _ => None,
         }
     }
 
@@ -90,6 +118,9 @@ impl Kind {
             "angle" => Kind::Angle,
             "quoted" => Kind::Quoted,
             "bare" => Kind::Bare,
+            "email" => Kind::Email,
+            "www" => Kind::Www,
+            "domain" => Kind::Domain,
             _ => return None,
         })
     }
@@ -154,6 +185,65 @@ impl fmt::Debug for Flags {
     }
 }
 
+/// The scheme-less detectors to run besides the URL scanner (issue 19);
+/// none by default, so that default counts do not change.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Finds(u8);
+
+impl Finds {
+    /// No detector: URLs with a scheme only.
+    pub const NONE: Finds = Finds(0);
+    /// E-mail addresses ([`Kind::Email`]).
+    pub const EMAIL: Finds = Finds(1);
+    /// `www.` names ([`Kind::Www`]).
+    pub const WWW: Finds = Finds(2);
+    /// Bare domain names ([`Kind::Domain`]).
+    pub const DOMAIN: Finds = Finds(4);
+    /// Every detector.
+    pub const ALL: Finds = Finds(7);
+
+    /// Whether every detector of `other` is on.
+    pub fn contains(self, other: Finds) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// Whether no detector is on.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The detectors of both.
+    pub fn union(self, other: Finds) -> Finds {
+        Finds(self.0 | other.0)
+    }
+
+    /// Parses `email`, `www`, `domain` or `all`.
+    pub fn from_name(name: &str) -> Option<Finds> {
+        Some(match name {
+            "email" => Finds::EMAIL,
+            "www" => Finds::WWW,
+            "domain" => Finds::DOMAIN,
+            "all" => Finds::ALL,
+            _ => return None,
+        })
+    }
+}
+
+impl fmt::Debug for Finds {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names = [
+            (Finds::EMAIL, "email"),
+            (Finds::WWW, "www"),
+            (Finds::DOMAIN, "domain"),
+        ];
+        f.debug_list()
+            .entries(
+                names.iter().filter(|(d, _)| self.contains(*d)).map(|p| p.1),
+            )
+            .finish()
+    }
+}
+
 /// Scanner settings; built by [`crate::FinderBuilder`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Config {
@@ -165,6 +255,7 @@ pub(crate) struct Config {
     pub max_url: usize,
     pub strict: bool,
     pub triggers: Triggers,
+    pub finds: Finds,
 }
 
 impl Default for Config {
@@ -178,6 +269,7 @@ impl Default for Config {
             max_url: 8192,
             strict: false,
             triggers: Triggers::Simd,
+            finds: Finds::NONE,
         }
     }
 }
@@ -263,11 +355,18 @@ impl Config {
         stop: usize,
     ) -> Step {
         let mut pos = pos;
-        while let Some(c) = self.triggers.find(hay.bytes, pos, floor) {
+        while let Some((c, trigger)) =
+            self.triggers.find_kind(hay.bytes, pos, floor, self.finds)
+        {
             if c >= stop {
                 break;
             }
-            match self.at_trigger(&hay, c, floor) {
+            let found = match trigger {
+                Trigger::Scheme => self.at_trigger(&hay, c, floor),
+                Trigger::Address => names::email(self, &hay, c, floor),
+                Trigger::Name => self.name(&hay, c, floor),
+            };
+            match found {
                 Ok(Some((raw, resume))) => return Step::Found(raw, resume),
                 Ok(None) => pos = c + 1,
                 Err(Incomplete) => return Step::NeedMore(c),
@@ -306,16 +405,31 @@ impl Config {
             }
             return Ok(None);
         }
-        if !parse::is_registered_prefix(&bytes[s..], c - s) {
-            return Ok(None);
+        let registered = parse::is_registered_prefix(&bytes[s..], c - s);
+        // RFC 3986 Appendix C: `<…>` delimits any URI, so an unregistered
+        // scheme is read there too, when `//` (an authority, §3.2)
+        // follows: `<svn+ssh://host/trunk>`. Its opaque forms are left
+        // alone: `<o:p>`, `<xsl:value-of …>` and `<std::string>` are tags
+        // and C++ names, and generic syntax would take them all.
+        if !registered {
+            let slashes = || -> Result<bool, Incomplete> {
+                Ok((hay.get(c + 1)?, hay.get(c + 2)?)
+                    == (Some(b'/'), Some(b'/')))
+            };
+            if before != Some(b'<') || !self.angle || !slashes()? {
+                return Ok(None);
+            }
         }
+        // A single quote delimits as the double quote does (RFC 3986
+        // Appendix C names `"…"`; HTML attribute values take either, and
+        // mail quotes URLs both ways): the URL ends at the matching `'`.
         let delimited = match before {
-            Some(b'<') if self.angle => Some((b'<', Kind::Angle)),
+            Some(b'<') if self.angle => Some((b'>', Kind::Angle)),
             Some(b'"') if self.quoted => Some((b'"', Kind::Quoted)),
+            Some(b'\'') if self.quoted => Some((b'\'', Kind::Quoted)),
             _ => None,
         };
-        if let Some((open, kind)) = delimited {
-            let closer = if open == b'<' { b'>' } else { b'"' };
+        if let Some((closer, kind)) = delimited {
             // Only `<URL:…>` joins spaces within a line: in `<…>` and
             // `"…"` they are prose (`<mailto:tismer at example.com>`,
             // python-dev 2000-01), while real wraps break at line ends.
@@ -332,8 +446,27 @@ impl Config {
                 return Ok(Some(self.closed(hay, s - 1, closed, kind)));
             }
         }
-        if self.bare {
+        if self.bare && registered {
             return self.bare(hay, s, c);
+        }
+        Ok(None)
+    }
+
+    /// A `www.` name or a bare domain name whose first dot is at `dot`:
+    /// `www.` first when both detectors are on.
+    fn name(
+        &self,
+        hay: &Hay<'_>,
+        dot: usize,
+        floor: usize,
+    ) -> Result<Option<(Raw, usize)>, Incomplete> {
+        if self.finds.contains(Finds::WWW)
+            && names::may_name(hay.bytes, dot, floor)
+        {
+            return names::www(self, hay, dot, floor);
+        }
+        if self.finds.contains(Finds::DOMAIN) {
+            return names::domain(self, hay, dot, floor);
         }
         Ok(None)
     }
@@ -477,6 +610,41 @@ mod tests {
         assert_eq!(marked("x=\"http://a.b/\">"), "x=|\"http://a.b/\"|>");
         assert_eq!(marked("\"http://a.b/ is\""), "\"|http://a.b/| is\"");
         assert_eq!(marked("<sip:a@b.c>"), "|<sip:a@b.c>|");
+    }
+
+    /// Issue 19, classes 1 and 6.
+    #[test]
+    fn single_quotes_and_any_scheme_in_angles() {
+        assert_eq!(
+            marked("<a href='https://d.example.net/g?id=4'>x</a>"),
+            "<a href=|'https://d.example.net/g?id=4'|>x</a>"
+        );
+        assert_eq!(
+            marked("href='http://news.example.com'>"),
+            "href=|'http://news.example.com'|>"
+        );
+        assert_eq!(marked("'sip:a@b.c'"), "|'sip:a@b.c'|");
+        // not closed on the line: the bare reading, its quote given back
+        assert_eq!(
+            marked("'http://a.b/c and more"),
+            "'|http://a.b/c| and more"
+        );
+        assert_eq!(
+            marked("<svn+ssh://repo.example.org/trunk>"),
+            "|<svn+ssh://repo.example.org/trunk>|"
+        );
+        assert_eq!(marked("<x-y.z://h.example/>"), "|<x-y.z://h.example/>|");
+        // unregistered: only in `<…>`, and only with an authority
+        for text in [
+            "<o:p></o:p>",
+            "<std::string>",
+            "<xsl:value-of select=\"x\"/>",
+            "\"svn+ssh://repo.example.org/trunk\"",
+            "svn+ssh://repo.example.org/trunk",
+            "'o:p'",
+        ] {
+            assert_eq!(marked(text), text);
+        }
     }
 
     #[test]

@@ -13,8 +13,8 @@
 //! colon c is a trigger when
 //!   hay[c+1..c+3] == "//", or those bytes are past the window; or
 //!   the scheme-byte run before c (walked back exactly as at_trigger does,
-//!   never before the floor) holds a name whose byte before is '<' or '"'
-//!   (wrappers and delimited URLs); or the name is mailto/news/urn (bare
+//!   never before the floor) holds a name whose byte before is '<', '"'
+//!   or "'" (wrappers and delimited URLs); or the name is mailto/news/urn (bare
 //!   opaque URLs, any case)
 //! ```
 //!
@@ -22,7 +22,7 @@
 //! (32 for long header names) in 8-byte words, a word at a time
 //! ([`surely_not_named`]): the nearest byte that cannot be in a scheme
 //! (below `+` or above 127: the newline before a header name, the space
-//! before a time) bounds the run, and when it is not `"` and no `<`
+//! before a time) bounds the run, and when it is not `"` or `'` and no `<`
 //! follows it, only the name can still make a trigger, which an `o`, `s`
 //! or `n` before the colon and a compare with the three opaque names
 //! settle. Only the rest (1 colon in 19 on the SpamAssassin spool, nearly
@@ -44,7 +44,24 @@
 //! through `memchr::memchr_iter` paid its run-time CPU dispatch at each
 //! of them: 63 instructions per colon of the SpamAssassin spool, 37 now.
 
+use super::{names, Finds};
 use crate::parse::{is_bare_opaque, MAX_SCHEME_LEN};
+
+/// What a trigger byte starts: the seam between the one search over
+/// the bytes and the small scanner of each kind (as linkify dispatches
+/// on `:`, `@` and `.`). The scheme trigger is always on; the others
+/// only with their detector ([`Finds`]), so the default search is the
+/// colon search alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Trigger {
+    /// The `:` that ends a scheme: [`super::Config::at_trigger`].
+    Scheme,
+    /// The `@` of an e-mail address: [`names::email`].
+    Address,
+    /// The first `.` of a name: [`names::www`] after `www`, else
+    /// [`names::domain`].
+    Name,
+}
 
 /// How triggers are found.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -94,6 +111,71 @@ impl Triggers {
             }
         }
     }
+}
+
+impl Triggers {
+    /// Index and kind of the first trigger at or after `from`, with the
+    /// detectors of `finds` on. With none on this is [`Triggers::find`];
+    /// else one search for `:`, `@` and `.` (`memchr3`, or a byte at a
+    /// time for [`Triggers::Naive`]) and the test of each byte's kind:
+    /// [`may_start`] for `:`, [`names::may_address`] for `@`,
+    /// [`names::may_name`] or [`names::may_domain`] for `.`. [`Triggers::EveryColon`] keeps every
+    /// such byte of a kind that is on, untested: the oracle.
+    #[inline]
+    pub(crate) fn find_kind(
+        self,
+        hay: &[u8],
+        from: usize,
+        floor: usize,
+        finds: Finds,
+    ) -> Option<(usize, Trigger)> {
+        if finds.is_empty() {
+            return self.find(hay, from, floor).map(|c| (c, Trigger::Scheme));
+        }
+        let rest = hay.get(from..)?;
+        let test = self != Triggers::EveryColon;
+        let kind = |i: usize| -> Option<(usize, Trigger)> {
+            let trigger = match hay.get(i)? {
+                b':' if !test || may_start(hay, i, floor) => Trigger::Scheme,
+                b'@' if finds.contains(Finds::EMAIL)
+                    && (!test || names::may_address(hay, i, floor)) =>
+                {
+                    Trigger::Address
+                }
+                b'.' if (finds.contains(Finds::WWW)
+                    || finds.contains(Finds::DOMAIN))
+                    && (!test || may_name(hay, i, floor, finds)) =>
+                {
+                    Trigger::Name
+                }
+                _ => return None,
+            };
+            Some((i, trigger))
+        };
+        let names =
+            finds.contains(Finds::WWW) || finds.contains(Finds::DOMAIN);
+        match self {
+            Triggers::Naive => (from..from + rest.len()).find_map(kind),
+            // Only the bytes of the detectors that are on: `.` is common
+            // in text, `@` is not.
+            _ if !names => memchr::memchr2_iter(b':', b'@', rest)
+                .find_map(|i| kind(from + i)),
+            _ if !finds.contains(Finds::EMAIL) => {
+                memchr::memchr2_iter(b':', b'.', rest)
+                    .find_map(|i| kind(from + i))
+            }
+            _ => memchr::memchr3_iter(b':', b'@', b'.', rest)
+                .find_map(|i| kind(from + i)),
+        }
+    }
+}
+
+/// The test of a `.` for the name detectors that are on.
+#[inline]
+fn may_name(hay: &[u8], dot: usize, floor: usize, finds: Finds) -> bool {
+    (finds.contains(Finds::WWW) && names::may_name(hay, dot, floor))
+        || (finds.contains(Finds::DOMAIN)
+            && names::may_domain(hay, dot, floor))
 }
 
 /// The AVX2 colon searcher, when the CPU has AVX2: called directly, it
@@ -156,10 +238,10 @@ pub(crate) fn may_start(hay: &[u8], c: usize, floor: usize) -> bool {
 ///
 /// It looks at the 16 bytes before the colon as two 8-byte words, the
 /// nearest first (then at 16 more if need be), for the nearest "stop": a byte below `+` (controls,
-/// space, `"`, `(`…) or above 127, none of them a scheme byte. When the
-/// nearest stop is not `"` and no `<` stands after it, the scheme run
+/// space, `"`, `'`, `(`…) or above 127, none of them a scheme byte. When the
+/// nearest stop is not `"` or `'` and no `<` stands after it, the scheme run
 /// before the colon starts after the stop and the byte before the name
-/// is neither `<` nor `"`, whatever the floor. The name then is a suffix
+/// is none of `<`, `"`, `'`, whatever the floor. The name then is a suffix
 /// of those bytes: when they do not end with `mailto`, `news` or `urn`
 /// in any case, the colon is no trigger. `false` means "look closer":
 /// no stop in 32 bytes, a `<` or `"` nearer than it, too few bytes before
@@ -219,7 +301,8 @@ fn farther(hay: &[u8], to: usize) -> Option<bool> {
 
 /// In the 8 bytes `w` (the first byte lowest): `None` when none is a stop
 /// (see [`surely_not_named`]) or a `<`; else whether the last of them is
-/// a stop other than `"` (`true`) rather than a `<` or `"` (`false`).
+/// a stop other than `"` and `'` (`true`) rather than a `<`, `"` or `'`
+/// (`false`).
 #[inline]
 fn stop_before(w: u64) -> Option<bool> {
     const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
@@ -240,7 +323,7 @@ fn stop_before(w: u64) -> Option<bool> {
     // The last flagged byte: the high bit of byte `i` is bit `8 * i + 7`.
     let shift = 56 - any.leading_zeros();
     let last = (w >> shift) as u8;
-    Some(last != b'"' && last != b'<')
+    Some(!matches!(last, b'"' | b'\'' | b'<'))
 }
 
 /// The exact test of the name before the colon at `c` (not followed by
@@ -268,9 +351,9 @@ fn named(hay: &[u8], c: usize, floor: usize) -> bool {
         return false;
     };
     let s = s + name_at;
-    // `<URL:`, `<scheme:` and `"scheme:`; the wrapper and delimited
+    // `<URL:`, `<scheme:`, `"scheme:` and `'scheme:`; the wrapper and delimited
     // readers decide the rest.
-    if s > floor && matches!(hay[s - 1], b'<' | b'"') {
+    if s > floor && matches!(hay[s - 1], b'<' | b'"' | b'\'') {
         return true;
     }
     is_bare_opaque(&hay[s..c])
@@ -297,7 +380,8 @@ mod tests {
     #[test]
     fn simd_equals_naive_on_every_offset_and_floor() {
         let hay: &[u8] = b"a:bc::d\xff:e: Subject: <URL:x> \"cid:a\" \
-            http://a news:b MAILTO:c urn:d <sip:e http:/ z:// :";
+            http://a news:b MAILTO:c urn:d <sip:e http:/ z:// : 'tel:1' \
+            <svn+ssh://x";
         for from in 0..=hay.len() + 1 {
             for floor in [0, from.saturating_sub(3), from] {
                 assert_eq!(
@@ -342,8 +426,8 @@ mod tests {
             b"",
         ];
         let befores: &[&[u8]] = &[
-            b"", b"<", b"\"", b" ", b"\n", b"x", b"\xc3", b":", b"<a ",
-            b"\" ", b"(",
+            b"", b"<", b"\"", b"'", b" ", b"\n", b"x", b"\xc3", b":", b"<a ",
+            b"\" ", b"' ", b"(",
         ];
         for pad in 0..48 {
             for name in names {
@@ -381,7 +465,7 @@ mod tests {
     #[test]
     fn may_start_is_slashes_or_named_on_random_text() {
         let alphabet: &[u8] =
-            b"::::/<<\"\"  \n\t(+-.09aAoOsSnNlLtTmMiIuUrRwWeE\
+            b"::::/<<\"\"''  \n\t(+-.09aAoOsSnNlLtTmMiIuUrRwWeE\
             \x00\x7f\x80\xff,;=>@";
         let mut state = 0x9E37_79B9_7F4A_7C15u64;
         let mut next = move || {
@@ -460,6 +544,7 @@ mod tests {
             b"<URL:x",
             b"<url: x",
             b"\"cid:x",
+            b"'cid:x",
             b"<sip:x",
             b"MailTo:x",
             b"news:x",

@@ -1,7 +1,9 @@
 //! [`Finder`], its builder, and the matches of a slice search.
 
 use crate::parse::{Reject, Scheme};
-use crate::scan::{Config, Flags, Hay, Kind, Raw, Span, Step, Text, Triggers};
+use crate::scan::{
+    Config, Finds, Flags, Hay, Kind, Raw, Span, Step, Text, Triggers,
+};
 use std::borrow::Cow;
 use std::sync::Arc;
 
@@ -73,6 +75,15 @@ impl FinderBuilder {
     /// default, RFC 3986 and RFC 3987 are the measure.
     pub fn strict(&mut self, yes: bool) -> &mut FinderBuilder {
         self.cfg.strict = yes;
+        self
+    }
+
+    /// Which scheme-less detectors run besides the URL scanner:
+    /// e-mail addresses ([`Finds::EMAIL`], [`Kind::Email`]) and `www.`
+    /// names ([`Finds::WWW`], [`Kind::Www`]), printed as they stand in
+    /// the text. By default, none ([`Finds::NONE`]).
+    pub fn find(&mut self, finds: Finds) -> &mut FinderBuilder {
+        self.cfg.finds = finds;
         self
     }
 
@@ -264,8 +275,12 @@ impl<'h> Match<'h> {
         self.flags
     }
 
-    /// The scheme name as written, e.g. `HTTP`.
+    /// The scheme name as written, e.g. `HTTP`; for a match without one
+    /// ([`Kind::Email`], [`Kind::Www`]) the scheme it implies.
     pub fn scheme_name(&self) -> &[u8] {
+        if let Some(implied) = self.kind.implied_scheme() {
+            return implied.as_bytes();
+        }
         crate::parse::scheme_name(&self.url)
     }
 
@@ -399,7 +414,10 @@ impl<'f, 'h> CandidateIter<'f, 'h> {
     /// The next trigger at or after where the scan goes on, without
     /// moving.
     pub(crate) fn next_trigger(&self) -> Option<usize> {
-        self.cfg.triggers.find(self.hay, self.pos, self.floor)
+        let finds = self.cfg.finds;
+        let found =
+            self.cfg.triggers.find_kind(self.hay, self.pos, self.floor, finds);
+        found.map(|(c, _)| c)
     }
 
     /// Goes on from `pos`, the look-behind limited at `floor`.

@@ -21,6 +21,8 @@ pub struct Case {
     pub name: String,
     pub source: String,
     pub input: Vec<u8>,
+    /// The scheme-less detectors the case runs with (issue 19).
+    pub finds: urlgrep::Finds,
     pub matches: Vec<Expect>,
 }
 
@@ -72,7 +74,7 @@ fn case(i: usize, v: &toml::Value) -> Case {
     let name = string(t, "name", &format!("#{i}"));
     for key in t.keys() {
         assert!(
-            ["name", "source", "input", "unescape", "matches"]
+            ["name", "source", "input", "unescape", "find", "matches"]
                 .contains(&key.as_str()),
             "case {name}: unknown key {key:?}"
         );
@@ -93,6 +95,13 @@ fn case(i: usize, v: &toml::Value) -> Case {
         }
     };
     let input = bytes(string(t, "input", &name));
+    let mut finds = urlgrep::Finds::NONE;
+    for f in t.get("find").and_then(|v| v.as_array()).into_iter().flatten() {
+        let f = f.as_str().unwrap_or_else(|| panic!("case {name}: find"));
+        let more = urlgrep::Finds::from_name(f)
+            .unwrap_or_else(|| panic!("case {name}: find {f:?}"));
+        finds = finds.union(more);
+    }
     let list = t
         .get("matches")
         .and_then(|v| v.as_array())
@@ -133,7 +142,7 @@ fn case(i: usize, v: &toml::Value) -> Case {
             Expect { url: bytes(string(m, "url", &name)), kind, flags }
         })
         .collect();
-    Case { name, source, input, matches }
+    Case { name, source, input, finds, matches }
 }
 
 fn string(t: &toml::Table, key: &str, name: &str) -> String {
