@@ -42,7 +42,7 @@ pub fn host_from(url: &[u8], parsed: Option<&[u8]>) -> Option<String> {
 /// assert_eq!(host_of(b"Bob@Example.com", Kind::Email).as_deref(), Some("example.com"));
 /// assert_eq!(host_of(b"www.A.example:8/x", Kind::Www).as_deref(), Some("www.a.example"));
 /// ```
-pub fn host_of(url: &[u8], kind: crate::Kind) -> Option<String> {
+pub fn host_of(url: &[u8], kind: crate::scan::Kind) -> Option<String> {
     match kind.implied_scheme() {
         Some(scheme) => {
             let sep = if scheme == "mailto" { ":" } else { "://" };

@@ -499,7 +499,7 @@ mod tests {
         check::<Finder>();
         check::<Match<'static>>();
         check::<Candidate<'static>>();
-        check::<crate::Position>();
+        check::<crate::search::Position>();
         check::<Reject>();
     }
 
