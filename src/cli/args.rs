@@ -1,6 +1,6 @@
 //! The command line, as clap derive definitions.
 
-use clap::{Parser, ValueEnum};
+use clap::{ArgAction, Parser, ValueEnum};
 use std::path::PathBuf;
 
 const ABOUT: &str = "Find URLs in text archives: mail and news spools, \
@@ -47,6 +47,8 @@ Exit status: 0 if a URL was found, 1 if none, 2 if an error happened \
 #[command(
     name = "urlgrep",
     version,
+    // `-h` is --no-filename, as in grep; help is `--help` only.
+    disable_help_flag = true,
     about = ABOUT,
     long_about = LONG_ABOUT,
     after_long_help = EXAMPLES,
@@ -76,7 +78,7 @@ pub struct Args {
     pub with_filename: bool,
 
     /// Never print file names.
-    #[arg(long, overrides_with = "with_filename")]
+    #[arg(short = 'h', long, overrides_with = "with_filename")]
     pub no_filename: bool,
 
     /// Print the 1-based line number of each URL.
@@ -173,6 +175,34 @@ pub struct Args {
     /// (testing).
     #[arg(long, value_name = "BYTES", hide = true)]
     pub slice_size: Option<usize>,
+
+    // ---- grep-class flags (issue 16) ----
+    /// Print help (`-h` is --no-filename, as in grep).
+    #[arg(long, action = ArgAction::HelpLong)]
+    pub help: Option<bool>,
+
+    /// Follow each file name with a NUL byte instead of `:` or a line
+    /// break (in lines, `-c` and `-l` output); names are then printed
+    /// as they are, whatever bytes they hold.
+    #[arg(short = '0', long)]
+    pub null: bool,
+
+    /// Print only the names of the files with a URL.
+    #[arg(short = 'l', long, conflicts_with_all = ["count", "json", "stats", "stats_tsv"])]
+    pub files_with_matches: bool,
+
+    /// Print only the names of the files without a URL.
+    #[arg(long, conflicts_with_all = ["files_with_matches", "count", "json", "stats", "stats_tsv"])]
+    pub files_without_match: bool,
+
+    /// Stop after N URLs of each input.
+    #[arg(short = 'm', long, value_name = "N")]
+    pub max_count: Option<u64>,
+
+    /// Flush the output after every line (default on a terminal). The
+    /// output is also flushed after each input read from stdin or a FIFO.
+    #[arg(long)]
+    pub line_buffered: bool,
 }
 
 /// `--mail WHEN`.

@@ -6,7 +6,7 @@ use anyhow::{bail, Context};
 use args::{Args, Mail, MergeArgs};
 use clap::Parser;
 use std::ffi::OsString;
-use std::io::{self, BufRead, BufReader, IsTerminal, Write};
+use std::io::{self, BufReader, IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use urlgrep::input::{self, Input, InputError, WalkOptions};
@@ -81,6 +81,8 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
         WalkOptions { follow_links: args.follow, skip_stat: !show_progress };
     let inputs = input::Walk::new(paths, walk);
     let format = match (args.stats, args.stats_tsv, args.json, args.count) {
+        _ if args.files_with_matches => Format::FilesWithMatches,
+        _ if args.files_without_match => Format::FilesWithoutMatch,
         (_, true, _, _) => Format::StatsTsv,
         (true, _, true, _) => Format::StatsJson,
         (true, _, false, _) => Format::Stats,
@@ -100,7 +102,9 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
         schemes: args.scheme.iter().map(|s| s.to_ascii_lowercase()).collect(),
         stdin_label: args.source.clone(),
         top: args.top,
-        line_buffered: io::stdout().is_terminal(),
+        line_buffered: args.line_buffered || io::stdout().is_terminal(),
+        null: args.null,
+        max_count: args.max_count,
     };
     let lines = args.line_number || format == Format::Json;
     let finder = Finder::builder()
@@ -165,25 +169,30 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
     })
 }
 
-/// Reads a `--files-from` list: one path a line, empty lines skipped.
+/// Reads a `--files-from` list: NUL-separated names when the list holds
+/// a NUL byte (`find -print0`; a name cannot hold one, so the two forms
+/// cannot be confused), else one name a line (a CR before the line
+/// break is dropped); empty names are skipped.
 fn read_path_list(list: &PathBuf) -> anyhow::Result<Vec<PathBuf>> {
-    let rdr: Box<dyn BufRead> = if list.as_os_str() == "-" {
-        Box::new(BufReader::new(io::stdin()))
+    let mut all = Vec::new();
+    if list.as_os_str() == "-" {
+        io::stdin().lock().read_to_end(&mut all).context("<stdin>")?;
     } else {
-        let f = std::fs::File::open(list)
+        std::fs::File::open(list)
+            .and_then(|mut f| f.read_to_end(&mut all))
             .with_context(|| format!("{}", list.display()))?;
-        Box::new(BufReader::new(f))
-    };
+    }
+    let nul = memchr::memchr(0, &all).is_some();
+    let sep = if nul { 0 } else { b'\n' };
     let mut paths = Vec::new();
-    for line in rdr.split(b'\n') {
-        let mut line = line.with_context(|| format!("{}", list.display()))?;
-        if line.last() == Some(&b'\r') {
-            line.pop();
+    for name in all.split(|&b| b == sep) {
+        let name = match nul {
+            true => name,
+            false => name.strip_suffix(b"\r").unwrap_or(name),
+        };
+        if !name.is_empty() {
+            paths.push(path_from_bytes(name.to_vec()));
         }
-        if line.is_empty() {
-            continue;
-        }
-        paths.push(path_from_bytes(line));
     }
     Ok(paths)
 }

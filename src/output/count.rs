@@ -24,8 +24,7 @@ impl<W: Write> Emit<W> for CountLines {
         tally: &Tally,
     ) -> io::Result<()> {
         if cx.opts.with_filename {
-            out.write_all(&cx.label(&input.source))?;
-            out.write_all(b":")?;
+            cx.name(out, &input.source, b':')?;
         }
         writeln!(out, "{}", tally.printed)
     }

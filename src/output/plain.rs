@@ -19,8 +19,7 @@ fn prefix<W: Write>(
     offset: bool,
 ) -> io::Result<()> {
     if cx.opts.with_filename {
-        out.write_all(&cx.label(&url.input.source))?;
-        out.write_all(b":")?;
+        cx.name(out, &url.input.source, b':')?;
     }
     if cx.opts.line_number {
         write!(out, "{}:", url.hit.at.line)?;
@@ -40,11 +39,7 @@ impl<W: Write> Emit<W> for PlainLines {
     ) -> io::Result<()> {
         prefix(out, cx, url, cx.opts.byte_offset)?;
         out.write_all(&terminal_safe(url.text))?;
-        out.write_all(b"\n")?;
-        if cx.opts.line_buffered {
-            out.flush()?;
-        }
-        Ok(())
+        out.write_all(b"\n")
     }
 
     fn reject(

@@ -122,8 +122,10 @@ fn split_fields_is_split_then_fields() {
     }
     for text in [
         &include_bytes!("../../../corpora/mail/blinux-list/00091.eml")[..],
-        &include_bytes!("../../../corpora/mail/python-dev/1999-04-part.mbox")[..],
-        &include_bytes!("../../../corpora/news/20news-bydate/sci.space/61448")[..],
+        &include_bytes!("../../../corpora/mail/python-dev/1999-04-part.mbox")
+            [..],
+        &include_bytes!("../../../corpora/news/20news-bydate/sci.space/61448")
+            [..],
     ] {
         split_fields_agrees(text, true);
         // and a body part's header, from each line start
@@ -170,7 +172,8 @@ fn field_start_as_the_plain_loops_say() {
     ];
     let corpus = [
         &include_bytes!("../../../corpora/mail/blinux-list/00091.eml")[..],
-        &include_bytes!("../../../corpora/mail/python-dev/1999-04-part.mbox")[..],
+        &include_bytes!("../../../corpora/mail/python-dev/1999-04-part.mbox")
+            [..],
     ];
     let starts = corpus.iter().flat_map(|text| {
         text.iter()
