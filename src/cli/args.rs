@@ -203,6 +203,24 @@ pub struct Args {
     /// output is also flushed after each input read from stdin or a FIFO.
     #[arg(long)]
     pub line_buffered: bool,
+
+    /// Search only the files of a folder walk that GLOB matches;
+    /// `!GLOB` leaves them out (and folders: `-g '!.git'`). Repeatable;
+    /// the last glob that matches decides, as in ripgrep. A glob without
+    /// `/` matches the name. Paths named are always searched.
+    #[arg(short = 'g', long = "glob", value_name = "GLOB")]
+    pub globs: Vec<String>,
+
+    /// Search at most N levels below each folder named: 1 is its own
+    /// files, 0 none (only files named), as in ripgrep.
+    #[arg(long, value_name = "N")]
+    pub max_depth: Option<usize>,
+
+    /// Search binary files found in a folder walk too. By default a
+    /// file with a NUL byte in its first 8 KiB (after decompression)
+    /// that is not mail is skipped; files named are always searched.
+    #[arg(short = 'a', long)]
+    pub text: bool,
 }
 
 /// `--mail WHEN`.

@@ -77,8 +77,13 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
         && std::env::var_os("CI").is_none();
     // The progress bar needs every file's size; without it the search
     // learns a size by reading the file.
-    let walk =
-        WalkOptions { follow_links: args.follow, skip_stat: !show_progress };
+    let globs = input::Globs::new(&args.globs).context("--glob")?;
+    let walk = WalkOptions {
+        follow_links: args.follow,
+        skip_stat: !show_progress,
+        max_depth: args.max_depth,
+        globs,
+    };
     let inputs = input::Walk::new(paths, walk);
     let format = match (args.stats, args.stats_tsv, args.json, args.count) {
         _ if args.files_with_matches => Format::FilesWithMatches,
@@ -127,7 +132,7 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
         Mail::Auto => MailMode::Auto,
         Mail::Off => MailMode::Off,
     };
-    driver.mail_mode(mode).qp_repair(args.qp_repair);
+    driver.mail_mode(mode).qp_repair(args.qp_repair).skip_binary(!args.text);
     let driver = driver.build(finder);
 
     // The progress bar needs the total, so on a terminal the walk is done

@@ -94,10 +94,12 @@ impl<'d, I: Iterator<Item = Result<Input, InputError>>> Planner<'d, I> {
             }
         };
         match self.driver.cut(&input, file, size) {
-            Some(slices) => {
+            Some(slices) if !slices.is_empty() => {
                 self.queue.extend(slices.into_iter().map(Unit::Slice))
             }
-            None => self.queue.push_back(Unit::Whole(input)),
+            // Streamed; or a binary file to skip, which the unit skips
+            // (and reports the progress of).
+            _ => self.queue.push_back(Unit::Whole(input)),
         }
     }
 }

@@ -203,8 +203,12 @@ fn pseudo_file_is_read_to_its_end() {
     };
     assert!(want.len() > 64, "{}", want.len());
     let d = Driver::builder().threads(2).slice_size(16).build(Finder::new());
-    let input =
-        Input { source: Source::Path(path), size: None, regular: true };
+    let input = Input {
+        source: Source::Path(path),
+        size: None,
+        regular: true,
+        walked: false,
+    };
     let mut r = Record::default();
     d.run([Ok(input)], &mut r).unwrap();
     assert_eq!(r.0.last(), Some(&format!("end {} None", want.len())));
@@ -283,6 +287,7 @@ fn a_stopped_run_stops_reading() {
         source: Source::Path(path.clone()),
         size: None,
         regular: true,
+        walked: false,
     };
     let mut stop = Stop(0);
     let file = File::open(&path).unwrap();
