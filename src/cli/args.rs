@@ -49,6 +49,8 @@ Exit status: 0 if a URL was found, 1 if none, 2 if an error happened \
     version,
     // `-h` is --no-filename, as in grep; help is `--help` only.
     disable_help_flag = true,
+    override_usage = "urlgrep [OPTIONS] [PATH]...\n       \
+                      urlgrep merge [OPTIONS] [FILE]...",
     about = ABOUT,
     long_about = LONG_ABOUT,
     after_long_help = EXAMPLES,
@@ -56,7 +58,8 @@ Exit status: 0 if a URL was found, 1 if none, 2 if an error happened \
                   for summing --stats-tsv partials."
 )]
 pub struct Args {
-    /// Files or folders to search; stdin when none, or for `-`.
+    /// Files or folders to search; stdin when none (on a terminal, a
+    /// line on stderr says so), or for `-`.
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
 
@@ -123,11 +126,11 @@ pub struct Args {
 
     /// JSON Lines: one object per URL, and begin/end/summary records.
     /// With --stats, the statistics as one JSON object.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "count")]
     pub json: bool,
 
     /// Print corpus statistics after the run instead of the URLs.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "count")]
     pub stats: bool,
 
     /// Print additive partial counters (`dim<TAB>key<TAB>count`) for
@@ -139,7 +142,8 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub top: usize,
 
-    /// Worker threads (default: one per core).
+    /// Worker threads, 1 to 1024 (default: one per core); never more
+    /// than there are units of work.
     #[arg(short = 'j', long, value_name = "N")]
     pub threads: Option<usize>,
 

@@ -56,12 +56,22 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
             ),
         }
     }
+    check(&args)?;
     let mut paths = std::mem::take(&mut args.paths);
     if let Some(list) = &args.files_from {
         paths.extend(read_path_list(list)?);
     }
     let named_several = paths.len() > 1 || args.files_from.is_some();
     if paths.is_empty() && args.files_from.is_none() {
+        // As grep: no path, stdin. On a terminal, say so rather than
+        // wait in silence (ripgrep would search `.`; a URL search of a
+        // home folder by accident is costly).
+        if io::stdin().is_terminal() {
+            eprintln!(
+                "urlgrep: reading standard input (end it with Ctrl-D; \
+                 'urlgrep --help' for usage)"
+            );
+        }
         paths.push(PathBuf::from("-"));
     }
     // Names are shown for several inputs or a folder (as grep -r does);
@@ -138,15 +148,17 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
     // The progress bar needs the total, so on a terminal the walk is done
     // first; otherwise the workers walk as they go.
     type Inputs = Box<dyn Iterator<Item = Result<Input, InputError>> + Send>;
-    let (inputs, total): (Inputs, u64) = if show_progress {
+    let (inputs, total): (Inputs, Option<u64>) = if show_progress {
         let list: Vec<_> = inputs.collect();
+        // Stdin, a pipe or a device has no size: a byte counter then.
         let total = list
             .iter()
-            .filter_map(|i| i.as_ref().ok().and_then(|i| i.size))
-            .sum();
+            .filter_map(|i| i.as_ref().ok())
+            .map(|i| i.size)
+            .sum::<Option<u64>>();
         (Box::new(list.into_iter()), total)
     } else {
-        (Box::new(inputs), 0)
+        (Box::new(inputs), None)
     };
     let stdout = io::stdout();
     let out = io::BufWriter::with_capacity(64 * 1024, stdout);
@@ -172,6 +184,49 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
     } else {
         1
     })
+}
+
+/// The most worker threads `-j` takes: past this, threads only cost
+/// memory (`-j 100000` once started 15,800 threads and took 480 MB).
+const MAX_THREADS: usize = 1024;
+
+/// Refuses what would otherwise be a silent no-op: a scheme urlgrep
+/// never finds, a length cap of 0, a thread count of 0 or past
+/// [`MAX_THREADS`].
+fn check(args: &Args) -> anyhow::Result<()> {
+    let wrapped_only = !args.kind.is_empty()
+        && args.kind.iter().all(|k| k.eq_ignore_ascii_case("wrapped"));
+    for s in &args.scheme {
+        let name = s.as_bytes();
+        if !urlgrep::parse::is_scheme_syntax(name) {
+            bail!(
+                "--scheme {s:?}: not a scheme name (RFC 3986 section 3.1: \
+                 a letter, then letters, digits, '+', '-' or '.')"
+            );
+        }
+        // RFC 1738 section 2.1: any scheme may stand in a <URL:...>
+        // wrapper; outside one, urlgrep knows only registered schemes.
+        if !urlgrep::parse::is_registered(name) && !wrapped_only {
+            bail!(
+                "--scheme {s:?}: urlgrep finds this scheme only inside \
+                 <URL:...> wrappers (add --kind wrapped to ask for those); \
+                 the schemes it finds anywhere: {}",
+                urlgrep::parse::REGISTERED.join(", ")
+            );
+        }
+    }
+    if args.max_url_len == 0 {
+        bail!("--max-url-len 0: no URL would be found; use 1 or more");
+    }
+    if args.max_wrapper_len == 0 {
+        bail!("--max-wrapper-len 0: no wrapper would be found; use 1 or more");
+    }
+    if let Some(n) = args.threads {
+        if n == 0 || n > MAX_THREADS {
+            bail!("-j {n}: use 1 to {MAX_THREADS} threads");
+        }
+    }
+    Ok(())
 }
 
 /// Reads a `--files-from` list: NUL-separated names when the list holds
@@ -218,7 +273,8 @@ struct Progress<W: Write, E: Write> {
     printer: Printer<W, E>,
     bar: Option<indicatif::ProgressBar>,
     enabled: bool,
-    total: u64,
+    /// The stored size of all inputs, when every one has a size.
+    total: Option<u64>,
     done: u64,
     started: Instant,
 }
@@ -253,14 +309,22 @@ impl<W: Write, E: Write> Report for Progress<W, E> {
             return;
         }
         if self.bar.is_none() && self.started.elapsed() >= LONG_RUN {
+            // Bytes as stored: a compressed file counts its compressed
+            // bytes, whose total is known.
             let bar = indicatif::ProgressBar::with_draw_target(
-                Some(self.total.max(self.done)),
+                self.total.map(|t| t.max(self.done)),
                 indicatif::ProgressDrawTarget::stderr(),
             );
-            let style = indicatif::ProgressStyle::with_template(
-                "{bytes:>10}/{total_bytes} {wide_bar} {binary_bytes_per_sec} \
-                 ETA {eta}",
-            );
+            let style =
+                indicatif::ProgressStyle::with_template(match self.total {
+                    Some(_) => {
+                        "{bytes:>10}/{total_bytes} {wide_bar} \
+                         {binary_bytes_per_sec} ETA {eta}"
+                    }
+                    None => {
+                        "{spinner} {bytes:>10} read {binary_bytes_per_sec}"
+                    }
+                });
             if let Ok(style) = style {
                 bar.set_style(style);
             }
@@ -270,7 +334,7 @@ impl<W: Write, E: Write> Report for Progress<W, E> {
             self.bar = Some(bar);
         }
         if let Some(bar) = &self.bar {
-            if self.done > self.total {
+            if self.total.is_some_and(|t| self.done > t) {
                 bar.set_length(self.done);
             }
             bar.set_position(self.done);

@@ -340,3 +340,42 @@ fn long_line_is_streamed() {
     assert_eq!(got.len(), 200_003);
     assert!(got[200_001].contains("b.example"), "{}", got[200_001]);
 }
+
+/// Records the size of the pool that reports.
+struct PoolSize(Vec<usize>);
+
+impl Report for PoolSize {
+    fn begin(&mut self, _: &Input) -> io::Result<()> {
+        self.0.push(rayon::current_num_threads());
+        Ok(())
+    }
+    fn hit(&mut self, _: &Input, _: &Hit<'_>) -> io::Result<()> {
+        Ok(())
+    }
+    fn error(&mut self, _: &InputError) -> io::Result<()> {
+        Ok(())
+    }
+    fn end(&mut self, _: &Input, _: &InputDone) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn no_more_threads_than_units() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut paths = Vec::new();
+    for i in 0..3 {
+        let p = dir.path().join(format!("f{i}"));
+        std::fs::write(&p, b"http://a.example/\n").unwrap();
+        paths.push(p);
+    }
+    let d = Driver::builder().threads(64).build(Finder::new());
+    let mut seen = PoolSize(Vec::new());
+    d.run(input::walk(&paths, Default::default()), &mut seen).unwrap();
+    assert_eq!(seen.0, [3, 3, 3]);
+    // Enough units: all threads asked for.
+    let d = Driver::builder().threads(2).build(Finder::new());
+    let mut seen = PoolSize(Vec::new());
+    d.run(input::walk(&paths, Default::default()), &mut seen).unwrap();
+    assert_eq!(seen.0, [2, 2, 2]);
+}

@@ -159,7 +159,7 @@ impl Scheme {
 /// The registered schemes urlgrep recognises outside a `<URL:…>` wrapper,
 /// lower case, sorted. A subset of the IANA registry: the permanent schemes
 /// plus provisional ones that are common in mail, news and source text.
-pub(crate) const REGISTERED: &[&str] = &[
+pub const REGISTERED: &[&str] = &[
     "aaa",
     "aaas",
     "about",
