@@ -74,3 +74,36 @@ fn usage_line_shows_merge() {
     assert!(out.contains("Usage: urlgrep [OPTIONS] [PATH]...\n"), "{out}");
     assert!(out.contains("urlgrep merge [OPTIONS] [FILE]..."), "{out}");
 }
+
+#[test]
+fn generate_man_is_roff() {
+    let o = run(&["--generate", "man"], b"");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let man = stdout(&o);
+    assert!(man.starts_with(".TH urlgrep"), "{}", &man[..man.len().min(200)]);
+    assert!(man.contains("files\\-without\\-match"), "the flags are in it");
+}
+
+#[test]
+fn generate_completions() {
+    for shell in ["bash", "zsh", "fish", "powershell"] {
+        let o = run(&["--generate", &format!("complete-{shell}")], b"");
+        assert_eq!(code(&o), 0, "{shell}: {}", stderr(&o));
+        assert!(stdout(&o).contains("files-without-match"), "{shell}");
+    }
+    let o = run(&["--generate", "complete-bash"], b"");
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("urlgrep.bash");
+    std::fs::write(&script, &o.stdout).unwrap();
+    // `bash -n` parses without running; skipped where there is no bash.
+    match std::process::Command::new("bash").arg("-n").arg(&script).output() {
+        Ok(check) => assert!(
+            check.status.success(),
+            "{}",
+            String::from_utf8_lossy(&check.stderr)
+        ),
+        Err(e) => eprintln!("bash not run: {e}"),
+    }
+    let bad = run(&["--generate", "complete-tcsh"], b"");
+    assert_eq!(code(&bad), 2);
+}

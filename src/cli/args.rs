@@ -225,6 +225,26 @@ pub struct Args {
     /// that is not mail is skipped; files named are always searched.
     #[arg(short = 'a', long)]
     pub text: bool,
+
+    /// Print the man page (roff) or a shell's completion script, and
+    /// exit.
+    #[arg(long, value_name = "KIND", value_enum)]
+    pub generate: Option<Generate>,
+}
+
+/// `--generate KIND`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Generate {
+    /// The man page, urlgrep.1.
+    Man,
+    /// Bash completions.
+    CompleteBash,
+    /// Zsh completions.
+    CompleteZsh,
+    /// Fish completions.
+    CompleteFish,
+    /// PowerShell completions.
+    CompletePowershell,
 }
 
 /// `--mail WHEN`.

@@ -1,6 +1,7 @@
 //! Command-line front end: arguments, wiring, progress, exit codes.
 
 mod args;
+mod generate;
 
 use anyhow::{bail, Context};
 use args::{Args, Mail, MergeArgs};
@@ -46,6 +47,12 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 
 /// The search command.
 fn search(mut args: Args) -> anyhow::Result<i32> {
+    if let Some(kind) = args.generate {
+        let mut out = io::stdout().lock();
+        generate::generate(kind, &mut out)?;
+        out.flush()?;
+        return Ok(0);
+    }
     let started = Instant::now();
     let mut kinds = Vec::new();
     for k in &args.kind {
