@@ -20,6 +20,10 @@ The corpora are unpacked from `../shared/corpora` under /tmp/urlgrep-bench
 (never in the repository): SpamAssassin and blinux-list as folders of
 messages and as one mbox spool, 20 Newsgroups, RFC 1500-2499 + 8400-8499.
 
+It times the release build, which is stripped of debug info (the code is
+the same); for perf or callgrind, build `cargo build --profile profiling`
+(release with `debug = 1`) and profile target/profiling/urlgrep.
+
 Usage: python3 benches/compare.py [--runs N] [--corpus NAME]... [--no-build]
        [--also NAME=BINARY]... (another build at -j1 beside this one)
 """
