@@ -27,6 +27,10 @@ with `-e` and 10 typical patterns, on the spool and the SpamAssassin
 folder by default; the table gives each row's slowdown and peak memory
 over the unfiltered run.
 
+It times the release build, which is stripped of debug info (the code is
+the same); for perf or callgrind, build `cargo build --profile profiling`
+(release with `debug = 1`) and profile target/profiling/urlgrep.
+
 Usage: python3 benches/compare.py [--runs N] [--corpus NAME]... [--no-build]
        [--also NAME=BINARY]... [--filters] [--urlgrep PATH]
 """

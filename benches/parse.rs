@@ -1,5 +1,5 @@
 //! Parse cost per URL on real http(s) URLs from the corpora
-//! (`corpora/parse-http.txt`, provenance in its header), with the `url`
+//! (`tests/data/parse-http.txt`, provenance in its header), with the `url`
 //! crate (WHATWG) beside it for scale.
 //!
 //! Run: `cargo bench --bench parse`. Each bench confirms that the expected
@@ -10,7 +10,7 @@ use criterion::{
 };
 use urlgrep::parse::{self, Url};
 
-const DATA: &str = include_str!("../corpora/parse-http.txt");
+const DATA: &str = include_str!("../tests/data/parse-http.txt");
 
 fn urls() -> Vec<&'static [u8]> {
     DATA.lines()

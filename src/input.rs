@@ -5,6 +5,9 @@
 //! order (symbolic links are followed only when asked), anything else is
 //! read as it is — so a FIFO named on the command line is read, while one
 //! met in a folder walk is skipped (reading it could block forever).
+//! Inside a walk, [`Globs`] (`-g`) and [`WalkOptions::max_depth`] choose
+//! the files; hidden files and folders are searched (Maildir++ keeps its
+//! folders in `.Name/`).
 //!
 //! [`Compression::detect`] looks at the first bytes, never at the name:
 //! gzip (multi-member files such as WARC/WET included), bzip2, xz and zstd
@@ -37,6 +40,9 @@ pub struct Input {
     /// [`WalkOptions::skip_stat`]), the search learns its size by
     /// reading it.
     pub regular: bool,
+    /// Found in a folder walk, not named: a binary one may be skipped
+    /// ([`crate::DriverBuilder::skip_binary`]).
+    pub walked: bool,
 }
 
 /// An input that could not be listed or opened.
@@ -67,7 +73,7 @@ impl std::error::Error for InputError {
 }
 
 /// How the paths are walked.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct WalkOptions {
     /// Follow symbolic links met inside folders (`-L`). By default, they
     /// are skipped.
@@ -78,6 +84,74 @@ pub struct WalkOptions {
     /// Newsgroups, `examples/memchr_floor.rs` with and without it). Who
     /// needs the total size first (a progress bar) leaves it off.
     pub skip_stat: bool,
+    /// Search at most this many levels below a folder named, as
+    /// ripgrep's `--max-depth`: `1` is the folder's own files, `0` none
+    /// (only paths named as files are searched). All when `None`.
+    pub max_depth: Option<usize>,
+    /// Which files of a walk are searched (paths named are always).
+    pub globs: Globs,
+}
+
+/// `-g/--glob` patterns, as ripgrep reads them: a glob matches the path
+/// below the folder walked (one without `/` matches the name, at any
+/// depth; a leading `/` anchors it at the folder); `!GLOB` excludes. The
+/// last glob that matches a path decides. When there is an include glob,
+/// a file that none matches is left out; folders are left out only by an
+/// exclude (`!.git`), and then nothing below them is read.
+#[derive(Clone, Debug, Default)]
+pub struct Globs {
+    /// (matcher, exclude, matched against the name only).
+    globs: Vec<(globset::GlobMatcher, bool, bool)>,
+    includes: bool,
+}
+
+impl Globs {
+    /// Reads `patterns` (each `GLOB` or `!GLOB`).
+    pub fn new<S: AsRef<str>>(
+        patterns: &[S],
+    ) -> Result<Globs, globset::Error> {
+        let mut globs = Vec::with_capacity(patterns.len());
+        let mut includes = false;
+        for p in patterns {
+            let p = p.as_ref();
+            let (exclude, glob) = match p.strip_prefix('!') {
+                Some(rest) => (true, rest),
+                None => (false, p),
+            };
+            includes |= !exclude;
+            let name_only = !glob.contains('/');
+            let glob = glob.strip_prefix('/').unwrap_or(glob);
+            let glob = glob.strip_suffix('/').unwrap_or(glob);
+            let matcher = globset::GlobBuilder::new(glob)
+                .literal_separator(true)
+                .backslash_escape(true)
+                .build()?
+                .compile_matcher();
+            globs.push((matcher, exclude, name_only));
+        }
+        Ok(Globs { globs, includes })
+    }
+
+    /// Whether there are no globs.
+    pub fn is_empty(&self) -> bool {
+        self.globs.is_empty()
+    }
+
+    /// Whether the entry `rel` (its path below the folder walked) is
+    /// searched (a file) or walked into (a folder).
+    pub fn allows(&self, rel: &std::path::Path, is_dir: bool) -> bool {
+        let name = rel.file_name().map(std::path::Path::new);
+        let last = self.globs.iter().rev().find(|(m, _, name_only)| {
+            match (name_only, name) {
+                (true, Some(n)) => m.is_match(n),
+                _ => m.is_match(rel),
+            }
+        });
+        match last {
+            Some((_, exclude, _)) => !exclude,
+            None => is_dir || !self.includes,
+        }
+    }
 }
 
 /// Lists the inputs named by `paths`, in order: `-` is stdin, folders
@@ -94,12 +168,27 @@ pub fn walk(
 
 /// The lazy form of [`walk`]: folders are read as the inputs are taken,
 /// so searching can start before the walk ends.
-#[derive(Debug)]
 pub struct Walk {
     paths: std::vec::IntoIter<PathBuf>,
-    dir: Option<(PathBuf, walkdir::IntoIter)>,
+    dir: Option<(PathBuf, Entries)>,
     opts: WalkOptions,
 }
+
+impl fmt::Debug for Walk {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Walk")
+            .field("paths", &self.paths)
+            .field("dir", &self.dir.as_ref().map(|(p, _)| p))
+            .field("opts", &self.opts)
+            .finish()
+    }
+}
+
+/// The entries of one folder walk, globs applied.
+type Entries = walkdir::FilterEntry<
+    walkdir::IntoIter,
+    Box<dyn FnMut(&walkdir::DirEntry) -> bool + Send + Sync>,
+>;
 
 impl Walk {
     /// Walks `paths`.
@@ -132,12 +221,20 @@ impl Walk {
             if !entry.file_type().is_file() {
                 continue;
             }
+            if !self.opts.globs.is_empty() && entry.depth() > 0 {
+                let rel = entry.path().strip_prefix(&*dir);
+                if !self.opts.globs.allows(rel.unwrap_or(entry.path()), false)
+                {
+                    continue;
+                }
+            }
             let size = match self.opts.skip_stat {
                 true => None,
                 false => entry.metadata().ok().map(|m| m.len()),
             };
             let source = Source::Path(entry.into_path());
-            return Some(Ok(Input { source, size, regular: true }));
+            let walked = true;
+            return Some(Ok(Input { source, size, regular: true, walked }));
         }
         self.dir = None;
         None
@@ -158,6 +255,7 @@ impl Iterator for Walk {
                     source: Source::Stdin,
                     size: None,
                     regular: false,
+                    walked: false,
                 }));
             }
             let meta = match std::fs::metadata(&path) {
@@ -172,21 +270,40 @@ impl Iterator for Walk {
                 }
             };
             if meta.is_dir() {
-                let entries = walkdir::WalkDir::new(&path)
+                let mut walk = walkdir::WalkDir::new(&path)
                     .follow_links(self.opts.follow_links)
                     // By name, the bytes after the path's last `/`:
                     // walkdir's sort_by_file_name parses a name out of
                     // each path at every comparison (4% of `-j1` on a
                     // folder of 6,046 messages).
-                    .sort_by(by_name)
-                    .into_iter();
-                self.dir = Some((path, entries));
+                    .sort_by(by_name);
+                if let Some(depth) = self.opts.max_depth {
+                    // The folder is depth 0 of walkdir; its files are 1.
+                    walk = walk.max_depth(depth);
+                }
+                let globs = self.opts.globs.clone();
+                let root = path.clone();
+                // Folders an exclude glob names are not read at all.
+                let keep: Box<
+                    dyn FnMut(&walkdir::DirEntry) -> bool + Send + Sync,
+                > = Box::new(move |e: &walkdir::DirEntry| {
+                    if globs.is_empty()
+                        || e.depth() == 0
+                        || !e.file_type().is_dir()
+                    {
+                        return true;
+                    }
+                    let rel = e.path().strip_prefix(&root);
+                    globs.allows(rel.unwrap_or(e.path()), true)
+                });
+                self.dir = Some((path, walk.into_iter().filter_entry(keep)));
                 continue;
             }
             let regular = meta.is_file();
             let size = regular.then_some(meta.len());
             let source = Source::Path(path);
-            return Some(Ok(Input { source, size, regular }));
+            let walked = false;
+            return Some(Ok(Input { source, size, regular, walked }));
         }
     }
 }

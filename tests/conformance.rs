@@ -1,4 +1,4 @@
-//! The conformance cases of `corpora/conformance.toml`: every case through
+//! The conformance cases of `tests/data/conformance.toml`: every case through
 //! the slice API ([`urlgrep::Finder::find_iter`]) and the reader API
 //! ([`urlgrep::Finder::find_reader`] and [`urlgrep::Finder::reader_iter`]).
 //! `tests/equivalence.rs` runs the same cases through every buffer size,

@@ -101,6 +101,7 @@ fn print(
                 source: Source::Path(p.clone()),
                 size: None,
                 regular: true,
+                walked: false,
             })
         })
         .collect();

@@ -487,7 +487,7 @@ fn url_is_send_sync_copy() {
 /// The accepted http(s) URLs of the sample corpus (real text) go to the
 /// property too.
 fn corpus_http() -> Vec<String> {
-    include_str!("../corpora/parse-http.txt")
+    include_str!("data/parse-http.txt")
         .lines()
         .filter(|l| !l.starts_with('#') && Url::parse(l.as_bytes()).is_ok())
         .map(str::to_owned)

@@ -1,6 +1,6 @@
 //! The command line, as clap derive definitions.
 
-use clap::{Parser, ValueEnum};
+use clap::{ArgAction, Parser, ValueEnum};
 use std::path::PathBuf;
 
 const ABOUT: &str = "Find URLs in text archives: mail and news spools, \
@@ -52,6 +52,10 @@ Exit status: 0 if a URL was found, 1 if none, 2 if an error happened \
 #[command(
     name = "urlgrep",
     version,
+    // `-h` is --no-filename, as in grep; help is `--help` only.
+    disable_help_flag = true,
+    override_usage = "urlgrep [OPTIONS] [PATH]...\n       \
+                      urlgrep merge [OPTIONS] [FILE]...",
     about = ABOUT,
     long_about = LONG_ABOUT,
     after_long_help = EXAMPLES,
@@ -59,7 +63,8 @@ Exit status: 0 if a URL was found, 1 if none, 2 if an error happened \
                   for summing --stats-tsv partials."
 )]
 pub struct Args {
-    /// Files or folders to search; stdin when none, or for `-`.
+    /// Files or folders to search; stdin when none (on a terminal, a
+    /// line on stderr says so), or for `-`.
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
 
@@ -81,7 +86,7 @@ pub struct Args {
     pub with_filename: bool,
 
     /// Never print file names.
-    #[arg(long, overrides_with = "with_filename")]
+    #[arg(short = 'h', long, overrides_with = "with_filename")]
     pub no_filename: bool,
 
     /// Print the 1-based line number of each URL.
@@ -165,11 +170,11 @@ pub struct Args {
 
     /// JSON Lines: one object per URL, and begin/end/summary records.
     /// With --stats, the statistics as one JSON object.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "count")]
     pub json: bool,
 
     /// Print corpus statistics after the run instead of the URLs.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "count")]
     pub stats: bool,
 
     /// Print additive partial counters (`dim<TAB>key<TAB>count`) for
@@ -188,7 +193,8 @@ pub struct Args {
     #[arg(long)]
     pub exact_stats: bool,
 
-    /// Worker threads (default: one per core).
+    /// Worker threads, 1 to 1024 (default: one per core); never more
+    /// than there are units of work.
     #[arg(short = 'j', long, value_name = "N")]
     pub threads: Option<usize>,
 
@@ -224,6 +230,72 @@ pub struct Args {
     /// (testing).
     #[arg(long, value_name = "BYTES", hide = true)]
     pub slice_size: Option<usize>,
+
+    // ---- grep-class flags (issue 16) ----
+    /// Print help (`-h` is --no-filename, as in grep).
+    #[arg(long, action = ArgAction::HelpLong)]
+    pub help: Option<bool>,
+
+    /// Follow each file name with a NUL byte instead of `:` or a line
+    /// break (in lines, `-c` and `-l` output); names are then printed
+    /// as they are, whatever bytes they hold.
+    #[arg(short = '0', long)]
+    pub null: bool,
+
+    /// Print only the names of the files with a URL.
+    #[arg(short = 'l', long, conflicts_with_all = ["count", "json", "stats", "stats_tsv"])]
+    pub files_with_matches: bool,
+
+    /// Print only the names of the files without a URL.
+    #[arg(long, conflicts_with_all = ["files_with_matches", "count", "json", "stats", "stats_tsv"])]
+    pub files_without_match: bool,
+
+    /// Stop after N URLs of each input.
+    #[arg(short = 'm', long, value_name = "N")]
+    pub max_count: Option<u64>,
+
+    /// Flush the output after every line (default on a terminal). The
+    /// output is also flushed after each input read from stdin or a FIFO.
+    #[arg(long)]
+    pub line_buffered: bool,
+
+    /// Search only the files of a folder walk that GLOB matches;
+    /// `!GLOB` leaves them out (and folders: `-g '!.git'`). Repeatable;
+    /// the last glob that matches decides, as in ripgrep. A glob without
+    /// `/` matches the name. Paths named are always searched.
+    #[arg(short = 'g', long = "glob", value_name = "GLOB")]
+    pub globs: Vec<String>,
+
+    /// Search at most N levels below each folder named: 1 is its own
+    /// files, 0 none (only files named), as in ripgrep.
+    #[arg(long, value_name = "N")]
+    pub max_depth: Option<usize>,
+
+    /// Search binary files found in a folder walk too. By default a
+    /// file with a NUL byte in its first 8 KiB (after decompression)
+    /// that is not mail is skipped; files named are always searched.
+    #[arg(short = 'a', long)]
+    pub text: bool,
+
+    /// Print the man page (roff) or a shell's completion script, and
+    /// exit.
+    #[arg(long, value_name = "KIND", value_enum)]
+    pub generate: Option<Generate>,
+}
+
+/// `--generate KIND`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Generate {
+    /// The man page, urlgrep.1.
+    Man,
+    /// Bash completions.
+    CompleteBash,
+    /// Zsh completions.
+    CompleteZsh,
+    /// Fish completions.
+    CompleteFish,
+    /// PowerShell completions.
+    CompletePowershell,
 }
 
 /// `--mail WHEN`.

@@ -30,6 +30,7 @@ pub struct Driver {
     pub(super) mode: MailMode,
     pub(super) mail: MailFinder,
     pub(super) qp_repair: bool,
+    pub(super) skip_binary: bool,
     pub(super) spare: Spare,
 }
 
@@ -40,6 +41,7 @@ pub struct DriverBuilder {
     pub(super) slice: Option<usize>,
     pub(super) mode: MailMode,
     pub(super) qp_repair: bool,
+    pub(super) skip_binary: bool,
 }
 
 impl DriverBuilder {
@@ -82,6 +84,18 @@ impl DriverBuilder {
         self
     }
 
+    /// Whether binary files found in a folder walk
+    /// ([`crate::input::Input::walked`]) are skipped: a NUL byte in the
+    /// first 8 KiB (after decompression) of an input that is not mail
+    /// ([`crate::mail::Format::sniff`]). A skipped input is reported
+    /// neither begun nor ended (as grep and ripgrep leave binary files of
+    /// a recursive search out). Inputs named are always searched. By
+    /// default, none is skipped.
+    pub fn skip_binary(&mut self, yes: bool) -> &mut DriverBuilder {
+        self.skip_binary = yes;
+        self
+    }
+
     /// Builds the driver around `finder`, whose settings it follows:
     /// lines are counted when the finder counts them
     /// ([`crate::FinderBuilder::line_numbers`]), and its length caps
@@ -106,6 +120,7 @@ impl DriverBuilder {
                 .build(finder.clone()),
             finder,
             qp_repair: self.qp_repair,
+            skip_binary: self.skip_binary,
             spare: Spare::default(),
         }
     }

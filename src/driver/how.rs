@@ -46,6 +46,39 @@ impl Driver {
     }
 }
 
+impl Driver {
+    /// Whether `input` is skipped when its first block is binary.
+    pub(super) fn skips_binary(&self, input: &crate::input::Input) -> bool {
+        self.skip_binary && input.walked
+    }
+}
+
+/// Whether an input that begins with `head` (after decompression) is
+/// binary: a NUL byte in its first [`SNIFF_LEN`] bytes, as grep and
+/// ripgrep decide, unless it is mail (a mail spool may hold a stray NUL).
+pub(super) fn is_binary(head: &[u8]) -> bool {
+    let head = head.get(..SNIFF_LEN).unwrap_or(head);
+    memchr::memchr(0, head).is_some()
+        && mail::Format::sniff(head) == mail::Format::Unknown
+}
+
+/// Reads up to [`SNIFF_LEN`] bytes (fewer at the end of the stream).
+pub(super) fn read_block<R: Read>(
+    rdr: &mut R,
+    head: &mut Vec<u8>,
+) -> io::Result<()> {
+    let mut chunk = [0u8; 4096];
+    while head.len() < SNIFF_LEN {
+        let want = (SNIFF_LEN - head.len()).min(chunk.len());
+        let dst = chunk.get_mut(..want).unwrap_or_default();
+        match read_retry(|b| rdr.read(b), dst)? {
+            0 => break,
+            n => head.extend_from_slice(dst.get(..n).unwrap_or_default()),
+        }
+    }
+    Ok(())
+}
+
 /// How many first bytes of an input decide whether it is mail.
 pub(super) const SNIFF_LEN: usize = 8 * 1024;
 

@@ -57,17 +57,34 @@ pub(super) struct Planner<'d, I> {
     pub(super) inputs: I,
     pub(super) queue: VecDeque<Unit>,
     pub(super) seq: usize,
+    /// The inputs ran out.
+    pub(super) ended: bool,
 }
 
 impl<'d, I: Iterator<Item = Result<Input, InputError>>> Planner<'d, I> {
     pub(super) fn new(driver: &'d Driver, inputs: I) -> Planner<'d, I> {
-        Planner { driver, inputs, queue: VecDeque::new(), seq: 0 }
+        let queue = VecDeque::new();
+        Planner { driver, inputs, queue, seq: 0, ended: false }
+    }
+
+    /// Plans units until `n` wait or the inputs run out; returns how many
+    /// wait (so a run of fewer units than threads starts fewer threads).
+    pub(super) fn plan_ahead(&mut self, n: usize) -> usize {
+        while self.queue.len() < n && !self.ended {
+            match self.inputs.next() {
+                Some(input) => self.plan(input),
+                None => self.ended = true,
+            }
+        }
+        self.queue.len()
     }
 
     pub(super) fn next(&mut self) -> Option<(usize, Unit)> {
-        if self.queue.is_empty() {
-            let input = self.inputs.next()?;
-            self.plan(input);
+        while self.queue.is_empty() && !self.ended {
+            match self.inputs.next() {
+                Some(input) => self.plan(input),
+                None => self.ended = true,
+            }
         }
         let unit = self.queue.pop_front()?;
         let seq = self.seq;
@@ -98,10 +115,12 @@ impl<'d, I: Iterator<Item = Result<Input, InputError>>> Planner<'d, I> {
             }
         };
         match self.driver.cut(&input, file, size) {
-            Some(slices) => {
+            Some(slices) if !slices.is_empty() => {
                 self.queue.extend(slices.into_iter().map(Unit::Slice))
             }
-            None => self.queue.push_back(Unit::Whole(input)),
+            // Streamed; or a binary file to skip, which the unit skips
+            // (and reports the progress of).
+            _ => self.queue.push_back(Unit::Whole(input)),
         }
     }
 }

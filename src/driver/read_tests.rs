@@ -83,7 +83,7 @@ fn driver(mode: MailMode, repair: bool) -> Driver {
 }
 
 fn stdin() -> Input {
-    Input { source: Source::Stdin, size: None, regular: false }
+    Input { source: Source::Stdin, size: None, regular: false, walked: false }
 }
 
 /// URLs in a batch and the parts sent before it.
@@ -170,6 +170,7 @@ fn a_file_that_shrank_is_searched_to_its_end_and_says_so() {
         source: Source::Path(path.clone()),
         size: Some(size),
         regular: true,
+        walked: false,
     };
     let (batch, err) =
         d.search_whole(&input, &mut Buffer::default(), &mut Keep::default());
@@ -196,6 +197,7 @@ fn slices_of_a_file_that_shrank_keep_what_was_read() {
             source: Source::Path(path.clone()),
             size: Some(size),
             regular: true,
+            walked: false,
         };
         let file = std::fs::File::open(&path).unwrap();
         let slices = d.cut(&input, file, size).expect("sliced");

@@ -19,20 +19,30 @@ impl Driver {
     /// and reports every candidate, error and input boundary to `report`,
     /// in input order. The worker that finishes the unit due next reports
     /// it (and whatever finished units follow it), so `report` is called
-    /// from the pool's threads, one at a time.
+    /// from the pool's threads, one at a time. No more threads start than
+    /// there are units of work (the first units are planned before the
+    /// pool starts).
     pub fn run<I, R>(&self, inputs: I, report: &mut R) -> io::Result<()>
     where
         I: IntoIterator<Item = Result<Input, InputError>>,
         I::IntoIter: Send,
         R: Report + Send,
     {
+        let mut planner = Planner::new(self, inputs.into_iter());
+        let threads = if planner.plan_ahead(self.threads) < self.threads
+            && planner.ended
+        {
+            planner.queue.len().clamp(1, self.threads)
+        } else {
+            self.threads
+        };
         let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(self.threads)
+            .num_threads(threads)
             .thread_name(|i| format!("urlgrep-{i}"))
             .build()
             .map_err(io::Error::other)?;
         let shared = Shared {
-            planner: Mutex::new(Planner::new(self, inputs.into_iter())),
+            planner: Mutex::new(planner),
             inbox: Mutex::new(Inbox::default()),
             reporter: Mutex::new(Reporter {
                 report,
@@ -51,7 +61,7 @@ impl Driver {
             window: 4 * self.threads + 4,
         };
         pool.scope(|scope| {
-            for _ in 0..self.threads {
+            for _ in 0..threads {
                 let shared = &shared;
                 scope.spawn(move |_| self.work(shared));
             }

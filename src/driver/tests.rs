@@ -203,8 +203,12 @@ fn pseudo_file_is_read_to_its_end() {
     };
     assert!(want.len() > 64, "{}", want.len());
     let d = Driver::builder().threads(2).slice_size(16).build(Finder::new());
-    let input =
-        Input { source: Source::Path(path), size: None, regular: true };
+    let input = Input {
+        source: Source::Path(path),
+        size: None,
+        regular: true,
+        walked: false,
+    };
     let mut r = Record::default();
     d.run([Ok(input)], &mut r).unwrap();
     assert_eq!(r.0.last(), Some(&format!("end {} None", want.len())));
@@ -283,6 +287,7 @@ fn a_stopped_run_stops_reading() {
         source: Source::Path(path.clone()),
         size: None,
         regular: true,
+        walked: false,
     };
     let mut stop = Stop(0);
     let file = File::open(&path).unwrap();
@@ -334,4 +339,43 @@ fn long_line_is_streamed() {
     let got = run(&path, 2, 1000);
     assert_eq!(got.len(), 200_003);
     assert!(got[200_001].contains("b.example"), "{}", got[200_001]);
+}
+
+/// Records the size of the pool that reports.
+struct PoolSize(Vec<usize>);
+
+impl Report for PoolSize {
+    fn begin(&mut self, _: &Input) -> io::Result<()> {
+        self.0.push(rayon::current_num_threads());
+        Ok(())
+    }
+    fn hit(&mut self, _: &Input, _: &Hit<'_>) -> io::Result<()> {
+        Ok(())
+    }
+    fn error(&mut self, _: &InputError) -> io::Result<()> {
+        Ok(())
+    }
+    fn end(&mut self, _: &Input, _: &InputDone) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn no_more_threads_than_units() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut paths = Vec::new();
+    for i in 0..3 {
+        let p = dir.path().join(format!("f{i}"));
+        std::fs::write(&p, b"http://a.example/\n").unwrap();
+        paths.push(p);
+    }
+    let d = Driver::builder().threads(64).build(Finder::new());
+    let mut seen = PoolSize(Vec::new());
+    d.run(input::walk(&paths, Default::default()), &mut seen).unwrap();
+    assert_eq!(seen.0, [3, 3, 3]);
+    // Enough units: all threads asked for.
+    let d = Driver::builder().threads(2).build(Finder::new());
+    let mut seen = PoolSize(Vec::new());
+    d.run(input::walk(&paths, Default::default()), &mut seen).unwrap();
+    assert_eq!(seen.0, [2, 2, 2]);
 }

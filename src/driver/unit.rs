@@ -4,7 +4,7 @@ use super::batch::{
     Batch, Collect, Counted, LogNewlines, NewlineLog, SliceCollect, PART_EVERY,
 };
 use super::config::Driver;
-use super::how::{read_head, How, SNIFF_LEN};
+use super::how::{is_binary, read_block, read_head, How, SNIFF_LEN};
 use super::plan::{Done, FileState, SliceUnit, Unit};
 use super::schedule::Part;
 use crate::input::{self, Compression, Input, InputError, Source};
@@ -207,6 +207,9 @@ impl Driver {
         if format != Compression::None {
             return self.search_stream(input, bytes, part);
         }
+        if self.skips_binary(input) && is_binary(bytes) {
+            return (Batch::failed(), None);
+        }
         match self.how(bytes) {
             How::Mail(f) => {
                 return (self.search_mail_slice(bytes, 0, f), None)
@@ -241,11 +244,21 @@ impl Driver {
         batch.opened = true;
         let mut counted = Counted { rdr, bytes: 0, shared: None };
         let mut how = How::Raw;
-        if self.sniffs() {
+        let binary = self.skips_binary(input);
+        if self.sniffs() || binary {
             let mut head = Vec::with_capacity(SNIFF_LEN);
-            if let Err(error) = read_head(&mut counted, &mut head) {
+            let mut got = Ok(());
+            if binary {
+                got = read_block(&mut counted, &mut head);
+            }
+            if let Err(error) =
+                got.and_then(|()| read_head(&mut counted, &mut head))
+            {
                 let err = failure(input, error, Some(counted.bytes));
                 return (batch, Some(err));
+            }
+            if binary && is_binary(&head) {
+                return (Batch::failed(), None);
             }
             how = self.how(&head);
             counted.bytes = 0;
@@ -387,6 +400,10 @@ impl Driver {
                 Err(e) => (Batch::failed(), Some(fail(e, None))),
             };
         };
+        if slices.is_empty() {
+            // A binary file skipped.
+            return (Batch::failed(), None);
+        }
         let mut file = FileState::default();
         let mut done = Batch {
             opened: true,

@@ -1,7 +1,6 @@
 //! Counts: one line per input with the number of URLs printed of it
 //! (`PATH:COUNT`, after `--unique`).
 
-use super::escape;
 use super::printer::{Ctx, Emit, Tally, Url};
 use crate::driver::InputDone;
 use crate::input::Input;
@@ -25,8 +24,7 @@ impl<W: Write> Emit<W> for CountLines {
         tally: &Tally,
     ) -> io::Result<()> {
         if cx.opts.with_filename {
-            out.write_all(&escape::text(&cx.label(&input.source)))?;
-            out.write_all(b":")?;
+            cx.name(out, &input.source, b':')?;
         }
         writeln!(out, "{}", tally.printed)
     }

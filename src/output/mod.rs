@@ -1,10 +1,11 @@
 //! Output: the selection layer and one printer per format (plain lines,
-//! counts, JSON Lines, statistics), the JSON record types, and the
+//! counts, file lists, JSON Lines, statistics), the JSON record types, and the
 //! statistics counters. All ordering decisions are the
 //! [`crate::Driver`]'s; the printer writes what it is given, in order.
 
 mod count;
 pub mod escape;
+mod files;
 mod hll;
 pub mod json;
 mod json_lines;

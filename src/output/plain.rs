@@ -19,8 +19,7 @@ fn prefix<W: Write>(
     offset: bool,
 ) -> io::Result<()> {
     if cx.opts.with_filename {
-        out.write_all(&escape::text(&cx.label(&url.input.source)))?;
-        out.write_all(b":")?;
+        cx.name(out, &url.input.source, b':')?;
     }
     if cx.opts.line_number {
         write!(out, "{}:", url.hit.at.line)?;

@@ -4,6 +4,7 @@
 
 use super::count::CountLines;
 use super::escape::{self, json_text};
+use super::files::FileNames;
 use super::json_lines::JsonLines;
 use super::plain::PlainLines;
 use super::select::Selection;
@@ -27,6 +28,10 @@ pub enum Format {
     Plain,
     /// One count of URLs per input (`PATH:COUNT`).
     Count,
+    /// The names of the inputs with a selected URL (`-l`).
+    FilesWithMatches,
+    /// The names of the inputs without one (`--files-without-match`).
+    FilesWithoutMatch,
     /// JSON Lines; see [`crate::output::json`].
     Json,
     /// The readable statistics report, after the run.
@@ -43,6 +48,8 @@ impl Format {
         match self {
             Format::Plain => Box::new(PlainLines),
             Format::Count => Box::new(CountLines),
+            Format::FilesWithMatches => Box::new(FileNames::with_match()),
+            Format::FilesWithoutMatch => Box::new(FileNames::without_match()),
             Format::Json => Box::new(JsonLines),
             Format::Stats => Box::new(StatsReport::text(exact_stats)),
             Format::StatsJson => Box::new(StatsReport::json(exact_stats)),
@@ -78,11 +85,18 @@ pub struct PrinterOptions {
     pub stdin_label: String,
     /// How many hosts and TLDs the statistics list.
     pub top: usize,
-    /// Flush after every line (for a terminal).
+    /// Flush after every line (for a terminal, `--line-buffered`).
     pub line_buffered: bool,
     /// Exact statistics in memory that grows with the input, instead of
     /// bounded sketches (see `output/url_stats.rs`).
     pub exact_stats: bool,
+    /// Follow each file name with a NUL instead of its separator (`-0`):
+    /// names are then printed raw, whatever bytes they hold.
+    pub null: bool,
+    /// At most this many URLs of each input (`-m`): printed ones, or
+    /// tallied ones for the statistics. Later candidates of the input,
+    /// rejects included, are ignored.
+    pub max_count: Option<u64>,
 }
 
 /// One output format's writer: what it writes for what the selection
@@ -151,6 +165,12 @@ pub(super) trait Emit<W: Write> {
         Counts::new()
     }
 
+    /// Whether the run found what it was asked for, when that is not
+    /// "a URL was selected" (`--files-without-match`: a name was listed).
+    fn listed(&self) -> Option<bool> {
+        None
+    }
+
     /// The run ended: `run` holds the counters of the run.
     fn finish(
         &mut self,
@@ -175,6 +195,25 @@ impl Ctx<'_> {
             Source::Stdin => Cow::Borrowed(self.opts.stdin_label.as_bytes()),
             Source::Path(p) => path_bytes(p),
         }
+    }
+
+    /// Writes the input's name and what follows it: `sep`, or a NUL
+    /// under `-0`.
+    pub(super) fn name<W: Write>(
+        &self,
+        out: &mut W,
+        source: &Source,
+        sep: u8,
+    ) -> io::Result<()> {
+        // Under `-0` a name is raw: NUL separation is the safe channel
+        // for programs; otherwise it is escaped like everything printed
+        // that is not a validated URL.
+        if self.opts.null {
+            out.write_all(&self.label(source))?;
+            return out.write_all(&[0]);
+        }
+        out.write_all(&escape::text(&self.label(source)))?;
+        out.write_all(&[sep])
     }
 }
 
@@ -279,9 +318,10 @@ impl<W: Write, E: Write> Printer<W, E> {
         }
     }
 
-    /// Whether any URL was selected.
+    /// Whether the run found what it was asked for: a URL was selected
+    /// (under `--files-without-match`: a name was listed).
     pub fn found(&self) -> bool {
-        self.found
+        self.emit.listed().unwrap_or(self.found)
     }
 
     /// How many inputs had errors.
@@ -369,6 +409,13 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
             return Ok(());
         }
         let tallies = self.tallies;
+        if let Some(max) = self.opts.max_count {
+            let seen =
+                if tallies { self.cur.matches } else { self.cur.printed };
+            if seen >= max {
+                return Ok(());
+            }
+        }
         let cx = Ctx { opts: &self.opts };
         if let Some(reject) = hit.reject {
             self.cur.rejected += 1;
@@ -396,7 +443,11 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
         }
         self.cur.printed += 1;
         let url = Url { input, hit, text: &text, scheme: &scheme };
-        self.emit.url(&mut self.out, &cx, &url)
+        self.emit.url(&mut self.out, &cx, &url)?;
+        if self.opts.line_buffered {
+            self.out.flush()?;
+        }
+        Ok(())
     }
 
     fn error(&mut self, err: &InputError) -> io::Result<()> {
@@ -430,6 +481,12 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
         t.matches += cur.matches;
         t.rejected += cur.rejected;
         let cx = Ctx { opts: &self.opts };
-        self.emit.end(&mut self.out, &cx, input, done, &cur)
+        self.emit.end(&mut self.out, &cx, input, done, &cur)?;
+        // What a stream or a FIFO gave is out before the next input
+        // (`tail -f log | urlgrep | ...` does not wait for 64 KiB).
+        if self.opts.line_buffered || !input.regular {
+            self.out.flush()?;
+        }
+        Ok(())
     }
 }

@@ -25,7 +25,7 @@
 //! checks order and syntax.
 
 /// Lower case, sorted, unique (see the module docs for the source).
-pub(crate) const REGISTERED: &[&str] = &[
+pub const REGISTERED: &[&str] = &[
     "aaa",
     "aaas",
     "about",

@@ -1,4 +1,4 @@
-//! Loader of `corpora/conformance.toml`, shared by the integration tests
+//! Loader of `tests/data/conformance.toml`, shared by the integration tests
 //! that run the conformance cases (`#[path = "data/cases.rs"] mod cases;`).
 //! The file format is described at the top of the TOML file.
 
@@ -51,7 +51,8 @@ pub fn show(list: &[Expect]) -> String {
 
 /// The path of the case file.
 pub fn path() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpora/conformance.toml")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/conformance.toml")
 }
 
 /// Reads and checks every case; panics with the case name on a malformed

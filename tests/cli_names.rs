@@ -1,0 +1,236 @@
+//! The binary's file names and grep-class flags: `-0/--null`, `-l`,
+//! `--files-without-match`, `-h`, `-m`, `--files-from` (NUL-separated
+//! too), `--line-buffered`; names holding `:`, line breaks and invalid
+//! UTF-8.
+
+mod support;
+
+use std::ffi::OsString;
+use support::{code, run, run_in, stderr, stdout};
+
+/// A folder with `a:b` (three URLs), a name with a line break (none),
+/// and on Unix a name that is not UTF-8 (one URL).
+fn tree() -> (tempfile::TempDir, Vec<Vec<u8>>) {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().join("d");
+    std::fs::create_dir(&d).unwrap();
+    std::fs::write(
+        d.join("a:b"),
+        "see http://a.example/ and http://b.example/\nhttp://c.example/\n",
+    )
+    .unwrap();
+    std::fs::write(d.join("n\nl"), "nothing here\n").unwrap();
+    let mut names = vec![b"d/a:b".to_vec(), b"d/n\nl".to_vec()];
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let bad = std::ffi::OsStr::from_bytes(b"x\xff\xfe");
+        std::fs::write(d.join(bad), "ftp://f.example/x\n").unwrap();
+        names.push(b"d/x\xff\xfe".to_vec());
+    }
+    (dir, names)
+}
+
+/// Splits NUL-terminated records.
+fn records(out: &[u8]) -> Vec<&[u8]> {
+    assert!(out.is_empty() || out.ends_with(b"\0"), "{out:?}");
+    let mut v: Vec<&[u8]> = out.split(|&b| b == 0).collect();
+    v.pop();
+    v
+}
+
+#[test]
+fn null_after_names_in_lines() {
+    let (dir, names) = tree();
+    let o = run_in(dir.path(), &["-0", "-n", "d"], b"");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    // NAME NUL LINE:URL LF: the name is everything before the NUL.
+    let mut got = Vec::new();
+    for line in o.stdout.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+        let nul = line.iter().position(|&b| b == 0).unwrap();
+        got.push((line[..nul].to_vec(), line[nul + 1..].to_vec()));
+    }
+    let mut want = vec![
+        (names[0].clone(), b"1:http://a.example/".to_vec()),
+        (names[0].clone(), b"1:http://b.example/".to_vec()),
+        (names[0].clone(), b"2:http://c.example/".to_vec()),
+    ];
+    if let Some(bad) = names.get(2) {
+        want.push((bad.clone(), b"1:ftp://f.example/x".to_vec()));
+    }
+    assert_eq!(got, want);
+}
+
+#[test]
+fn null_with_files_with_matches() {
+    let (dir, names) = tree();
+    let o = run_in(dir.path(), &["-0", "-l", "d"], b"");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let mut want = vec![names[0].as_slice()];
+    want.extend(names.get(2).map(|n| n.as_slice()));
+    assert_eq!(records(&o.stdout), want);
+}
+
+#[test]
+fn null_with_files_without_match_and_count() {
+    let (dir, names) = tree();
+    let o = run_in(dir.path(), &["-0", "--files-without-match", "d"], b"");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(records(&o.stdout), [names[1].as_slice()]);
+    let o = run_in(dir.path(), &["-0", "-c", "d"], b"");
+    let mut want = b"d/a:b\x003\nd/n\nl\x000\n".to_vec();
+    if let Some(bad) = names.get(2) {
+        want.extend_from_slice(bad);
+        want.extend_from_slice(b"\x001\n");
+    }
+    assert_eq!(o.stdout, want);
+}
+
+#[test]
+fn files_lists_without_null_are_lines() {
+    let (dir, _) = tree();
+    let o = run_in(dir.path(), &["-l", "d/a:b", "d/n\nl"], b"");
+    assert_eq!(stdout(&o), "d/a:b\n");
+    assert_eq!(code(&o), 0);
+    // No file lacks a URL: nothing listed, exit 1 (as ripgrep).
+    let o = run_in(dir.path(), &["--files-without-match", "d/a:b"], b"");
+    assert_eq!(stdout(&o), "");
+    assert_eq!(code(&o), 1);
+    // No file has one: -l lists nothing and exits 1.
+    let o = run_in(dir.path(), &["-l", "d/n\nl"], b"");
+    assert_eq!((stdout(&o).as_str(), code(&o)), ("", 1));
+}
+
+#[test]
+fn files_with_matches_conflicts_are_named() {
+    let o = run(&["-l", "-c", "x"], b"");
+    assert_eq!(code(&o), 2);
+    let e = stderr(&o);
+    assert!(
+        e.contains("--files-with-matches") && e.contains("--count"),
+        "{e}"
+    );
+}
+
+#[test]
+fn h_is_no_filename_and_help_stays() {
+    let (dir, _) = tree();
+    let o = run_in(dir.path(), &["-h", "d/a:b", "d/n\nl"], b"");
+    assert_eq!(
+        stdout(&o),
+        "http://a.example/\nhttp://b.example/\nhttp://c.example/\n"
+    );
+    let o = run(&["--help"], b"");
+    assert_eq!(code(&o), 0);
+    assert!(stdout(&o).contains("Usage:"), "{}", stdout(&o));
+    let o = run(&["-V"], b"");
+    assert!(stdout(&o).starts_with("urlgrep "), "{}", stdout(&o));
+}
+
+#[test]
+fn max_count_per_input() {
+    let (dir, _) = tree();
+    let o = run_in(dir.path(), &["-m", "2", "-H", "d/a:b", "d/a:b"], b"");
+    assert_eq!(
+        stdout(&o),
+        "d/a:b:http://a.example/\nd/a:b:http://b.example/\n\
+         d/a:b:http://a.example/\nd/a:b:http://b.example/\n"
+    );
+    let o = run_in(dir.path(), &["-m", "1", "-c", "d/a:b"], b"");
+    assert_eq!(stdout(&o), "1\n");
+    // -m 0 selects nothing: exit 1, as grep.
+    let o = run_in(dir.path(), &["-m", "0", "d/a:b"], b"");
+    assert_eq!((stdout(&o).as_str(), code(&o)), ("", 1));
+    // With -u, the limit counts what is printed.
+    let o = run(&["-u", "-m", "2"], b"http://x.example/ http://x.example/ http://y.example/ http://z.example/\n");
+    assert_eq!(stdout(&o), "http://x.example/\nhttp://y.example/\n");
+}
+
+#[test]
+fn files_from_nul_separated() {
+    let (dir, names) = tree();
+    let mut list = Vec::new();
+    for n in &names {
+        list.extend_from_slice(n);
+        list.push(0);
+    }
+    let o = run_in(dir.path(), &["--files-from", "-", "-c"], &list);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    // Without -0 the names are escaped (one rule for all that is printed
+    // and is not a validated URL, issue 20): the newline and the bytes
+    // that are not UTF-8 show as %XX.
+    let mut want = b"d/a:b:3\nd/n%0Al:0\n".to_vec();
+    if let Some(bad) = names.get(2) {
+        want.extend_from_slice(&urlgrep::output::escape::text(bad));
+        want.extend_from_slice(b":1\n");
+    }
+    assert_eq!(o.stdout, want);
+    // Without a NUL the list is one name a line (CR LF too).
+    let o = run_in(dir.path(), &["--files-from", "-", "-c"], b"d/a:b\r\n\n");
+    assert_eq!(stdout(&o), "d/a:b:3\n");
+}
+
+#[test]
+fn line_buffered_is_accepted_and_output_unchanged() {
+    let input = b"a http://a.example/ b\nhttp://b.example/\n";
+    let plain = run(&["-n"], input);
+    let buffered = run(&["-n", "--line-buffered"], input);
+    assert_eq!(plain.stdout, buffered.stdout);
+    assert_eq!(
+        stdout(&buffered),
+        "1:http://a.example/\n2:http://b.example/\n"
+    );
+}
+
+/// A slow writer on stdin sees each input's URLs before it ends: the
+/// output of one stdin input is flushed when it ends, and with
+/// `--line-buffered` after every line.
+#[cfg(unix)]
+#[test]
+fn line_buffered_output_arrives_before_stdin_ends() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(support::BIN)
+        .args(["--line-buffered", "--mail", "off"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    input.write_all(b"see http://first.example/ now\n").unwrap();
+    input.flush().unwrap();
+    let mut line = String::new();
+    // Blocks until the line arrives; stdin is still open.
+    out.read_line(&mut line).unwrap();
+    assert_eq!(line, "http://first.example/\n");
+    drop(input);
+    assert!(child.wait().unwrap().success());
+}
+
+#[test]
+fn names_from_args_keep_their_bytes() {
+    let (dir, names) = tree();
+    let args: Vec<OsString> = names
+        .iter()
+        .map(|n| {
+            #[cfg(unix)]
+            {
+                use std::os::unix::ffi::OsStringExt;
+                OsString::from_vec(n.clone())
+            }
+            #[cfg(not(unix))]
+            {
+                OsString::from(String::from_utf8(n.clone()).unwrap())
+            }
+        })
+        .collect();
+    let mut argv = vec![OsString::from("-l"), OsString::from("-0")];
+    argv.extend(args);
+    let o = run_in(dir.path(), &argv, b"");
+    // Every name listed byte for byte as given.
+    let mut want = vec![names[0].as_slice()];
+    want.extend(names.get(2).map(|n| n.as_slice()));
+    assert_eq!(records(&o.stdout), want);
+}

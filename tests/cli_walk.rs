@@ -1,0 +1,164 @@
+//! The binary's folder walks: `-g/--glob` (with `!`), `--max-depth`,
+//! binary files skipped in a walk (`-a/--text` searches them), hidden
+//! folders searched, and a tree deeper than PATH_MAX.
+
+mod support;
+
+use std::path::Path;
+use support::{code, run_in, stderr, stdout};
+
+/// A tree: `.git/config`, `.Sent/cur/m` (hidden, Maildir++), `a.eml`,
+/// `sub/b.txt`, `sub/deep/c.txt`, and `prog` (a NUL in its first block),
+/// each with one URL naming it.
+fn tree() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let w = dir.path().join("w");
+    let files: [(&str, &[u8]); 6] = [
+        (".git/config", b"http://git.example/\n"),
+        (".Sent/cur/m", b"http://sent.example/\n"),
+        ("a.eml", b"http://eml.example/\n"),
+        ("sub/b.txt", b"http://txt.example/\n"),
+        ("sub/deep/c.txt", b"http://deep.example/\n"),
+        ("prog", b"\x7fELF\0\0\x01 http://bin.example/\n"),
+    ];
+    for (name, text) in files {
+        let p = w.join(name);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    dir
+}
+
+fn urls(dir: &Path, args: &[&str]) -> String {
+    let o = run_in(dir, args, b"");
+    assert!(code(&o) <= 1, "{}", stderr(&o));
+    stdout(&o)
+}
+
+#[test]
+fn walk_skips_binary_files_and_text_searches_them() {
+    let dir = tree();
+    let all = "w/.Sent/cur/m:http://sent.example/\n\
+               w/.git/config:http://git.example/\n\
+               w/a.eml:http://eml.example/\n\
+               w/sub/b.txt:http://txt.example/\n\
+               w/sub/deep/c.txt:http://deep.example/\n";
+    assert_eq!(urls(dir.path(), &["w"]), all);
+    // A file bigger than a slice is skipped too (the slicing path).
+    assert_eq!(urls(dir.path(), &["--slice-size", "8", "w"]), all);
+    let with_bin = urls(dir.path(), &["-a", "w"]);
+    let (before, after) = all.split_at(all.find("w/sub").unwrap());
+    assert_eq!(
+        with_bin,
+        format!("{before}w/prog:http://bin.example/\n{after}")
+    );
+    // Named, it is searched.
+    assert_eq!(urls(dir.path(), &["w/prog"]), "http://bin.example/\n");
+    // Skipped, it is not listed by -c or --files-without-match either.
+    assert!(!urls(dir.path(), &["-c", "w"]).contains("prog"));
+}
+
+#[test]
+fn walk_skips_compressed_binary_files() {
+    use std::io::Write;
+    let dir = tree();
+    let mut gz =
+        flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(b"\0\0\0 http://zbin.example/\n").unwrap();
+    std::fs::write(dir.path().join("w/z.gz"), gz.finish().unwrap()).unwrap();
+    assert!(!urls(dir.path(), &["w"]).contains("zbin"));
+    assert!(urls(dir.path(), &["-a", "w"]).contains("w/z.gz:http://zbin."));
+}
+
+#[test]
+fn mail_with_a_nul_is_not_binary() {
+    let dir = tree();
+    let msg = b"From: a@b.example\nSubject: x\n\nhi \0 http://mail.example/\n";
+    std::fs::write(dir.path().join("w/msg"), msg).unwrap();
+    assert!(urls(dir.path(), &["w"]).contains("w/msg:http://mail.example/"));
+}
+
+#[test]
+fn glob_includes_and_excludes() {
+    let dir = tree();
+    assert_eq!(
+        urls(dir.path(), &["-g", "*.txt", "w"]),
+        "w/sub/b.txt:http://txt.example/\nw/sub/deep/c.txt:http://deep.example/\n"
+    );
+    // `!` excludes files and whole folders; the last match decides.
+    assert_eq!(
+        urls(dir.path(), &["-g", "!.git", "-g", "!*.eml", "-g", "!sub/deep", "w"]),
+        "w/.Sent/cur/m:http://sent.example/\nw/sub/b.txt:http://txt.example/\n"
+    );
+    assert_eq!(
+        urls(dir.path(), &["-g", "!*.txt", "-g", "c.txt", "w/sub"]),
+        "w/sub/deep/c.txt:http://deep.example/\n"
+    );
+    // Paths named are never filtered.
+    assert_eq!(
+        urls(dir.path(), &["-g", "!*.eml", "w/a.eml"]),
+        "http://eml.example/\n"
+    );
+    let o = run_in(dir.path(), &["-g", "a[", "w"], b"");
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("--glob"), "{}", stderr(&o));
+}
+
+#[test]
+fn max_depth() {
+    let dir = tree();
+    assert_eq!(
+        urls(dir.path(), &["--max-depth", "0", "w", "w/a.eml"]),
+        "w/a.eml:http://eml.example/\n"
+    );
+    assert_eq!(
+        urls(dir.path(), &["--max-depth", "1", "w"]),
+        "w/a.eml:http://eml.example/\n"
+    );
+    assert_eq!(
+        urls(dir.path(), &["--max-depth", "2", "-g", "!.git", "w"]),
+        "w/a.eml:http://eml.example/\nw/sub/b.txt:http://txt.example/\n"
+    );
+}
+
+/// Issue 20, B2: a tree deeper than PATH_MAX. Every folder whose path
+/// the system refuses is reported by name, with exit status 2; nothing
+/// is skipped silently, and everything above it is searched.
+#[cfg(target_os = "linux")]
+#[test]
+fn tree_deeper_than_path_max_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = "d".repeat(200);
+    // Built by a shell that descends folder by folder: a path this long
+    // cannot be created from the top.
+    let script = format!(
+        "cd deep && echo http://top.example/ > top && \
+         for i in $(seq 25); do mkdir {name} && cd -P {name} || exit 1; \
+         echo http://level$i.example/ > f; done"
+    );
+    std::fs::create_dir(dir.path().join("deep")).unwrap();
+    let ok = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(&script)
+        .current_dir(dir.path())
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let o = run_in(dir.path(), &["-c", "deep"], b"");
+    let out = stdout(&o);
+    let err = stderr(&o);
+    let searched = out.lines().count();
+    // 25 levels of 201 bytes: the deepest ones pass PATH_MAX (4096).
+    assert!(searched > 15, "{out}");
+    if searched < 26 {
+        assert_eq!(code(&o), 2, "{err}");
+        let lines: Vec<&str> = err.lines().collect();
+        assert!(!lines.is_empty());
+        for line in lines {
+            assert!(line.starts_with("urlgrep: deep/ddd"), "{line}");
+            assert!(line.contains("File name too long"), "{line}");
+        }
+    } else {
+        assert_eq!(code(&o), 0, "{err}");
+    }
+}
