@@ -7,7 +7,7 @@ use super::json::{
     RejectRecord, SummaryRecord,
 };
 use super::printer::{path_bytes, Ctx, Emit, Run, Tally, Url};
-use super::url::host_from;
+use super::url::host_ref;
 use crate::driver::InputDone;
 use crate::input::{Input, InputError, Source};
 use crate::parse::Reject;
@@ -96,7 +96,7 @@ impl<W: Write> Emit<W> for JsonLines {
             kind: Cow::Borrowed(hit.kind.name()),
             url: text,
             scheme: Cow::Borrowed(url.scheme),
-            host: host_from(hit.url, hit.host).map(Cow::Owned),
+            host: host_ref(hit.url, hit.host),
             flags,
             mail,
         });

@@ -6,7 +6,7 @@
 use super::escape;
 use super::printer::{Ctx, Emit, Run, Tally, Url};
 use super::stats::{per_message_bucket, Counts, Summary};
-use super::url::host_from;
+use super::url::host_ref;
 use super::url_stats::UrlStats;
 use crate::driver::InputDone;
 use crate::input::Input;
@@ -38,11 +38,37 @@ pub(super) struct StatsReport {
 #[derive(Debug, Default)]
 struct Current {
     counts: Counts,
+    /// The dimensions every URL adds to (scheme, kind, mail location and
+    /// encoding), tallied in a small vector and added to `counts` when
+    /// the input ends: a map look-up per URL and dimension, with its
+    /// hashing, was a third of the statistics' time on dense input.
+    few: Few,
     /// The message whose URLs are being counted, and how many so far.
     message: Option<u64>,
     message_urls: u64,
     /// Messages with at least one URL.
     messages_with_urls: u64,
+}
+
+/// A few `(dimension, key)` counters, found by a linear search: each
+/// dimension here has a handful of keys in an input.
+#[derive(Debug, Default)]
+struct Few(Vec<(&'static str, String, u64)>);
+
+impl Few {
+    fn add(&mut self, dim: &'static str, key: &str) {
+        match self.0.iter_mut().find(|e| e.1 == key && e.0 == dim) {
+            Some(e) => e.2 += 1,
+            None => self.0.push((dim, key.to_owned(), 1)),
+        }
+    }
+
+    /// Adds the counters to `counts`.
+    fn add_to(&self, counts: &mut Counts) {
+        for (dim, key, n) in &self.0 {
+            counts.add(dim, key, *n);
+        }
+    }
 }
 
 impl Current {
@@ -111,13 +137,12 @@ impl<W: Write> Emit<W> for StatsReport {
                 cur.message = Some(m.message);
             }
             cur.message_urls += 1;
-            cur.counts.add("location", m.location.name(), 1);
-            cur.counts.add("encoding", m.encoding.name(), 1);
+            cur.few.add("location", m.location.name());
+            cur.few.add("encoding", m.encoding.name());
         }
-        let c = &mut cur.counts;
-        c.add("scheme", url.scheme, 1);
-        c.add("kind", hit.kind.name(), 1);
-        let host = host_from(hit.url, hit.host);
+        cur.few.add("scheme", url.scheme);
+        cur.few.add("kind", hit.kind.name());
+        let host = host_ref(hit.url, hit.host);
         self.url_stats.add(hit.url, host.as_deref());
         Ok(())
     }
@@ -143,6 +168,7 @@ impl<W: Write> Emit<W> for StatsReport {
     ) -> io::Result<()> {
         let mut cur = std::mem::take(&mut self.cur);
         cur.end_message();
+        cur.few.add_to(&mut cur.counts);
         if let Some(n) = done.messages {
             let without = n.saturating_sub(cur.messages_with_urls);
             if without > 0 {

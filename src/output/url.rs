@@ -33,6 +33,20 @@ pub fn host_from(url: &[u8], parsed: Option<&[u8]>) -> Option<String> {
     Some(String::from_utf8_lossy(raw).to_lowercase())
 }
 
+/// [`host_from`], borrowed when the parsed host is already what it gives
+/// (ASCII without upper case): no allocation for nearly every URL.
+pub(crate) fn host_ref<'u>(
+    url: &'u [u8],
+    parsed: Option<&'u [u8]>,
+) -> Option<Cow<'u, str>> {
+    if let Some(h) = parsed.filter(|h| !h.is_empty()) {
+        if h.iter().all(|&b| b.is_ascii() && !b.is_ascii_uppercase()) {
+            return std::str::from_utf8(h).ok().map(Cow::Borrowed);
+        }
+    }
+    host_from(url, parsed).map(Cow::Owned)
+}
+
 /// [`host`] of a match of `kind`: for a scheme-less find
 /// ([`crate::Kind::implied_scheme`]: `bob@example.com`, `www.example.com/x`)
 /// the host of the URL it implies (`example.com`, `www.example.com`).
