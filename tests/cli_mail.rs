@@ -1,0 +1,318 @@
+//! Integration tests of the `urlgrep` binary on mail, and its
+//! determinism on the corpora of `../shared/corpora` (skipped when
+//! absent): `mail_*`, `corpus_*`. The other CLI tests are in
+//! `tests/cli.rs` and `tests/cli_*.rs`.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+#[path = "support/records.rs"]
+mod records;
+
+use records::{gzip, records, Rec};
+
+const BIN: &str = env!("CARGO_BIN_EXE_urlgrep");
+
+/// Runs urlgrep with `args` and `stdin`.
+fn run(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .env_remove("CI")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let data = stdin.to_vec();
+    let feeder = std::thread::spawn(move || {
+        let _ = input.write_all(&data);
+    });
+    let out = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    out
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn code(o: &Output) -> i32 {
+    o.status.code().unwrap_or(-1)
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+// 1. Exit status and errors
+
+/// A 3-message mbox: quoted-printable (a soft break and `=3D` inside a
+/// URL), a `>From ` line, a base64 text part, list headers and a
+/// Message-ID that looks like a URL.
+fn spool() -> String {
+    let b64 = "VmlzaXQgaHR0cDovL2I2NC5leGFtcGxlL3BhdGg/eD0xIHRvZGF5Lgo=";
+    format!(
+        "From a@b Mon Jan  1 00:00:00 1996\n\
+         Message-ID: <http://not.a.url/id@x.example>\n\
+         List-Unsubscribe: <https://lists.example/unsub?u=1>\n\
+         Content-Type: text/plain\n\
+         Content-Transfer-Encoding: quoted-printable\n\
+         \n\
+         See https://qp.example/a?b=3Dc&d=\n\
+         =3De&long=3Dsoft-br=\n\
+         eak now.\n\
+         >From here: http://f.example/\n\
+         \n\
+         From c@d Tue Jan  2 00:00:00 1996\n\
+         Message-ID: <2@x.example>\n\
+         MIME-Version: 1.0\n\
+         Content-Type: multipart/mixed; boundary=\"XX\"\n\
+         \n\
+         --XX\n\
+         Content-Type: text/plain\n\
+         Content-Transfer-Encoding: base64\n\
+         \n\
+         {b64}\n\
+         --XX--\n\
+         \n\
+         From e@f Wed Jan  3 00:00:00 1996\n\
+         Subject: none\n\
+         \n\
+         no URLs here\n"
+    )
+}
+
+#[test]
+fn mail_decodes_quoted_printable_base64_and_headers() {
+    let o = run(&["--mail", "on"], spool().as_bytes());
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "https://lists.example/unsub?u=1\n\
+         https://qp.example/a?b=c&d=e&long=soft-break\n\
+         http://f.example/\n\
+         http://b64.example/path?x=1\n"
+    );
+    // auto sniffs the same mbox
+    assert_eq!(run(&[], spool().as_bytes()).stdout, o.stdout);
+    let out = stdout(&o);
+    assert!(!out.contains("=3D") && !out.contains("not.a.url"), "{out}");
+}
+
+#[test]
+fn mail_off_is_the_raw_scan() {
+    let spool = spool();
+    let off = run(&["--mail", "off"], spool.as_bytes());
+    // The raw scan: encoded, cut at the soft break, no base64 URL.
+    let out = stdout(&off);
+    assert!(out.contains("https://qp.example/a?b=3Dc&d=\n"), "{out}");
+    assert!(!out.contains("b64.example"), "{out}");
+    // ... which is what urlgrep does on text that is not mail.
+    let text = spool.replace("From ", "Frum ");
+    let auto = run(&[], text.as_bytes());
+    assert_eq!(auto.stdout, run(&["--mail", "off"], text.as_bytes()).stdout);
+    assert!(stdout(&auto).contains("=3D"));
+    // --qp-repair repairs raw QP in text that is not mail.
+    let fixed = run(&["--qp-repair"], text.as_bytes());
+    let out = stdout(&fixed);
+    // (Raw repair keeps the `=` of `d=` at a line end: without a MIME
+    // header it cannot tell a soft break after `name=` from a value.)
+    assert!(out.contains("https://qp.example/a?b=c&d="), "{out}");
+    assert!(out.contains("&long=soft-break\n"), "{out}");
+    assert!(!out.contains("=3D"), "{out}");
+}
+
+#[test]
+fn mail_json_records_carry_message_fields() {
+    let o = run(&["--json", "--source", "spool"], spool().as_bytes());
+    let recs = records(&o);
+    let mails: Vec<_> = recs
+        .iter()
+        .filter_map(|r| match r {
+            Rec::Match { mail, url, line, offset, .. } => {
+                Some((mail.as_ref().unwrap(), url, *line, *offset))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(mails.len(), 4);
+    let (m, _, line, _) = &mails[0];
+    assert_eq!((m.message, m.part, m.location.as_str()), (0, 0, "header"));
+    assert_eq!(*line, 3);
+    assert_eq!(
+        m.message_id.as_deref(),
+        Some("<http://not.a.url/id@x.example>")
+    );
+    let (m, url, line, offset) = &mails[1];
+    assert_eq!(url.as_str(), "https://qp.example/a?b=c&d=e&long=soft-break");
+    assert_eq!(
+        (m.encoding.as_str(), m.decoded, *line),
+        ("quoted-printable", true, 7)
+    );
+    assert_eq!(&spool()[*offset as usize..][..12], "https://qp.e");
+    let (m, _, _, _) = &mails[3];
+    assert_eq!((m.message, m.part), (1, 1));
+    assert_eq!((m.encoding.as_str(), m.location.as_str()), ("base64", "body"));
+    assert_eq!(m.message_id.as_deref(), Some("<2@x.example>"));
+    assert_eq!(m.message_offset as usize, spool().find("From c@d").unwrap());
+    assert!(recs
+        .iter()
+        .any(|r| matches!(r, Rec::End { messages: Some(3), matches: 4, .. })));
+    assert!(recs
+        .iter()
+        .any(|r| matches!(r, Rec::Summary { messages: Some(3), .. })));
+    // Not mail: no mail fields.
+    let o = run(&["--json", "--mail", "off"], spool().as_bytes());
+    assert!(records(&o).iter().all(|r| !matches!(
+        r,
+        Rec::Match { mail: Some(_), .. } | Rec::End { messages: Some(_), .. }
+    )));
+}
+
+#[test]
+fn mail_stats_count_messages() {
+    let d = tempfile::tempdir().unwrap();
+    let gz = d.path().join("spool.gz");
+    std::fs::write(&gz, gzip(spool().as_bytes())).unwrap();
+    let o = run(&["--stats", "--json", p(&gz)], b"");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["messages"], 3);
+    assert_eq!(v["matches"], 4);
+    // one message without URLs, one with 1, one with 3
+    assert_eq!(
+        v["urls_per_message"],
+        serde_json::json!({"0": 1, "1": 1, "2-3": 1})
+    );
+    assert_eq!(v["encodings"]["base64"], 1);
+    assert_eq!(v["locations"]["header"], 1);
+    let text = run(&["--stats", p(&gz)], b"");
+    assert!(stdout(&text).contains("messages                 3"));
+}
+
+#[test]
+fn mail_sniffing_leaves_url_lists_alone() {
+    let list = "http://a.example/x\nhttp://b.example/y\n";
+    let o = run(&["--json"], list.as_bytes());
+    assert!(records(&o)
+        .iter()
+        .all(|r| !matches!(r, Rec::Match { mail: Some(_), .. })));
+    // begin, two matches, end, summary
+    assert_eq!(records(&o).len(), 5);
+}
+
+// 7. Determinism on the corpora
+
+/// Unpacks the regular files of a tarball under ../shared into `dest`,
+/// up to about `max_bytes` of them (in archive order).
+fn unpack(tarball: &str, dest: &Path, max_bytes: u64) -> bool {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpora")
+        .join(tarball);
+    let Ok(file) = std::fs::File::open(&path) else {
+        eprintln!("skipped: {} is absent", path.display());
+        return false;
+    };
+    let mut ar = tar::Archive::new(flate2::read::GzDecoder::new(file));
+    std::fs::create_dir_all(dest).unwrap();
+    let mut total = 0;
+    for entry in ar.entries().unwrap() {
+        let mut entry = entry.unwrap();
+        if entry.header().entry_type() != tar::EntryType::Regular {
+            continue;
+        }
+        total += entry.size();
+        if total > max_bytes {
+            break;
+        }
+        assert!(entry.unpack_in(dest).unwrap());
+    }
+    true
+}
+
+/// One file holding every file under `dir`, in sorted order.
+fn concatenate(dir: &Path, out: &Path) {
+    let mut all = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    let mut files = Vec::new();
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(d).unwrap() {
+            let e = e.unwrap();
+            if e.file_type().unwrap().is_dir() {
+                stack.push(e.path());
+            } else if e.file_type().unwrap().is_file() {
+                files.push(e.path());
+            }
+        }
+    }
+    files.sort();
+    for f in files {
+        all.extend(std::fs::read(f).unwrap());
+    }
+    std::fs::write(out, all).unwrap();
+}
+
+#[test]
+fn corpus_output_is_identical_for_any_threads_and_slices() {
+    let tmp = tempfile::tempdir().unwrap();
+    let corpus = tmp.path().join("rfc");
+    if !unpack("rfc/rfc8400-8499.tar.gz", &corpus, 8 << 20) {
+        return;
+    }
+    let mail = tmp.path().join("mail");
+    let spam = "spamassassin/spamassassin-public-corpus.tar.gz";
+    if !unpack(spam, &mail, 4 << 20) {
+        return;
+    }
+    let spool = tempfile::tempdir().unwrap();
+    let big = spool.path().join("all.txt");
+    concatenate(tmp.path(), &big);
+    let list = tmp.path().join("list");
+    if !unpack("python-dev/python-dev-1999-04_2000-03.tar.gz", &list, 3 << 20)
+    {
+        return;
+    }
+    let mbox = spool.path().join("python-dev.mbox");
+    concatenate(&list, &mbox);
+    // A folder of big files: listed without their sizes, found big by
+    // reading, searched in slices all the same.
+    let folder = spool.path().to_path_buf();
+    for (args, target) in [
+        (&["-Hnb", "--rejects"][..], &corpus),
+        (&["--json", "--rejects"][..], &mail),
+        (&["--json", "--mail", "on"][..], &mail),
+        (&["-nb", "--rejects"][..], &big),
+        (&["--json"][..], &big),
+        (&["--json", "--mail", "on"][..], &mbox),
+        (&["-nb", "--mail", "on", "--qp-repair"][..], &mbox),
+        (&["-nb", "--json"][..], &folder),
+    ] {
+        let mut want: Option<Vec<u8>> = None;
+        let threads = ["-j1", "-j2", "-j8"];
+        let slices = ["--slice-size=65536", "--slice-size=4093"];
+        let mut runs: Vec<Vec<&str>> =
+            threads.iter().map(|j| vec![*j]).collect();
+        if target == &big || target == &mbox || target == &folder {
+            runs.extend(slices.iter().map(|s| vec!["-j2", *s]));
+        }
+        for extra in runs {
+            let mut all: Vec<&str> = args.to_vec();
+            all.extend(&extra);
+            all.push(p(target));
+            let o = run(&all, b"");
+            assert_eq!(code(&o), 0, "{all:?}: {}", stderr(&o));
+            match &want {
+                None => {
+                    assert!(o.stdout.len() > 10_000, "{all:?}");
+                    want = Some(o.stdout);
+                }
+                Some(w) => assert!(*w == o.stdout, "{all:?} differs"),
+            }
+        }
+    }
+}
