@@ -1,18 +1,18 @@
 //! Standard output whose write errors are seen.
 //!
 //! A run that could not write its results must not exit 0 (grep exits 2
-//! with "write error"). Two things in the Rust runtime hide such errors:
+//! with "write error"). `io::Stdout` treats EBADF as success, so
+//! `urlgrep FILE 1<FILE` (a read-only stdout) would print nothing and
+//! exit 0: [`stdout`] therefore writes through a handle of its own on fd 1
+//! (a duplicate, not `io::Stdout`). Every error of [`Checked`] says "write
+//! error"; its kind is kept, so a broken pipe is still told apart (a quiet
+//! exit 0).
 //!
-//! - `io::Stdout` treats EBADF as success, so `urlgrep FILE 1<FILE` (a
-//!   read-only stdout) would print nothing and exit 0;
-//! - before `main`, the runtime reopens a closed fd 1 on `/dev/null`
-//!   (read-write), so `urlgrep FILE >&-` would write into nothing.
-//!
-//! [`stdout`] therefore writes through a handle of its own on fd 1 (a
-//! duplicate, not `io::Stdout`), and on Linux refuses a stdout that is the
-//! runtime's read-write `/dev/null` (a shell's `>/dev/null` opens it
-//! write-only). Every error of [`Checked`] says "write error"; its kind is
-//! kept, so a broken pipe is still told apart (a quiet exit 0).
+//! A stdout closed by the shell (`>&-`) is not seen: before `main`, the
+//! Rust runtime opens `/dev/null` read-write on a closed fd 1, and that
+//! is what Python's `subprocess.DEVNULL` and systemd's `StandardOutput=null`
+//! give a program too. Refusing it broke those callers (a run that printed
+//! nothing and exited 2), so it is written into like any `/dev/null`.
 
 use std::io::{self, Write};
 
@@ -24,10 +24,6 @@ pub fn stdout() -> io::Result<Checked<Box<dyn Write + Send>>> {
 #[cfg(unix)]
 fn handle() -> io::Result<Box<dyn Write + Send>> {
     use std::os::fd::AsFd;
-    if closed_at_start() {
-        // EBADF, what a write to a closed descriptor gives.
-        return Err(tagged(io::Error::from_raw_os_error(9)));
-    }
     let fd = io::stdout().as_fd().try_clone_to_owned().map_err(tagged)?;
     Ok(Box::new(std::fs::File::from(fd)))
 }
@@ -35,28 +31,6 @@ fn handle() -> io::Result<Box<dyn Write + Send>> {
 #[cfg(not(unix))]
 fn handle() -> io::Result<Box<dyn Write + Send>> {
     Ok(Box::new(io::stdout()))
-}
-
-/// Whether fd 1 is the `/dev/null` the runtime opened read-write because
-/// fd 1 was closed when the program started (Linux; `false` elsewhere or
-/// when `/proc` cannot say). `1<>/dev/null` looks the same and is refused
-/// too: nobody asks for that.
-#[cfg(unix)]
-fn closed_at_start() -> bool {
-    let Ok(target) = std::fs::read_link("/proc/self/fd/1") else {
-        return false;
-    };
-    if target.as_os_str() != "/dev/null" {
-        return false;
-    }
-    let Ok(info) = std::fs::read_to_string("/proc/self/fdinfo/1") else {
-        return false;
-    };
-    // `flags:` is octal; the access mode is its two low bits (O_RDWR 2).
-    info.lines()
-        .find_map(|l| l.strip_prefix("flags:"))
-        .and_then(|f| u32::from_str_radix(f.trim(), 8).ok())
-        .is_some_and(|flags| flags & 3 == 2)
 }
 
 /// A writer whose errors say "write error: …" (their kind kept).
