@@ -209,6 +209,12 @@ pub struct Args {
     #[arg(long)]
     pub qp_repair: bool,
 
+    // Message metadata (issue 18).
+    /// Add the decoded values of header field NAME to each mail match's
+    /// `headers` in --json (repeatable; any case).
+    #[arg(long = "header", value_name = "NAME")]
+    pub header: Vec<String>,
+
     /// Never show a progress bar.
     #[arg(long)]
     pub no_progress: bool,

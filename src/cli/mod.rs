@@ -157,6 +157,10 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
         Mail::Off => MailMode::Off,
     };
     driver.mail_mode(mode).qp_repair(args.qp_repair);
+    // Message metadata is read only when an output shows it.
+    driver
+        .metadata(format == Format::Json || !args.header.is_empty())
+        .header_fields(&args.header);
     let driver = driver.build(finder);
 
     // The progress bar needs the total, so on a terminal the walk is done

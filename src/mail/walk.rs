@@ -3,17 +3,20 @@
 //! the matches mapped back to the bytes as stored.
 
 use super::decode;
+use super::encoded_word;
 use super::field_cache;
 use super::finder::MailFinder;
 use super::frame::{is_separator, Message};
 use super::header::{self, Field, Mime, TransferEncoding};
 use super::map::{Layers, Map};
+use super::meta::Metadata;
 use super::repair::repair_iter;
 use super::{Encoding, Location, MailMatch, MailSink};
 use crate::scan::Span;
 use crate::search::Match;
 use std::borrow::Cow;
 use std::cell::RefCell;
+use std::sync::Arc;
 
 /// The scratch buffers of this thread's searches: a folder of small
 /// messages would otherwise grow new ones for each file (allocation and
@@ -58,6 +61,9 @@ pub(super) struct Scratch {
     /// character references decoded.
     pub(super) content: Vec<u8>,
     pub(super) content_map: Map,
+    /// A header run with its encoded words decoded, and its map.
+    pub(super) words: Vec<u8>,
+    pub(super) words_map: Map,
 }
 
 impl Scratch {
@@ -74,6 +80,8 @@ impl Scratch {
             || big(self.transfer.capacity())
             || big(self.base64_chars.capacity())
             || big(self.content.capacity())
+            || big(self.words.capacity())
+            || big(self.words_map.bytes())
             || big(self.transfer_map.bytes())
             || big(self.base64_chars_map.bytes())
             || big(self.content_map.bytes())
@@ -90,6 +98,8 @@ pub(super) struct Walk<'w, 'h, S> {
     pub(super) mf: &'w MailFinder,
     /// The message's `Message-ID`, read with its header.
     pub(super) id: Option<&'h [u8]>,
+    /// The message's metadata, read with its header when asked for.
+    pub(super) meta: Option<Arc<Metadata>>,
     /// Absolute offset of `hay[0]`.
     pub(super) origin: u64,
     pub(super) hay: &'h [u8],
@@ -236,6 +246,11 @@ impl<'h, S: MailSink> Walk<'_, 'h, S> {
             }
         }
         runs.push(Span { start: run, end: block.len() });
+        if top && self.meta.is_none() && self.mf.cfg.metadata {
+            let meta =
+                Metadata::read(block, fields, &self.mf.cfg.header_fields);
+            self.meta = Some(Arc::new(meta));
+        }
         let mut go_on = true;
         if self.mf.cfg.headers {
             let ctx = Context {
@@ -266,7 +281,26 @@ impl<'h, S: MailSink> Walk<'_, 'h, S> {
                     continue;
                 }
                 let ctx = Context { base: at + r.start, ..ctx };
-                go_on = if self.mf.cfg.field_cache {
+                let meta = self.meta.as_ref();
+                go_on = if memchr::memmem::find(text, b"=?").is_some()
+                    && encoded_word::has_word_with_colon(text)
+                {
+                    // RFC 2047: a URL in an encoded word is found in its
+                    // decoded text (and points at the word).
+                    let sc = &mut *self.scratch;
+                    sc.words.clear();
+                    sc.words_map.clear();
+                    encoded_word::decode_mapped(
+                        text,
+                        &mut sc.words,
+                        &mut sc.words_map,
+                    );
+                    let layers = Layers { maps: vec![&sc.words_map] };
+                    emit(
+                        self.mf, self.hay, self.msg, self.id, meta, &sc.words,
+                        &layers, &ctx, false, self.sink,
+                    )?
+                } else if self.mf.cfg.field_cache {
                     let found = field_cache::matches(
                         &self.mf.finder,
                         &mut self.scratch.seen,
@@ -275,13 +309,13 @@ impl<'h, S: MailSink> Walk<'_, 'h, S> {
                     )
                     .map(|m| (m, false));
                     emit_all(
-                        self.hay, self.msg, self.id, text, &layers, &ctx,
-                        found, self.sink,
+                        self.hay, self.msg, self.id, meta, text, &layers,
+                        &ctx, found, self.sink,
                     )?
                 } else {
                     emit(
-                        self.mf, self.hay, self.msg, self.id, text, &layers,
-                        &ctx, false, self.sink,
+                        self.mf, self.hay, self.msg, self.id, meta, text,
+                        &layers, &ctx, false, self.sink,
                     )?
                 };
                 if !go_on {
@@ -400,7 +434,15 @@ impl<'h, S: MailSink> Walk<'_, 'h, S> {
         };
         let layers = Layers { maps: layers };
         emit(
-            self.mf, hay, self.msg, self.id, text, &layers, &ctx, repair,
+            self.mf,
+            hay,
+            self.msg,
+            self.id,
+            self.meta.as_ref(),
+            text,
+            &layers,
+            &ctx,
+            repair,
             self.sink,
         )
     }
@@ -425,6 +467,7 @@ pub(super) fn emit<S: MailSink>(
     hay: &[u8],
     msg: &Message<'_>,
     id: Option<&[u8]>,
+    meta: Option<&Arc<Metadata>>,
     text: &[u8],
     layers: &Layers<'_>,
     ctx: &Context,
@@ -436,10 +479,10 @@ pub(super) fn emit<S: MailSink>(
             let repaired = r.is_repaired();
             (r.into_match(), repaired)
         });
-        emit_all(hay, msg, id, text, layers, ctx, found, sink)
+        emit_all(hay, msg, id, meta, text, layers, ctx, found, sink)
     } else {
         let found = mf.finder.find_iter(text).map(|m| (m, false));
-        emit_all(hay, msg, id, text, layers, ctx, found, sink)
+        emit_all(hay, msg, id, meta, text, layers, ctx, found, sink)
     }
 }
 
@@ -450,6 +493,7 @@ pub(super) fn emit_all<'t, S: MailSink>(
     hay: &[u8],
     msg: &Message<'_>,
     id: Option<&[u8]>,
+    meta: Option<&Arc<Metadata>>,
     text: &[u8],
     layers: &Layers<'_>,
     ctx: &Context,
@@ -476,6 +520,7 @@ pub(super) fn emit_all<'t, S: MailSink>(
             message: msg.index,
             message_span: msg.span,
             message_id: id.map(Cow::Borrowed),
+            meta: meta.cloned(),
             part: ctx.part,
             location: ctx.location,
             encoding: if repaired { Encoding::QpRepair } else { ctx.encoding },
