@@ -134,6 +134,13 @@ fn pieces(value: &[u8]) -> Vec<Piece> {
     out
 }
 
+/// Whether `value` has an `=?`, which every encoded word starts with:
+/// a `memchr` for the rarer `?` (a `memmem` search would first build its
+/// searcher, at every header run).
+pub(crate) fn may_have_word(value: &[u8]) -> bool {
+    memchr::memchr_iter(b'?', value).any(|i| i > 0 && value[i - 1] == b'=')
+}
+
 /// Whether an encoded word of `value` decodes to text with a colon: only
 /// then can the decoded text hold a URL that the text as written does
 /// not (a colon is every URL's trigger).
@@ -251,7 +258,8 @@ mod tests {
         let word = (4, v.len() - 4);
         assert_eq!(map.range(4, 10), word);
         assert_eq!(map.range(0, 3), (0, 3));
-        assert!(has_word_with_colon(v));
+        assert!(has_word_with_colon(v) && may_have_word(v));
+        assert!(!may_have_word(b"?a=b? =") && may_have_word(b"x=?"));
         assert!(!has_word_with_colon(b"=?utf-8?q?no_colon?= http://x"));
         assert!(!has_word_with_colon(b"http://x/?a=?b"));
     }

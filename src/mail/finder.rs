@@ -334,7 +334,7 @@ impl MailFinder {
             sink,
             origin,
             id: None,
-            meta: None,
+            meta: super::meta::Slot::Off,
         };
         match split {
             Some((header, body)) => walk.split_entity(header, body, 0, false),

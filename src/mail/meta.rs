@@ -5,6 +5,8 @@
 use super::date::{self, UtcTime};
 use super::encoded_word::decode_text;
 use super::header::Field;
+use crate::scan::Span;
+use std::sync::Arc;
 
 /// A message's metadata, decoded (RFC 2047 encoded words, unfolding).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -43,31 +45,97 @@ impl Metadata {
         fields: &[Field],
         wanted: &[String],
     ) -> Metadata {
-        let mut meta = Metadata {
-            headers: wanted.iter().map(|n| (n.clone(), Vec::new())).collect(),
-            ..Metadata::default()
-        };
+        let mut picked = Picked::default();
         for f in fields {
-            let name = &block[f.name.start..f.name.end];
-            let value = &block[f.value.start..f.value.end];
-            if meta.from.is_none() && name.eq_ignore_ascii_case(b"from") {
-                meta.from = Some(mailbox(value));
-            } else if meta.subject.is_none()
-                && name.eq_ignore_ascii_case(b"subject")
-            {
-                meta.subject = Some(decode_text(value));
-            } else if meta.date.is_none() && name.eq_ignore_ascii_case(b"date")
-            {
-                meta.date = Some(decode_text(value));
-                meta.date_utc = date::parse(value);
+            picked.note(&block[f.name.start..f.name.end], f.value, wanted);
+        }
+        picked.read(block, wanted)
+    }
+}
+
+/// The fields metadata is read from, noted while the mail walk reads a
+/// header (spans of the values in the header block): decoding waits for
+/// the message's first match, so messages without URLs cost a name
+/// compare per field.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Picked {
+    from: Option<Span>,
+    subject: Option<Span>,
+    date: Option<Span>,
+    /// Fields asked for by name: index in `wanted`, value.
+    extra: Vec<(usize, Span)>,
+}
+
+impl Picked {
+    /// Notes field `name` whose value is at `value`.
+    pub(crate) fn note(
+        &mut self,
+        name: &[u8],
+        value: Span,
+        wanted: &[String],
+    ) {
+        let slot = match name.len() {
+            4 if name.eq_ignore_ascii_case(b"from") => Some(&mut self.from),
+            4 if name.eq_ignore_ascii_case(b"date") => Some(&mut self.date),
+            7 if name.eq_ignore_ascii_case(b"subject") => {
+                Some(&mut self.subject)
             }
-            for (n, values) in &mut meta.headers {
-                if name.eq_ignore_ascii_case(n.as_bytes()) {
-                    values.push(decode_text(value));
-                }
+            _ => None,
+        };
+        if let Some(slot) = slot {
+            slot.get_or_insert(value);
+        }
+        for (i, n) in wanted.iter().enumerate() {
+            if name.eq_ignore_ascii_case(n.as_bytes()) {
+                self.extra.push((i, value));
             }
         }
-        meta
+    }
+
+    /// Decodes the noted fields of `block`.
+    pub(crate) fn read(&self, block: &[u8], wanted: &[String]) -> Metadata {
+        let text = |s: Span| block.get(s.start..s.end).unwrap_or_default();
+        let mut headers: Vec<(String, Vec<String>)> =
+            wanted.iter().map(|n| (n.clone(), Vec::new())).collect();
+        for &(i, v) in &self.extra {
+            if let Some((_, values)) = headers.get_mut(i) {
+                values.push(decode_text(text(v)));
+            }
+        }
+        Metadata {
+            from: self.from.map(|v| mailbox(text(v))),
+            subject: self.subject.map(|v| decode_text(text(v))),
+            date: self.date.map(|v| decode_text(text(v))),
+            date_utc: self.date.and_then(|v| date::parse(text(v))),
+            headers,
+        }
+    }
+}
+
+/// A message's metadata in the mail walk: not asked for, noted and not
+/// yet read, or read (and shared by the message's matches).
+#[derive(Debug, Default)]
+pub(crate) enum Slot<'a> {
+    #[default]
+    Off,
+    Noted {
+        block: &'a [u8],
+        picked: Picked,
+        wanted: &'a [String],
+    },
+    Read(Arc<Metadata>),
+}
+
+impl Slot<'_> {
+    /// The metadata, read now if it was only noted.
+    pub(crate) fn get(&mut self) -> Option<Arc<Metadata>> {
+        if let Slot::Noted { block, picked, wanted } = self {
+            *self = Slot::Read(Arc::new(picked.read(block, wanted)));
+        }
+        match self {
+            Slot::Read(meta) => Some(Arc::clone(meta)),
+            _ => None,
+        }
     }
 }
 
@@ -112,12 +180,25 @@ fn non_empty(s: String) -> Option<String> {
     (!s.is_empty()).then_some(s)
 }
 
-/// An address without blanks and line breaks (folding may cut it), and
-/// read as UTF-8 (RFC 6532), bytes that are not replaced.
+/// An address as written, trimmed, its runs of blanks and line breaks
+/// (folds) one space (archives write `user at host`), and read as UTF-8
+/// (RFC 6532), bytes that are not replaced.
+///
+/// Mailman's pipermail archives hide addresses as `user at host`: with
+/// no `@` of its own, an address of exactly those three words is read as
+/// `user@host`.
 fn clean_address(addr: &[u8]) -> String {
-    let kept: Vec<u8> =
-        addr.iter().copied().filter(|b| !b.is_ascii_whitespace()).collect();
-    String::from_utf8_lossy(&kept).into_owned()
+    let words: Vec<&[u8]> = addr
+        .split(u8::is_ascii_whitespace)
+        .filter(|w| !w.is_empty())
+        .collect();
+    let joined = match words[..] {
+        [user, b"at", host] if !addr.contains(&b'@') => {
+            [user, host].join(&b'@')
+        }
+        _ => words.join(&b' '),
+    };
+    String::from_utf8_lossy(&joined).into_owned()
 }
 
 /// The scanner state shared by the top-level searches: inside a quoted
@@ -283,6 +364,14 @@ mod tests {
             pair(Some("Ann Lee"), Some("ann@a.example"))
         );
         assert_eq!(mb("ann@a.example"), pair(None, Some("ann@a.example")));
+        assert_eq!(
+            mb("ann at a.example (Ann)"),
+            pair(Some("Ann"), Some("ann@a.example"))
+        );
+        assert_eq!(
+            mb("ann at home <a@x>"),
+            pair(Some("ann at home"), Some("a@x"))
+        );
         assert_eq!(mb("<ann@a.example>"), pair(None, Some("ann@a.example")));
         assert_eq!(
             mb("=?utf-8?q?Ren=C3=A9?= <r@a.example>, b@b.example"),

@@ -9,14 +9,13 @@ use super::finder::MailFinder;
 use super::frame::{is_separator, Message};
 use super::header::{self, Field, Mime, TransferEncoding};
 use super::map::{Layers, Map};
-use super::meta::Metadata;
+use super::meta::{Picked, Slot};
 use super::repair::repair_iter;
 use super::{Encoding, Location, MailMatch, MailSink};
 use crate::scan::Span;
 use crate::search::Match;
 use std::borrow::Cow;
 use std::cell::RefCell;
-use std::sync::Arc;
 
 /// The scratch buffers of this thread's searches: a folder of small
 /// messages would otherwise grow new ones for each file (allocation and
@@ -98,8 +97,8 @@ pub(super) struct Walk<'w, 'h, S> {
     pub(super) mf: &'w MailFinder,
     /// The message's `Message-ID`, read with its header.
     pub(super) id: Option<&'h [u8]>,
-    /// The message's metadata, read with its header when asked for.
-    pub(super) meta: Option<Arc<Metadata>>,
+    /// The message's metadata, noted with its header when asked for.
+    pub(super) meta: Slot<'w>,
     /// Absolute offset of `hay[0]`.
     pub(super) origin: u64,
     pub(super) hay: &'h [u8],
@@ -109,7 +108,7 @@ pub(super) struct Walk<'w, 'h, S> {
     pub(super) sink: &'w mut S,
 }
 
-impl<'h, S: MailSink> Walk<'_, 'h, S> {
+impl<'w, 'h, S: MailSink> Walk<'w, 'h, S> {
     /// Scans one entity (a message or a body part) at `span`: its header,
     /// then its body by its media type. `digest`: a missing type means
     /// `message/rfc822` (RFC 2046 §5.1.5).
@@ -228,10 +227,16 @@ impl<'h, S: MailSink> Walk<'_, 'h, S> {
         let mut starts = std::mem::take(&mut self.scratch.starts);
         starts.clear();
         let mut run = 0;
+        let mf: &'w MailFinder = self.mf;
+        let note = top && mf.cfg.metadata && matches!(self.meta, Slot::Off);
+        let mut picked = Picked::default();
         for f in fields {
             let name = &block[f.name.start..f.name.end];
             let value = &block[f.value.start..f.value.end];
             mime.field(name, value);
+            if note {
+                picked.note(name, f.value, &mf.cfg.header_fields);
+            }
             if top
                 && self.id.is_none()
                 && name.eq_ignore_ascii_case(b"message-id")
@@ -246,10 +251,9 @@ impl<'h, S: MailSink> Walk<'_, 'h, S> {
             }
         }
         runs.push(Span { start: run, end: block.len() });
-        if top && self.meta.is_none() && self.mf.cfg.metadata {
-            let meta =
-                Metadata::read(block, fields, &self.mf.cfg.header_fields);
-            self.meta = Some(Arc::new(meta));
+        if note {
+            let wanted = &mf.cfg.header_fields;
+            self.meta = Slot::Noted { block, picked, wanted };
         }
         let mut go_on = true;
         if self.mf.cfg.headers {
@@ -281,8 +285,8 @@ impl<'h, S: MailSink> Walk<'_, 'h, S> {
                     continue;
                 }
                 let ctx = Context { base: at + r.start, ..ctx };
-                let meta = self.meta.as_ref();
-                go_on = if memchr::memmem::find(text, b"=?").is_some()
+                let meta = &mut self.meta;
+                go_on = if encoded_word::may_have_word(text)
                     && encoded_word::has_word_with_colon(text)
                 {
                     // RFC 2047: a URL in an encoded word is found in its
@@ -438,7 +442,7 @@ impl<'h, S: MailSink> Walk<'_, 'h, S> {
             hay,
             self.msg,
             self.id,
-            self.meta.as_ref(),
+            &mut self.meta,
             text,
             &layers,
             &ctx,
@@ -467,7 +471,7 @@ pub(super) fn emit<S: MailSink>(
     hay: &[u8],
     msg: &Message<'_>,
     id: Option<&[u8]>,
-    meta: Option<&Arc<Metadata>>,
+    meta: &mut Slot<'_>,
     text: &[u8],
     layers: &Layers<'_>,
     ctx: &Context,
@@ -493,7 +497,7 @@ pub(super) fn emit_all<'t, S: MailSink>(
     hay: &[u8],
     msg: &Message<'_>,
     id: Option<&[u8]>,
-    meta: Option<&Arc<Metadata>>,
+    meta: &mut Slot<'_>,
     text: &[u8],
     layers: &Layers<'_>,
     ctx: &Context,
@@ -520,7 +524,7 @@ pub(super) fn emit_all<'t, S: MailSink>(
             message: msg.index,
             message_span: msg.span,
             message_id: id.map(Cow::Borrowed),
-            meta: meta.cloned(),
+            meta: meta.get(),
             part: ctx.part,
             location: ctx.location,
             encoding: if repaired { Encoding::QpRepair } else { ctx.encoding },
