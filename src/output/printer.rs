@@ -7,7 +7,7 @@ use super::escape::{self, json_text};
 use super::json_lines::JsonLines;
 use super::plain::PlainLines;
 use super::select::Selection;
-use super::stats::Counts;
+use super::stats::{Counts, Period};
 use super::stats_report::StatsReport;
 use crate::driver::{Hit, InputDone, Report};
 use crate::input::{Input, InputError, Source};
@@ -39,14 +39,18 @@ pub enum Format {
 
 impl Format {
     /// The writer of this format: one line per format.
-    fn emitter<W: Write>(self, exact_stats: bool) -> Box<dyn Emit<W> + Send> {
+    fn emitter<W: Write>(
+        self,
+        exact_stats: bool,
+        by: Option<Period>,
+    ) -> Box<dyn Emit<W> + Send> {
         match self {
             Format::Plain => Box::new(PlainLines),
             Format::Count => Box::new(CountLines),
             Format::Json => Box::new(JsonLines),
-            Format::Stats => Box::new(StatsReport::text(exact_stats)),
-            Format::StatsJson => Box::new(StatsReport::json(exact_stats)),
-            Format::StatsTsv => Box::new(StatsReport::tsv(exact_stats)),
+            Format::Stats => Box::new(StatsReport::text(exact_stats, by)),
+            Format::StatsJson => Box::new(StatsReport::json(exact_stats, by)),
+            Format::StatsTsv => Box::new(StatsReport::tsv(exact_stats, by)),
         }
     }
 }
@@ -83,6 +87,9 @@ pub struct PrinterOptions {
     /// Exact statistics in memory that grows with the input, instead of
     /// bounded sketches (see `output/url_stats.rs`).
     pub exact_stats: bool,
+    /// Statistics also by the message's date (UTC), per this period
+    /// (`--by`; the driver must read metadata for it).
+    pub by: Option<Period>,
 }
 
 /// One output format's writer: what it writes for what the selection
@@ -262,7 +269,7 @@ impl<W: Write, E: Write> Printer<W, E> {
             opts.filter.clone(),
         );
         let emit: Box<dyn Emit<W> + Send> =
-            opts.format.emitter(opts.exact_stats);
+            opts.format.emitter(opts.exact_stats, opts.by);
         Printer {
             scheme: emit.needs_scheme() || select.by_scheme(),
             tallies: emit.tallies(),
