@@ -176,6 +176,13 @@ pub(crate) fn decode_mapped(value: &[u8], out: &mut Vec<u8>, map: &mut Map) {
 /// trimmed. Text as written that is not UTF-8 is read as `windows-1252`
 /// (raw 8-bit headers of old archives are mostly Latin-1).
 pub fn decode_text(value: &[u8]) -> String {
+    // Most values are one line of UTF-8 with no encoded word: trimmed,
+    // they are the answer (the general path costs a few allocations).
+    if memchr::memchr3(b'?', b'\r', b'\n', value).is_none() {
+        if let Ok(s) = std::str::from_utf8(value) {
+            return s.trim().to_string();
+        }
+    }
     let mut out = String::with_capacity(value.len());
     for p in pieces(value) {
         match p {

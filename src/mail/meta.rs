@@ -142,6 +142,23 @@ impl Slot<'_> {
 /// The first mailbox of an address list (RFC 5322 §3.4: `name-addr /
 /// addr-spec`; a group's name is skipped to its first member).
 pub fn mailbox(value: &[u8]) -> Mailbox {
+    // The common `Name <addr>` and `addr`, with no quotes, comments,
+    // groups, lists or encoded words: read directly.
+    let special = |b: &u8| b"\"(),:;\\?".contains(b);
+    if !value.iter().any(special) {
+        let (name, addr) = match memchr::memchr(b'<', value) {
+            Some(lt) => {
+                let after = &value[lt + 1..];
+                let gt = memchr::memchr(b'>', after).unwrap_or(after.len());
+                (&value[..lt], &after[..gt])
+            }
+            None => (&b""[..], value),
+        };
+        return Mailbox {
+            name: non_empty(decode_text(name)),
+            address: non_empty(clean_address(addr)),
+        };
+    }
     // The first address: up to a comma outside quotes, comments and
     // angle brackets.
     let mut first = top_level_until(value, b',');
@@ -229,6 +246,9 @@ fn top_level_positions(
 
 /// The first `needle` outside quotes, comments and angle brackets.
 fn top_level_find(value: &[u8], needle: u8) -> Option<usize> {
+    if !value.contains(&needle) {
+        return None;
+    }
     top_level_positions(value).find(|&(_, b)| b == needle).map(|(i, _)| i)
 }
 

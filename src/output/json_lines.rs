@@ -94,9 +94,9 @@ impl<W: Write> Emit<W> for JsonLines {
                     .and_then(|x| x.subject.as_deref())
                     .map(Cow::Borrowed),
                 date: meta.and_then(|x| x.date.as_deref()).map(Cow::Borrowed),
-                date_utc: meta
-                    .and_then(|x| x.date_utc)
-                    .map(|d| Cow::Owned(d.to_string())),
+                date_utc: meta.and_then(|x| x.date_utc).map(|d| {
+                    Cow::Owned(json_text(&d.rfc3339()).0.into_owned())
+                }),
                 headers: meta.filter(|x| !x.headers.is_empty()).map(|x| {
                     x.headers
                         .iter()
