@@ -222,6 +222,17 @@ pub struct Args {
     #[arg(long)]
     pub qp_repair: bool,
 
+    // Message metadata (issue 18).
+    /// Add the decoded values of header field NAME to each mail match's
+    /// `headers` in --json (repeatable; any case).
+    #[arg(long = "header", value_name = "NAME")]
+    pub header: Vec<String>,
+
+    /// Group --stats/--stats-tsv also by the UTC date of each match's
+    /// message (dimensions by-PERIOD…; `unknown`: no parseable date).
+    #[arg(long, value_name = "PERIOD", value_enum)]
+    pub by: Option<By>,
+
     /// Never show a progress bar.
     #[arg(long)]
     pub no_progress: bool,
@@ -309,6 +320,17 @@ pub enum Mail {
     Off,
 }
 
+/// `--by PERIOD`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum By {
+    /// `2001`.
+    Year,
+    /// `2001-05`.
+    Month,
+    /// `2001-05-31`.
+    Day,
+}
+
 /// `urlgrep merge [FILE]...`
 #[derive(Debug, Parser)]
 #[command(
@@ -340,4 +362,14 @@ pub struct MergeArgs {
     /// How many hosts and TLDs to list.
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub top: usize,
+
+    /// Print two partials side by side: for every counter, its count in
+    /// A and in B, the difference and each one's share of its dimension.
+    #[arg(
+        long,
+        num_args = 2,
+        value_names = ["A", "B"],
+        conflicts_with_all = ["json", "tsv", "files"]
+    )]
+    pub compare: Option<Vec<PathBuf>>,
 }

@@ -6,14 +6,14 @@ mod generate;
 mod out;
 
 use anyhow::{bail, Context};
-use args::{Args, Mail, MergeArgs};
+use args::{Args, By, Mail, MergeArgs};
 use clap::Parser;
 use std::ffi::OsString;
 use std::io::{self, BufReader, IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use urlgrep::input::{self, Input, InputError, WalkOptions};
-use urlgrep::output::stats::{Counts, Summary};
+use urlgrep::output::stats::{Counts, Period, Summary};
 use urlgrep::output::{escape, Format, Printer, PrinterOptions};
 use urlgrep::{Driver, Finder, Hit, InputDone, Kind, MailMode, Report};
 
@@ -168,7 +168,20 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
         exact_stats: args.exact_stats,
         null: args.null,
         max_count: args.max_count,
+        by: args.by.map(|b| match b {
+            By::Year => Period::Year,
+            By::Month => Period::Month,
+            By::Day => Period::Day,
+        }),
     };
+    if opts.by.is_some()
+        && !matches!(
+            format,
+            Format::Stats | Format::StatsJson | Format::StatsTsv
+        )
+    {
+        bail!("--by groups statistics: use it with --stats or --stats-tsv");
+    }
     let lines = args.line_number || format == Format::Json;
     let finder = Finder::builder()
         .max_wrapper_len(args.max_wrapper_len)
@@ -192,6 +205,14 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
         Mail::Off => MailMode::Off,
     };
     driver.mail_mode(mode).qp_repair(args.qp_repair).skip_binary(!args.text);
+    // Message metadata is read only when an output shows it.
+    driver
+        .metadata(
+            format == Format::Json
+                || !args.header.is_empty()
+                || opts.by.is_some(),
+        )
+        .header_fields(&args.header);
     let driver = driver.build(finder);
 
     // The progress bar needs the total, so on a terminal the walk is done
@@ -392,6 +413,23 @@ impl<W: Write, E: Write> Report for Progress<W, E> {
 
 /// The merge command.
 fn merge(args: MergeArgs) -> anyhow::Result<i32> {
+    if let Some(pair) = &args.compare {
+        let read = |f: &PathBuf| -> anyhow::Result<Counts> {
+            let name = f.display();
+            let file =
+                std::fs::File::open(f).with_context(|| format!("{name}"))?;
+            Counts::read_tsv(BufReader::new(file))
+                .with_context(|| format!("{name}"))
+        };
+        let (Some(a), Some(b)) = (pair.first(), pair.get(1)) else {
+            bail!("--compare needs two partials");
+        };
+        let (a, b) = (read(a)?, read(b)?);
+        let mut out = io::BufWriter::new(out::stdout()?);
+        a.write_compare(&b, &mut out)?;
+        out.flush()?;
+        return Ok(0);
+    }
     let mut counts = Counts::new();
     let mut files = args.files.clone();
     if files.is_empty() {

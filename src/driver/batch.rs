@@ -4,7 +4,7 @@
 use super::report::{Hit, MailHit, Report};
 use super::schedule::Part;
 use crate::input::{Compression, Input};
-use crate::mail::{self, Encoding, Location, MailMatch, MailSink};
+use crate::mail::{self, Encoding, Location, MailMatch, MailSink, Metadata};
 use crate::parse::{Reject, Scheme};
 use crate::scan::{Flags, Kind};
 use crate::search::lines::LineCounter;
@@ -68,6 +68,9 @@ impl Spare {
 pub(super) struct Batch {
     pub(super) hits: Vec<Found>,
     pub(super) urls: Vec<u8>,
+    /// The metadata of the messages of `hits` (when asked for), one
+    /// entry per message, not per hit.
+    pub(super) metas: Vec<Arc<Metadata>>,
     /// Bytes searched.
     pub(super) bytes: u64,
     /// Newlines in the slice (slices only).
@@ -108,6 +111,8 @@ pub(super) struct FoundMail {
     pub(super) message: u64,
     pub(super) message_offset: u64,
     pub(super) id: Option<(usize, usize)>,
+    /// Its message's metadata: `metas[meta]` of its batch.
+    pub(super) meta: Option<u32>,
     pub(super) part: usize,
     pub(super) location: Location,
     pub(super) encoding: Encoding,
@@ -128,9 +133,11 @@ impl Batch {
     pub(super) fn clear(&mut self) {
         let mut hits = std::mem::take(&mut self.hits);
         let mut urls = std::mem::take(&mut self.urls);
+        let mut metas = std::mem::take(&mut self.metas);
         hits.clear();
         urls.clear();
-        *self = Batch { hits, urls, ..Batch::default() };
+        metas.clear();
+        *self = Batch { hits, urls, metas, ..Batch::default() };
     }
 
     pub(super) fn push(
@@ -162,27 +169,36 @@ impl Batch {
         m: &MailMatch<'_>,
         base: u64,
     ) {
-        // The URLs of a message share its Message-ID: stored once.
+        // The URLs of a message share its Message-ID and metadata:
+        // stored once.
         let message = m.message() as u64;
-        let same = self
-            .hits
-            .last()
-            .and_then(|f| f.mail.as_ref())
-            .and_then(|f| (f.message == message).then_some(f.id));
+        let same =
+            self.hits.last().and_then(|f| f.mail.as_ref()).and_then(|f| {
+                (f.message == message).then_some((f.id, f.meta))
+            });
         self.push(at, m.as_match(), None);
-        let id = match same {
-            Some(id) => id,
-            None => m.message_id().map(|id| {
-                let from = self.urls.len();
-                self.urls.extend_from_slice(id);
-                (from, self.urls.len())
-            }),
+        let (id, meta) = match same {
+            Some(same) => same,
+            None => {
+                let id = m.message_id().map(|id| {
+                    let from = self.urls.len();
+                    self.urls.extend_from_slice(id);
+                    (from, self.urls.len())
+                });
+                let meta = m.metadata().and_then(|meta| {
+                    let k = u32::try_from(self.metas.len()).ok()?;
+                    self.metas.push(Arc::clone(meta));
+                    Some(k)
+                });
+                (id, meta)
+            }
         };
         if let Some(f) = self.hits.last_mut() {
             f.mail = Some(FoundMail {
                 message,
                 message_offset: base + m.message_offset(),
                 id,
+                meta,
                 part: m.part(),
                 location: m.location(),
                 encoding: m.encoding(),
@@ -257,6 +273,10 @@ impl Batch {
                     message: m.message,
                     message_offset: m.message_offset,
                     message_id: m.id.and_then(|(a, b)| self.urls.get(a..b)),
+                    meta: m
+                        .meta
+                        .and_then(|k| self.metas.get(k as usize))
+                        .map(|meta| &**meta),
                     part: m.part,
                     location: m.location,
                     encoding: m.encoding,
@@ -354,6 +374,7 @@ impl Collect<'_, '_> {
         let part = Batch {
             hits: std::mem::take(&mut self.batch.hits),
             urls: std::mem::take(&mut self.batch.urls),
+            metas: std::mem::take(&mut self.batch.metas),
             opened: true,
             raw: raw.saturating_sub(self.sent),
             ..Batch::default()

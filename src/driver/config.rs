@@ -42,6 +42,8 @@ pub struct DriverBuilder {
     pub(super) mode: MailMode,
     pub(super) qp_repair: bool,
     pub(super) skip_binary: bool,
+    pub(super) metadata: bool,
+    pub(super) header_fields: Vec<String>,
 }
 
 impl DriverBuilder {
@@ -96,6 +98,28 @@ impl DriverBuilder {
         self
     }
 
+    /// Whether each message's metadata is read and given with its hits
+    /// ([`crate::MailHit::meta`]; see
+    /// [`crate::mail::MailFinderBuilder::metadata`]). By default, it is
+    /// not.
+    pub fn metadata(&mut self, yes: bool) -> &mut DriverBuilder {
+        self.metadata = yes;
+        self
+    }
+
+    /// Other fields the metadata holds, by name
+    /// ([`crate::mail::MailFinderBuilder::header_fields`]); set, they turn
+    /// [`DriverBuilder::metadata`] on. By default, none.
+    pub fn header_fields<I, S>(&mut self, names: I) -> &mut DriverBuilder
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        self.header_fields =
+            names.into_iter().map(|n| n.as_ref().to_string()).collect();
+        self
+    }
+
     /// Builds the driver around `finder`, whose settings it follows:
     /// lines are counted when the finder counts them
     /// ([`crate::FinderBuilder::line_numbers`]), and its length caps
@@ -117,6 +141,8 @@ impl DriverBuilder {
             mode: self.mode,
             mail: MailFinder::builder()
                 .qp_repair(self.qp_repair)
+                .metadata(self.metadata)
+                .header_fields(&self.header_fields)
                 .build(finder.clone()),
             finder,
             qp_repair: self.qp_repair,

@@ -1,7 +1,7 @@
 //! The report contract: what the driver tells an output, in input order.
 
 use crate::input::{Compression, Input, InputError};
-use crate::mail::{Encoding, Location};
+use crate::mail::{Encoding, Location, Metadata};
 use crate::parse::{Reject, Scheme};
 use crate::scan::{Flags, Kind};
 use crate::search::Position;
@@ -43,6 +43,9 @@ pub struct MailHit<'a> {
     pub message_offset: u64,
     /// The message's `Message-ID`, as written.
     pub message_id: Option<&'a [u8]>,
+    /// The message's metadata, when it was asked for
+    /// ([`crate::DriverBuilder::metadata`]).
+    pub meta: Option<&'a Metadata>,
     /// The MIME entity, numbered as [`crate::mail::MailMatch::part`] says.
     pub part: usize,
     /// Header or body.

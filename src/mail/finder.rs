@@ -21,6 +21,9 @@ pub(super) struct Config {
     pub(super) max_part: usize,
     pub(super) qp_repair: bool,
     pub(super) field_cache: bool,
+    pub(super) metadata: bool,
+    /// Lower-case names of the fields [`super::Metadata::headers`] holds.
+    pub(super) header_fields: Vec<String>,
 }
 
 impl Default for MailFinderBuilder {
@@ -32,6 +35,8 @@ impl Default for MailFinderBuilder {
                 max_part: 16 << 20,
                 qp_repair: false,
                 field_cache: true,
+                metadata: false,
+                header_fields: Vec::new(),
             },
         }
     }
@@ -80,6 +85,34 @@ impl MailFinderBuilder {
     /// and side-by-side measurements. By default, on.
     pub fn field_cache(&mut self, yes: bool) -> &mut MailFinderBuilder {
         self.cfg.field_cache = yes;
+        self
+    }
+
+    /// Read each message's metadata (sender, subject, date, the fields
+    /// of [`MailFinderBuilder::header_fields`]; see [`super::Metadata`])
+    /// and give it with its matches ([`MailMatch::metadata`]). It is
+    /// read once per message, from the fields the search splits anyway.
+    /// By default, it is not read.
+    pub fn metadata(&mut self, yes: bool) -> &mut MailFinderBuilder {
+        self.cfg.metadata = yes;
+        self
+    }
+
+    /// Other fields whose decoded values the metadata holds, by name
+    /// (any case); set, they turn [`MailFinderBuilder::metadata`] on. By
+    /// default, none.
+    pub fn header_fields<I, S>(&mut self, names: I) -> &mut MailFinderBuilder
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        self.cfg.header_fields = names
+            .into_iter()
+            .map(|n| n.as_ref().to_ascii_lowercase())
+            .collect();
+        if !self.cfg.header_fields.is_empty() {
+            self.cfg.metadata = true;
+        }
         self
     }
 
@@ -301,6 +334,7 @@ impl MailFinder {
             sink,
             origin,
             id: None,
+            meta: super::meta::Slot::Off,
         };
         match split {
             Some((header, body)) => walk.split_entity(header, body, 0, false),

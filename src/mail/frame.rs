@@ -412,6 +412,18 @@ impl<'h> Message<'h> {
         header::message_id(block).map(|s| &block[s.start..s.end])
     }
 
+    /// The message's metadata (see [`super::Metadata`]), with the
+    /// fields named in `fields` (lower case) in its `headers`. A search
+    /// reads it with the fields it splits anyway
+    /// ([`super::MailFinderBuilder::metadata`]); this reads the header
+    /// again.
+    pub fn metadata(&self, fields: &[String]) -> super::Metadata {
+        let mut found = Vec::new();
+        let (h, _) = header::split_fields(self.bytes, true, Some(&mut found));
+        let block = &self.bytes[h.start..h.end];
+        super::Metadata::read(block, &found, fields)
+    }
+
     /// `s`, relative to the message, made relative to the slice.
     fn shift(&self, s: Span) -> Span {
         Span { start: self.span.start + s.start, end: self.span.start + s.end }

@@ -54,12 +54,15 @@
 //! assert_eq!(found[1].message_id(), Some(&b"<1@example.org>"[..]));
 //! ```
 
+pub mod date;
 mod decode;
+pub mod encoded_word;
 mod field_cache;
 mod finder;
 mod frame;
 pub(crate) mod header;
 mod map;
+mod meta;
 mod repair;
 #[cfg(test)]
 mod tests;
@@ -69,12 +72,14 @@ pub use finder::{MailFinder, MailFinderBuilder};
 pub use frame::{
     is_separator, messages, next_separator, Format, Message, Messages,
 };
+pub use meta::{mailbox, Mailbox, Metadata};
 pub use repair::{repair_iter, RepairIter, Repaired};
 
 use crate::scan::Span;
 use crate::search::Match;
 use std::borrow::Cow;
 use std::convert::Infallible;
+use std::sync::Arc;
 
 /// Where in a message a URL was.
 #[non_exhaustive]
@@ -130,6 +135,7 @@ pub struct MailMatch<'a> {
     message: usize,
     message_span: Span,
     message_id: Option<Cow<'a, [u8]>>,
+    meta: Option<Arc<Metadata>>,
     part: usize,
     location: Location,
     encoding: Encoding,
@@ -175,6 +181,12 @@ impl<'a> MailMatch<'a> {
     /// The message's `Message-ID`, as written.
     pub fn message_id(&self) -> Option<&[u8]> {
         self.message_id.as_deref()
+    }
+
+    /// The message's metadata, when the finder was asked for it
+    /// ([`MailFinderBuilder::metadata`]); shared by the message's matches.
+    pub fn metadata(&self) -> Option<&Arc<Metadata>> {
+        self.meta.as_ref()
     }
 
     /// The MIME entity the URL was in, numbered as Python's

@@ -339,3 +339,78 @@ fn qp_repair_option() {
     assert_eq!(ms[0].encoding(), Encoding::QpRepair);
     assert_eq!(urls(msg), ["http://a.b/c=3Dd"]);
 }
+
+/// RFC 2047: a URL inside an encoded word is found in its decoded text,
+/// flagged decoded, its span the encoded word; a word without a colon
+/// leaves the field as it was scanned before.
+#[test]
+fn urls_in_encoded_words() {
+    let msg = b"Subject: =?utf-8?q?see_http://a.example/caf=C3=A9?= now\n\
+        X-Note: =?utf-8?b?aHR0cDovL2IuZXhhbXBsZS94?=\n\
+        X-Plain: =?utf-8?q?nothing?= http://c.example/\n\
+        \n\
+        body\n";
+    let f = MailFinder::new(Finder::new());
+    let found = f.matches(msg, Format::sniff(msg));
+    let got: Vec<_> = found
+        .iter()
+        .map(|m| {
+            let s = m.as_match().span();
+            (
+                String::from_utf8_lossy(m.as_match().url()).into_owned(),
+                String::from_utf8_lossy(&msg[s.start..s.end]).into_owned(),
+                m.decoded(),
+            )
+        })
+        .collect();
+    let want = [
+        (
+            "http://a.example/café",
+            "=?utf-8?q?see_http://a.example/caf=C3=A9?=",
+            true,
+        ),
+        ("http://b.example/x", "=?utf-8?b?aHR0cDovL2IuZXhhbXBsZS94?=", true),
+        ("http://c.example/", "http://c.example/", false),
+    ];
+    let want: Vec<_> = want
+        .iter()
+        .map(|(u, s, d)| (u.to_string(), s.to_string(), *d))
+        .collect();
+    assert_eq!(got, want);
+}
+
+/// Metadata is read only when asked for, once per message, and shared
+/// by its matches.
+#[test]
+fn metadata_per_message() {
+    let msg = b"From x Fri Jan  5 12:00:00 2001\n\
+        From: =?utf-8?q?Ren=C3=A9?= <r@a.example>\n\
+        Subject: one\n\
+        Date: Fri, 5 Jan 2001 12:00:00 -0800\n\
+        \n\
+        http://a.example/ http://b.example/\n\
+        \n\
+        From y Fri Jan  5 12:00:00 2001\n\
+        Subject: two\n\
+        \n\
+        http://c.example/\n";
+    let plain = MailFinder::new(Finder::new()).matches(msg, Format::Mbox);
+    assert!(plain.iter().all(|m| m.metadata().is_none()));
+    let f = MailFinder::builder().metadata(true).build(Finder::new());
+    let found = f.matches(msg, Format::Mbox);
+    assert_eq!(found.len(), 3);
+    let (a, b, c) = (&found[0], &found[1], &found[2]);
+    let meta = a.metadata().unwrap();
+    assert!(std::sync::Arc::ptr_eq(meta, b.metadata().unwrap()));
+    let from = meta.from.as_ref().unwrap();
+    assert_eq!(from.name.as_deref(), Some("René"));
+    assert_eq!(from.address.as_deref(), Some("r@a.example"));
+    assert_eq!(meta.subject.as_deref(), Some("one"));
+    assert_eq!(
+        meta.date_utc.map(|d| d.to_string()).as_deref(),
+        Some("2001-01-05T20:00:00Z")
+    );
+    let other = c.metadata().unwrap();
+    assert_eq!(other.subject.as_deref(), Some("two"));
+    assert!(other.from.is_none() && other.date_utc.is_none());
+}

@@ -3,11 +3,13 @@
 //! the matches mapped back to the bytes as stored.
 
 use super::decode;
+use super::encoded_word;
 use super::field_cache;
 use super::finder::MailFinder;
 use super::frame::{is_separator, Message};
 use super::header::{self, Field, Mime, TransferEncoding};
 use super::map::{Layers, Map};
+use super::meta::{Picked, Slot};
 use super::repair::repair_iter;
 use super::{Encoding, Location, MailMatch, MailSink};
 use crate::scan::Span;
@@ -58,6 +60,9 @@ pub(super) struct Scratch {
     /// character references decoded.
     pub(super) content: Vec<u8>,
     pub(super) content_map: Map,
+    /// A header run with its encoded words decoded, and its map.
+    pub(super) words: Vec<u8>,
+    pub(super) words_map: Map,
 }
 
 impl Scratch {
@@ -74,6 +79,8 @@ impl Scratch {
             || big(self.transfer.capacity())
             || big(self.base64_chars.capacity())
             || big(self.content.capacity())
+            || big(self.words.capacity())
+            || big(self.words_map.bytes())
             || big(self.transfer_map.bytes())
             || big(self.base64_chars_map.bytes())
             || big(self.content_map.bytes())
@@ -90,6 +97,8 @@ pub(super) struct Walk<'w, 'h, S> {
     pub(super) mf: &'w MailFinder,
     /// The message's `Message-ID`, read with its header.
     pub(super) id: Option<&'h [u8]>,
+    /// The message's metadata, noted with its header when asked for.
+    pub(super) meta: Slot<'w>,
     /// Absolute offset of `hay[0]`.
     pub(super) origin: u64,
     pub(super) hay: &'h [u8],
@@ -99,7 +108,7 @@ pub(super) struct Walk<'w, 'h, S> {
     pub(super) sink: &'w mut S,
 }
 
-impl<'h, S: MailSink> Walk<'_, 'h, S> {
+impl<'w, 'h, S: MailSink> Walk<'w, 'h, S> {
     /// Scans one entity (a message or a body part) at `span`: its header,
     /// then its body by its media type. `digest`: a missing type means
     /// `message/rfc822` (RFC 2046 §5.1.5).
@@ -218,10 +227,16 @@ impl<'h, S: MailSink> Walk<'_, 'h, S> {
         let mut starts = std::mem::take(&mut self.scratch.starts);
         starts.clear();
         let mut run = 0;
+        let mf: &'w MailFinder = self.mf;
+        let note = top && mf.cfg.metadata && matches!(self.meta, Slot::Off);
+        let mut picked = Picked::default();
         for f in fields {
             let name = &block[f.name.start..f.name.end];
             let value = &block[f.value.start..f.value.end];
             mime.field(name, value);
+            if note {
+                picked.note(name, f.value, &mf.cfg.header_fields);
+            }
             if top
                 && self.id.is_none()
                 && name.eq_ignore_ascii_case(b"message-id")
@@ -236,6 +251,10 @@ impl<'h, S: MailSink> Walk<'_, 'h, S> {
             }
         }
         runs.push(Span { start: run, end: block.len() });
+        if note {
+            let wanted = &mf.cfg.header_fields;
+            self.meta = Slot::Noted { block, picked, wanted };
+        }
         let mut go_on = true;
         if self.mf.cfg.headers {
             let ctx = Context {
@@ -266,7 +285,26 @@ impl<'h, S: MailSink> Walk<'_, 'h, S> {
                     continue;
                 }
                 let ctx = Context { base: at + r.start, ..ctx };
-                go_on = if self.mf.cfg.field_cache {
+                let meta = &mut self.meta;
+                go_on = if encoded_word::may_have_word(text)
+                    && encoded_word::has_word_with_colon(text)
+                {
+                    // RFC 2047: a URL in an encoded word is found in its
+                    // decoded text (and points at the word).
+                    let sc = &mut *self.scratch;
+                    sc.words.clear();
+                    sc.words_map.clear();
+                    encoded_word::decode_mapped(
+                        text,
+                        &mut sc.words,
+                        &mut sc.words_map,
+                    );
+                    let layers = Layers { maps: vec![&sc.words_map] };
+                    emit(
+                        self.mf, self.hay, self.msg, self.id, meta, &sc.words,
+                        &layers, &ctx, false, self.sink,
+                    )?
+                } else if self.mf.cfg.field_cache {
                     let found = field_cache::matches(
                         &self.mf.finder,
                         &mut self.scratch.seen,
@@ -275,13 +313,13 @@ impl<'h, S: MailSink> Walk<'_, 'h, S> {
                     )
                     .map(|m| (m, false));
                     emit_all(
-                        self.hay, self.msg, self.id, text, &layers, &ctx,
-                        found, self.sink,
+                        self.hay, self.msg, self.id, meta, text, &layers,
+                        &ctx, found, self.sink,
                     )?
                 } else {
                     emit(
-                        self.mf, self.hay, self.msg, self.id, text, &layers,
-                        &ctx, false, self.sink,
+                        self.mf, self.hay, self.msg, self.id, meta, text,
+                        &layers, &ctx, false, self.sink,
                     )?
                 };
                 if !go_on {
@@ -400,7 +438,15 @@ impl<'h, S: MailSink> Walk<'_, 'h, S> {
         };
         let layers = Layers { maps: layers };
         emit(
-            self.mf, hay, self.msg, self.id, text, &layers, &ctx, repair,
+            self.mf,
+            hay,
+            self.msg,
+            self.id,
+            &mut self.meta,
+            text,
+            &layers,
+            &ctx,
+            repair,
             self.sink,
         )
     }
@@ -425,6 +471,7 @@ pub(super) fn emit<S: MailSink>(
     hay: &[u8],
     msg: &Message<'_>,
     id: Option<&[u8]>,
+    meta: &mut Slot<'_>,
     text: &[u8],
     layers: &Layers<'_>,
     ctx: &Context,
@@ -436,10 +483,10 @@ pub(super) fn emit<S: MailSink>(
             let repaired = r.is_repaired();
             (r.into_match(), repaired)
         });
-        emit_all(hay, msg, id, text, layers, ctx, found, sink)
+        emit_all(hay, msg, id, meta, text, layers, ctx, found, sink)
     } else {
         let found = mf.finder.find_iter(text).map(|m| (m, false));
-        emit_all(hay, msg, id, text, layers, ctx, found, sink)
+        emit_all(hay, msg, id, meta, text, layers, ctx, found, sink)
     }
 }
 
@@ -450,6 +497,7 @@ pub(super) fn emit_all<'t, S: MailSink>(
     hay: &[u8],
     msg: &Message<'_>,
     id: Option<&[u8]>,
+    meta: &mut Slot<'_>,
     text: &[u8],
     layers: &Layers<'_>,
     ctx: &Context,
@@ -476,6 +524,7 @@ pub(super) fn emit_all<'t, S: MailSink>(
             message: msg.index,
             message_span: msg.span,
             message_id: id.map(Cow::Borrowed),
+            meta: meta.get(),
             part: ctx.part,
             location: ctx.location,
             encoding: if repaired { Encoding::QpRepair } else { ctx.encoding },

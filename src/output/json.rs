@@ -61,7 +61,13 @@
 //!   encoding of the text (`identity`, `quoted-printable`, `base64`,
 //!   `qp-repair`), and `decoded` whether the URL differs from the input
 //!   bytes at `offset` (QP/base64 decoding, soft breaks, folds,
-//!   `format=flowed`, HTML references). `offset`, `line` and `column` point
+//!   `format=flowed`, HTML references). With message metadata (asked
+//!   for by `--json`, `--header` or `--by` in the CLI), the `mail` object
+//!   also has `from` (`{"address":…,"name":…}`, the first mailbox of
+//!   `From`), `subject` (RFC 2047 decoded), `date` (as written) and
+//!   `date_utc` (RFC 3339 in UTC, when the date parses), each written
+//!   when the message has the field, and with `--header NAME`, `headers`
+//!   (`{"name":["value",…]}`). `offset`, `line` and `column` point
 //!   at the URL's first byte in the input as stored (decompressed); the
 //!   URL's encoded form may span several lines. A mail search reports no
 //!   rejected candidates.
@@ -77,6 +83,7 @@
 
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 
 /// One line of the JSON Lines output.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -156,9 +163,10 @@ pub struct MatchRecord<'a> {
     /// What was done to the text; see the module docs.
     #[serde(borrow)]
     pub flags: Vec<Cow<'a, str>>,
-    /// The message the URL was in, when the input was searched as mail.
+    /// The message the URL was in, when the input was searched as mail
+    /// (boxed: the other records stay small).
     #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
-    pub mail: Option<MailRecord<'a>>,
+    pub mail: Option<Box<MailRecord<'a>>>,
 }
 
 /// Where in a mail input a URL was (`--mail`).
@@ -184,6 +192,37 @@ pub struct MailRecord<'a> {
     /// Whether the URL differs from the bytes at `offset`: decoding,
     /// unfolding, unflowing or HTML references changed it.
     pub decoded: bool,
+    /// The first mailbox of `From` (with metadata, when the message has
+    /// the field).
+    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+    pub from: Option<FromRecord<'a>>,
+    /// `Subject`, decoded (with metadata, when present).
+    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+    pub subject: Option<Cow<'a, str>>,
+    /// `Date` as written (with metadata, when present).
+    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+    pub date: Option<Cow<'a, str>>,
+    /// That date in UTC, RFC 3339 (`2001-01-05T20:00:00Z`), when it
+    /// parses.
+    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+    pub date_utc: Option<Cow<'a, str>>,
+    /// The fields asked for by `--header NAME`: lower-case name → the
+    /// decoded values of every field of that name (an empty list when
+    /// the message has none).
+    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+    pub headers: Option<BTreeMap<Cow<'a, str>, Vec<Cow<'a, str>>>>,
+}
+
+/// A message's sender (RFC 5322 §3.4 mailbox).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FromRecord<'a> {
+    /// The address, `null` when empty.
+    #[serde(borrow)]
+    pub address: Option<Cow<'a, str>>,
+    /// The display name (RFC 2047 decoded, unquoted), `null` when empty.
+    #[serde(borrow)]
+    pub name: Option<Cow<'a, str>>,
 }
 
 /// A candidate the validator rejected.

@@ -3,8 +3,8 @@
 
 use super::escape::{self, json_text};
 use super::json::{
-    EndRecord, ErrorRecord, MailRecord, MatchRecord, Origin, Record,
-    RejectRecord, SummaryRecord,
+    EndRecord, ErrorRecord, FromRecord, MailRecord, MatchRecord, Origin,
+    Record, RejectRecord, SummaryRecord,
 };
 use super::printer::{path_bytes, Ctx, Emit, Run, Tally, Url};
 use super::url::host_ref;
@@ -76,14 +76,38 @@ impl<W: Write> Emit<W> for JsonLines {
         if hit.repaired {
             flags.push(Cow::Borrowed("qp-repair"));
         }
-        let mail = hit.mail.as_ref().map(|m| MailRecord {
-            message: m.message,
-            message_offset: m.message_offset,
-            message_id: m.message_id.map(|id| json_text(id).0),
-            part: m.part as u64,
-            location: Cow::Borrowed(m.location.name()),
-            encoding: Cow::Borrowed(m.encoding.name()),
-            decoded: m.decoded,
+        let mail = hit.mail.as_ref().map(|m| {
+            let meta = m.meta;
+            Box::new(MailRecord {
+                message: m.message,
+                message_offset: m.message_offset,
+                message_id: m.message_id.map(|id| json_text(id).0),
+                part: m.part as u64,
+                location: Cow::Borrowed(m.location.name()),
+                encoding: Cow::Borrowed(m.encoding.name()),
+                decoded: m.decoded,
+                from: meta.and_then(|x| x.from.as_ref()).map(|f| FromRecord {
+                    address: f.address.as_deref().map(Cow::Borrowed),
+                    name: f.name.as_deref().map(Cow::Borrowed),
+                }),
+                subject: meta
+                    .and_then(|x| x.subject.as_deref())
+                    .map(Cow::Borrowed),
+                date: meta.and_then(|x| x.date.as_deref()).map(Cow::Borrowed),
+                date_utc: meta.and_then(|x| x.date_utc).map(|d| {
+                    Cow::Owned(json_text(&d.rfc3339()).0.into_owned())
+                }),
+                headers: meta.filter(|x| !x.headers.is_empty()).map(|x| {
+                    x.headers
+                        .iter()
+                        .map(|(n, v)| {
+                            let v =
+                                v.iter().map(|s| Cow::Borrowed(s.as_str()));
+                            (Cow::Borrowed(n.as_str()), v.collect())
+                        })
+                        .collect()
+                }),
+            })
         });
         let o = origin(&cx.opts.stdin_label, &url.input.source);
         let rec = Record::Match(MatchRecord {

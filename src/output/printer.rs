@@ -8,7 +8,7 @@ use super::files::FileNames;
 use super::json_lines::JsonLines;
 use super::plain::PlainLines;
 use super::select::Selection;
-use super::stats::Counts;
+use super::stats::{Counts, Period};
 use super::stats_report::StatsReport;
 use crate::driver::{Hit, InputDone, Report};
 use crate::input::{Input, InputError, Source};
@@ -44,16 +44,20 @@ pub enum Format {
 
 impl Format {
     /// The writer of this format: one line per format.
-    fn emitter<W: Write>(self, exact_stats: bool) -> Box<dyn Emit<W> + Send> {
+    fn emitter<W: Write>(
+        self,
+        exact_stats: bool,
+        by: Option<Period>,
+    ) -> Box<dyn Emit<W> + Send> {
         match self {
             Format::Plain => Box::new(PlainLines),
             Format::Count => Box::new(CountLines),
             Format::FilesWithMatches => Box::new(FileNames::with_match()),
             Format::FilesWithoutMatch => Box::new(FileNames::without_match()),
             Format::Json => Box::new(JsonLines),
-            Format::Stats => Box::new(StatsReport::text(exact_stats)),
-            Format::StatsJson => Box::new(StatsReport::json(exact_stats)),
-            Format::StatsTsv => Box::new(StatsReport::tsv(exact_stats)),
+            Format::Stats => Box::new(StatsReport::text(exact_stats, by)),
+            Format::StatsJson => Box::new(StatsReport::json(exact_stats, by)),
+            Format::StatsTsv => Box::new(StatsReport::tsv(exact_stats, by)),
         }
     }
 }
@@ -97,6 +101,9 @@ pub struct PrinterOptions {
     /// tallied ones for the statistics. Later candidates of the input,
     /// rejects included, are ignored.
     pub max_count: Option<u64>,
+    /// Statistics also by the message's date (UTC), per this period
+    /// (`--by`; the driver must read metadata for it).
+    pub by: Option<Period>,
 }
 
 /// One output format's writer: what it writes for what the selection
@@ -301,7 +308,7 @@ impl<W: Write, E: Write> Printer<W, E> {
             opts.filter.clone(),
         );
         let emit: Box<dyn Emit<W> + Send> =
-            opts.format.emitter(opts.exact_stats);
+            opts.format.emitter(opts.exact_stats, opts.by);
         Printer {
             scheme: emit.needs_scheme() || select.by_scheme(),
             tallies: emit.tallies(),

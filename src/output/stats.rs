@@ -22,6 +22,13 @@
 //! | `urls-per-message` | messages by URL count: `0`, `1`, `2-3`, `4-7`, … |
 //! | `error`  | `host`, `tld`: how far a count of that dimension may be above the true count (absent while exact) |
 //! | `hll-urls`, `hll-hosts` | HyperLogLog registers of the URLs and hosts matched: `INDEX<TAB>RANK` |
+//! | `by-P` | with `--by P` (`year`, `month`, `day`): matches by the UTC date of their message, key the period (`2001`, `2001-05`, `2001-05-31`, or `unknown`: no parseable date, or not mail) |
+//! | `by-P-messages` | messages with at least one match, by period |
+//! | `by-P-scheme`, `by-P-host` | matches by period and scheme (host): key `PERIOD SCHEME` (`PERIOD HOST`), one space between |
+//!
+//! The period is in the dimension's keys, so partials of many runs (and
+//! the Spark driver's) still merge by addition; `by-P-host` counts are
+//! exact (one counter per host and period met).
 //!
 //! `total`/`messages` counts the messages of the inputs searched as mail;
 //! `urls-per-message` sums to it.
@@ -44,6 +51,40 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
+
+/// The period of `--by`: statistics grouped by the UTC date of each
+/// match's message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Period {
+    /// `2001`.
+    Year,
+    /// `2001-05`.
+    Month,
+    /// `2001-05-31`.
+    Day,
+}
+
+impl Period {
+    /// `year`, `month` or `day`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Period::Year => "year",
+            Period::Month => "month",
+            Period::Day => "day",
+        }
+    }
+
+    /// The key of the period `date` falls in; `unknown` without a date.
+    pub fn key(self, date: Option<crate::mail::date::UtcTime>) -> String {
+        let Some(date) = date else { return "unknown".to_string() };
+        let (y, m, d) = date.ymd();
+        match self {
+            Period::Year => format!("{y:04}"),
+            Period::Month => format!("{y:04}-{m:02}"),
+            Period::Day => format!("{y:04}-{m:02}-{d:02}"),
+        }
+    }
+}
 
 /// Additive counters, by dimension and key.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -160,6 +201,54 @@ impl Counts {
         v
     }
 
+    /// The dimensions that have counters, sorted.
+    pub fn dims(&self) -> impl Iterator<Item = &str> {
+        self.dims.keys().map(String::as_str)
+    }
+
+    /// Writes two sets of counters side by side (`urlgrep merge
+    /// --compare`): for every counter of either, in every dimension but
+    /// the `hll-` registers, `dim`, `key`, the count in `self` (A) and in
+    /// `other` (B), the difference B − A, and each count's share of its
+    /// dimension's sum in A and in B (percent, one decimal), tab-separated
+    /// under a header line.
+    pub fn write_compare<W: Write>(
+        &self,
+        other: &Counts,
+        mut wtr: W,
+    ) -> io::Result<()> {
+        writeln!(wtr, "dim\tkey\ta\tb\tdiff\tshare_a\tshare_b")?;
+        let mut dims: Vec<&str> = self.dims().chain(other.dims()).collect();
+        dims.sort_unstable();
+        dims.dedup();
+        for dim in dims.into_iter().filter(|d| !is_max_dim(d)) {
+            let (a, b) = (self.dim(dim), other.dim(dim));
+            let sum = |v: &[(&str, u64)]| v.iter().map(|r| r.1).sum::<u64>();
+            let (sum_a, sum_b) = (sum(&a), sum(&b));
+            let mut keys: Vec<&str> =
+                a.iter().chain(b.iter()).map(|r| r.0).collect();
+            keys.sort_unstable();
+            keys.dedup();
+            let share = |n: u64, of: u64| match of {
+                0 => "-".to_string(),
+                _ => format!("{:.1}", 100.0 * n as f64 / of as f64),
+            };
+            for key in keys {
+                let (na, nb) = (self.get(dim, key), other.get(dim, key));
+                let diff = i128::from(nb) - i128::from(na);
+                writeln!(
+                    wtr,
+                    "{}\t{}\t{na}\t{nb}\t{diff:+}\t{}\t{}",
+                    escape(dim),
+                    escape(key),
+                    share(na, sum_a),
+                    share(nb, sum_b)
+                )?;
+            }
+        }
+        Ok(())
+    }
+
     /// Writes the partial format, sorted.
     pub fn write_tsv<W: Write>(&self, mut wtr: W) -> io::Result<()> {
         for dim in self.dims.keys() {
@@ -244,6 +333,9 @@ pub fn per_message_bucket(n: u64) -> String {
     let lo = 1u64 << (63 - n.leading_zeros());
     format!("{lo}-{}", lo.saturating_mul(2) - 1)
 }
+
+/// The periods of `--by`, in report order.
+const PERIODS: [Period; 3] = [Period::Year, Period::Month, Period::Day];
 
 /// A top list's title, saying how far its counts may be over.
 fn top_title(title: &str, error: u64) -> String {
@@ -349,6 +441,14 @@ impl Summary {
             ),
             ("messages by URL count".to_string(), self.per_message()),
         ];
+        let by: Vec<(String, Vec<(&str, u64)>)> = PERIODS
+            .iter()
+            .map(|p| {
+                let dim = format!("by-{}", p.name());
+                (format!("matches by {}", p.name()), c.dim(&dim))
+            })
+            .collect();
+        let sections = sections.into_iter().chain(by);
         for (title, rows) in sections {
             if rows.is_empty() {
                 continue;
@@ -444,7 +544,53 @@ impl Summary {
         };
         obj.insert("top_hosts".into(), top("host"));
         obj.insert("top_tlds".into(), top("tld"));
+        for p in PERIODS {
+            let dim = format!("by-{}", p.name());
+            if c.dims.contains_key(&dim) {
+                obj.insert(format!("by_{}", p.name()), self.by_json(p));
+            }
+        }
         Value::Object(obj)
+    }
+
+    /// `{"PERIOD":{"matches":…,"messages":…,"schemes":{…},"top_hosts":[…]}}`
+    /// from the `by-P` dimensions.
+    fn by_json(&self, p: Period) -> Value {
+        let c = &self.counts;
+        let dim = format!("by-{}", p.name());
+        let mut out = Map::new();
+        for (period, n) in c.dim(&dim) {
+            let pairs = |kind: &str| -> Vec<(String, u64)> {
+                let prefix = format!("{period} ");
+                c.dim(&format!("{dim}-{kind}"))
+                    .into_iter()
+                    .filter_map(|(k, n)| {
+                        k.strip_prefix(&prefix).map(|k| (k.to_string(), n))
+                    })
+                    .collect()
+            };
+            let schemes: Map<String, Value> = pairs("scheme")
+                .into_iter()
+                .map(|(k, n)| (k, json!(n)))
+                .collect();
+            let mut hosts = pairs("host");
+            hosts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            hosts.truncate(self.top);
+            let hosts: Vec<Value> = hosts
+                .into_iter()
+                .map(|(k, n)| json!({ "key": k, "count": n }))
+                .collect();
+            out.insert(
+                period.into(),
+                json!({
+                    "matches": n,
+                    "messages": c.get(&format!("{dim}-messages"), period),
+                    "schemes": schemes,
+                    "top_hosts": hosts,
+                }),
+            );
+        }
+        Value::Object(out)
     }
 }
 

@@ -5,7 +5,7 @@
 
 use super::escape;
 use super::printer::{Ctx, Emit, Run, Tally, Url};
-use super::stats::{per_message_bucket, Counts, Summary};
+use super::stats::{per_message_bucket, Counts, Period, Summary};
 use super::url::host_ref;
 use super::url_stats::UrlStats;
 use crate::driver::InputDone;
@@ -32,6 +32,32 @@ pub(super) struct StatsReport {
     /// exact under `--exact-stats`.
     url_stats: UrlStats,
     cur: Current,
+    /// `--by`: the dimensions `by-P`, `by-P-messages`, `by-P-scheme`,
+    /// `by-P-host`.
+    by: Option<ByDims>,
+}
+
+/// The names of the `--by` dimensions, made once.
+#[derive(Debug)]
+struct ByDims {
+    period: Period,
+    matches: String,
+    messages: String,
+    scheme: String,
+    host: String,
+}
+
+impl ByDims {
+    fn new(period: Period) -> ByDims {
+        let dim = format!("by-{}", period.name());
+        ByDims {
+            period,
+            messages: format!("{dim}-messages"),
+            scheme: format!("{dim}-scheme"),
+            host: format!("{dim}-host"),
+            matches: dim,
+        }
+    }
 }
 
 /// Counters of the current input.
@@ -48,6 +74,8 @@ struct Current {
     message_urls: u64,
     /// Messages with at least one URL.
     messages_with_urls: u64,
+    /// The `--by` key of the current message (cached per message).
+    period: Option<String>,
 }
 
 /// A few `(dimension, key)` counters, found by a linear search: each
@@ -84,28 +112,29 @@ impl Current {
 }
 
 impl StatsReport {
-    fn new(shape: Shape, exact: bool) -> StatsReport {
+    fn new(shape: Shape, exact: bool, by: Option<Period>) -> StatsReport {
         StatsReport {
             shape,
             total: Counts::new(),
             url_stats: UrlStats::new(exact),
             cur: Current::default(),
+            by: by.map(ByDims::new),
         }
     }
 
     /// The readable report.
-    pub(super) fn text(exact: bool) -> StatsReport {
-        StatsReport::new(Shape::Text, exact)
+    pub(super) fn text(exact: bool, by: Option<Period>) -> StatsReport {
+        StatsReport::new(Shape::Text, exact, by)
     }
 
     /// One JSON object.
-    pub(super) fn json(exact: bool) -> StatsReport {
-        StatsReport::new(Shape::Json, exact)
+    pub(super) fn json(exact: bool, by: Option<Period>) -> StatsReport {
+        StatsReport::new(Shape::Json, exact, by)
     }
 
     /// The additive TSV partials.
-    pub(super) fn tsv(exact: bool) -> StatsReport {
-        StatsReport::new(Shape::Tsv, exact)
+    pub(super) fn tsv(exact: bool, by: Option<Period>) -> StatsReport {
+        StatsReport::new(Shape::Tsv, exact, by)
     }
 }
 
@@ -131,10 +160,12 @@ impl<W: Write> Emit<W> for StatsReport {
     ) -> io::Result<()> {
         let hit = url.hit;
         let cur = &mut self.cur;
+        let mut new_message = hit.mail.is_none();
         if let Some(m) = &hit.mail {
             if cur.message != Some(m.message) {
                 cur.end_message();
                 cur.message = Some(m.message);
+                new_message = true;
             }
             cur.message_urls += 1;
             cur.few.add("location", m.location.name());
@@ -143,6 +174,23 @@ impl<W: Write> Emit<W> for StatsReport {
         cur.few.add("scheme", url.scheme);
         cur.few.add("kind", hit.kind.name());
         let host = host_ref(hit.url, hit.host);
+        if let Some(by) = &self.by {
+            let c = &mut cur.counts;
+            if new_message || cur.period.is_none() {
+                let date = hit.mail.as_ref().and_then(|m| m.meta?.date_utc);
+                let key = by.period.key(date);
+                if hit.mail.is_some() {
+                    c.add(&by.messages, &key, 1);
+                }
+                cur.period = Some(key);
+            }
+            let period = cur.period.as_deref().unwrap_or("unknown");
+            c.add(&by.matches, period, 1);
+            c.add(&by.scheme, &format!("{period} {}", url.scheme), 1);
+            if let Some(h) = host.as_deref() {
+                c.add(&by.host, &format!("{period} {h}"), 1);
+            }
+        }
         self.url_stats.add(hit.url, host.as_deref());
         Ok(())
     }

@@ -1,0 +1,194 @@
+//! Message metadata through the binary (issue 18): `--json` mail objects
+//! with `from`, `subject`, `date`, `date_utc`, and `--header NAME`.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+use urlgrep::output::json::Record;
+
+const BIN: &str = env!("CARGO_BIN_EXE_urlgrep");
+
+fn run(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .env_remove("CI")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let data = stdin.to_vec();
+    // Fed from a thread: a big input would fill the pipes both ways.
+    let feeder = std::thread::spawn(move || {
+        let _ = input.write_all(&data);
+    });
+    let out = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    out
+}
+
+const SPOOL: &[u8] = b"From a Fri Jan  5 12:00:00 2001\n\
+From: \"Lee, Ann\" <ann@a.example>\n\
+Subject: =?iso-8859-1?q?r=E9sum=E9?= and\n =?utf-8?b?Y2Fmw6k=?=\n\
+Date: Fri, 5 Jan 01 12:00:00 PST\n\
+X-Tag: one\n\
+X-Tag: =?utf-8?q?t=C3=A9?=\n\
+\n\
+http://a.example/\n\
+\n\
+From b Fri Jan  5 12:00:00 2001\n\
+Subject: no date\n\
+Date: someday\n\
+\n\
+http://b.example/\n";
+
+fn matches(out: &Output) -> Vec<serde_json::Value> {
+    let text = String::from_utf8(out.stdout.clone()).unwrap();
+    text.lines()
+        .inspect(|l| {
+            // Every record reads back with unknown fields denied.
+            let _: Record<'_> = serde_json::from_str(l).unwrap();
+        })
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v["type"] == "match")
+        .collect()
+}
+
+#[test]
+fn json_mail_objects_carry_metadata() {
+    let out = run(&["--json", "--mail", "on"], SPOOL);
+    let m = matches(&out);
+    assert_eq!(m.len(), 2);
+    let a = &m[0]["mail"];
+    assert_eq!(a["from"]["address"], "ann@a.example");
+    assert_eq!(a["from"]["name"], "Lee, Ann");
+    assert_eq!(a["subject"], "résumé and café");
+    assert_eq!(a["date"], "Fri, 5 Jan 01 12:00:00 PST");
+    assert_eq!(a["date_utc"], "2001-01-05T20:00:00Z");
+    assert!(a.get("headers").is_none());
+    let b = &m[1]["mail"];
+    assert_eq!(b["subject"], "no date");
+    assert_eq!(b["date"], "someday");
+    assert!(b.get("date_utc").is_none() && b.get("from").is_none());
+}
+
+#[test]
+fn header_values_are_listed_by_name() {
+    let out = run(&["--json", "--mail", "on", "--header", "X-TAG"], SPOOL);
+    let m = matches(&out);
+    let h = &m[0]["mail"]["headers"];
+    assert_eq!(h["x-tag"], serde_json::json!(["one", "té"]));
+    assert_eq!(m[1]["mail"]["headers"]["x-tag"], serde_json::json!([]));
+}
+
+#[test]
+fn plain_output_is_unchanged_by_metadata() {
+    let plain = run(&["--mail", "on"], SPOOL);
+    let asked = run(&["--mail", "on", "--header", "x-tag"], SPOOL);
+    assert_eq!(plain.stdout, b"http://a.example/\nhttp://b.example/\n");
+    assert_eq!(asked.stdout, plain.stdout);
+}
+
+fn tsv_rows(out: &Output, dim: &str) -> Vec<(String, u64)> {
+    String::from_utf8(out.stdout.clone())
+        .unwrap()
+        .lines()
+        .filter_map(|l| {
+            let mut f = l.split('\t');
+            (f.next()? == dim).then(|| {
+                (
+                    f.next().unwrap().to_string(),
+                    f.next().unwrap().parse().unwrap(),
+                )
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn stats_by_period_with_unknown() {
+    let out = run(&["--stats-tsv", "--by", "month", "--mail", "on"], SPOOL);
+    assert!(out.status.success());
+    assert_eq!(
+        tsv_rows(&out, "by-month"),
+        [("2001-01".to_string(), 1), ("unknown".to_string(), 1)]
+    );
+    assert_eq!(
+        tsv_rows(&out, "by-month-scheme"),
+        [("2001-01 http".to_string(), 1), ("unknown http".to_string(), 1)]
+    );
+    assert_eq!(
+        tsv_rows(&out, "by-month-host"),
+        [
+            ("2001-01 a.example".to_string(), 1),
+            ("unknown b.example".to_string(), 1)
+        ]
+    );
+    let year = run(&["--stats-tsv", "--by", "year", "--mail", "on"], SPOOL);
+    assert_eq!(
+        tsv_rows(&year, "by-year-messages")[0],
+        ("2001".to_string(), 1)
+    );
+    // Without --by, no such dimension; --by without statistics is an error.
+    let plain = run(&["--stats-tsv", "--mail", "on"], SPOOL);
+    assert!(tsv_rows(&plain, "by-month").is_empty());
+    let bad = run(&["--by", "month"], SPOOL);
+    assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
+fn merge_compare_side_by_side() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.tsv");
+    let b = dir.path().join("b.tsv");
+    std::fs::write(&a, "scheme\thttp\t3\nscheme\tftp\t1\nhll-urls\t1\t4\n")
+        .unwrap();
+    std::fs::write(&b, "scheme\thttp\t5\nhost\tx.example\t2\n").unwrap();
+    let out = run(
+        &["merge", "--compare", a.to_str().unwrap(), b.to_str().unwrap()],
+        b"",
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "dim\tkey\ta\tb\tdiff\tshare_a\tshare_b\n\
+         host\tx.example\t0\t2\t+2\t-\t100.0\n\
+         scheme\tftp\t1\t0\t-1\t25.0\t0.0\n\
+         scheme\thttp\t3\t5\t+2\t75.0\t100.0\n"
+    );
+}
+
+/// `--stats --by month` on the python-dev archives: each month's count
+/// is the number of JSON matches whose `date_utc` falls in it.
+#[test]
+fn corpus_by_month_equals_json_grouped_by_date_utc() {
+    let tarball = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(
+        "../shared/corpora/python-dev/python-dev-1999-04_2000-03.tar.gz",
+    );
+    let Ok(file) = std::fs::File::open(&tarball) else {
+        eprintln!("skipped: {} is absent", tarball.display());
+        return;
+    };
+    let mut spool = Vec::new();
+    let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(file));
+    for entry in archive.entries().expect("a tar archive") {
+        let mut entry = entry.expect("an entry");
+        if entry.header().entry_type().is_file() {
+            std::io::Read::read_to_end(&mut entry, &mut spool)
+                .expect("a member");
+        }
+    }
+    let json = run(&["--json", "--mail", "on"], &spool);
+    let mut want = std::collections::BTreeMap::<String, u64>::new();
+    for m in matches(&json) {
+        let month = m["mail"]["date_utc"]
+            .as_str()
+            .map_or("unknown".to_string(), |d| d[..7].to_string());
+        *want.entry(month).or_default() += 1;
+    }
+    let stats = run(&["--stats-tsv", "--by", "month", "--mail", "on"], &spool);
+    let got: std::collections::BTreeMap<String, u64> =
+        tsv_rows(&stats, "by-month").into_iter().collect();
+    assert!(want.len() >= 12, "{want:?}");
+    assert_eq!(got, want);
+}
