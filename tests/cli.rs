@@ -26,39 +26,9 @@ use std::process::{Command, Output, Stdio};
 #[path = "support/records.rs"]
 mod records;
 
-const BIN: &str = env!("CARGO_BIN_EXE_urlgrep");
+mod support;
 
-/// Runs urlgrep with `args` and `stdin`.
-fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .env_remove("CI")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    let data = stdin.to_vec();
-    let feeder = std::thread::spawn(move || {
-        let _ = input.write_all(&data);
-    });
-    let out = child.wait_with_output().unwrap();
-    feeder.join().unwrap();
-    out
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn code(o: &Output) -> i32 {
-    o.status.code().unwrap_or(-1)
-}
+use support::{code, run, stderr, stdout, BIN};
 
 fn p(path: &Path) -> &str {
     path.to_str().unwrap()
@@ -84,7 +54,7 @@ fn sample_dir() -> (tempfile::TempDir, PathBuf) {
 fn exit_status_found_none_error() {
     let (_d, f) = sample_dir();
     assert_eq!(code(&run(&[p(&f)], b"")), 0);
-    assert_eq!(code(&run(&[], b"no urls here\n")), 1);
+    assert_eq!(code(&run::<&str>(&[], b"no urls here\n")), 1);
     let o = run(&["/nonexistent/x"], b"");
     assert_eq!(code(&o), 2);
     assert_eq!(
@@ -412,7 +382,7 @@ fn filters_by_kind_and_scheme() {
 #[test]
 fn find_scheme_less_only_when_asked() {
     let text = b"see www.example.com/page and bob@example.com, python.org.\n";
-    let o = run(&[], text);
+    let o = run::<&str>(&[], text);
     assert_eq!((code(&o), stdout(&o)), (1, String::new()));
     let o = run(&["--find", "all"], text);
     assert_eq!(

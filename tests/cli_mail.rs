@@ -3,48 +3,16 @@
 //! absent): `mail_*`, `corpus_*`. The other CLI tests are in
 //! `tests/cli.rs` and `tests/cli_*.rs`.
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
 
 #[path = "support/records.rs"]
 mod records;
 
 use records::{gzip, records, Rec};
 
-const BIN: &str = env!("CARGO_BIN_EXE_urlgrep");
+mod support;
 
-/// Runs urlgrep with `args` and `stdin`.
-fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .env_remove("CI")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    let data = stdin.to_vec();
-    let feeder = std::thread::spawn(move || {
-        let _ = input.write_all(&data);
-    });
-    let out = child.wait_with_output().unwrap();
-    feeder.join().unwrap();
-    out
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn code(o: &Output) -> i32 {
-    o.status.code().unwrap_or(-1)
-}
+use support::{code, run, stderr, stdout};
 
 fn p(path: &Path) -> &str {
     path.to_str().unwrap()
@@ -100,7 +68,7 @@ fn mail_decodes_quoted_printable_base64_and_headers() {
          http://b64.example/path?x=1\n"
     );
     // auto sniffs the same mbox
-    assert_eq!(run(&[], spool().as_bytes()).stdout, o.stdout);
+    assert_eq!(run::<&str>(&[], spool().as_bytes()).stdout, o.stdout);
     let out = stdout(&o);
     assert!(!out.contains("=3D") && !out.contains("not.a.url"), "{out}");
 }
@@ -115,7 +83,7 @@ fn mail_off_is_the_raw_scan() {
     assert!(!out.contains("b64.example"), "{out}");
     // ... which is what urlgrep does on text that is not mail.
     let text = spool.replace("From ", "Frum ");
-    let auto = run(&[], text.as_bytes());
+    let auto = run::<&str>(&[], text.as_bytes());
     assert_eq!(auto.stdout, run(&["--mail", "off"], text.as_bytes()).stdout);
     assert!(stdout(&auto).contains("=3D"));
     // --qp-repair repairs raw QP in text that is not mail.

@@ -1,31 +1,12 @@
 //! Message metadata through the binary (issue 18): `--json` mail objects
 //! with `from`, `subject`, `date`, `date_utc`, and `--header NAME`.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 use urlgrep::output::json::Record;
 
-const BIN: &str = env!("CARGO_BIN_EXE_urlgrep");
+mod support;
 
-fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .env_remove("CI")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    let data = stdin.to_vec();
-    // Fed from a thread: a big input would fill the pipes both ways.
-    let feeder = std::thread::spawn(move || {
-        let _ = input.write_all(&data);
-    });
-    let out = child.wait_with_output().unwrap();
-    feeder.join().unwrap();
-    out
-}
+use support::run;
 
 const SPOOL: &[u8] = b"From a Fri Jan  5 12:00:00 2001\n\
 From: \"Lee, Ann\" <ann@a.example>\n\
