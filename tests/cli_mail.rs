@@ -284,3 +284,27 @@ fn corpus_output_is_identical_for_any_threads_and_slices() {
         }
     }
 }
+
+/// Issue 15: mail whose lines end in a bare CR cannot be framed; it is
+/// searched raw under `--mail on` as under `auto` and `off`, from a file
+/// and from stdin (it was one `From ` line under `on`: no URL found).
+#[test]
+fn cr_only_mail_is_searched_raw_whatever_the_mode() {
+    let mut text = String::new();
+    for i in 0..300 {
+        text.push_str(&format!(
+            "From a@b Mon Jan  1 00:00:00 1996\rSubject: {i}\r\r\
+             see http://h{i}.example/p\r\r"
+        ));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("cr.mbox");
+    std::fs::write(&f, &text).unwrap();
+    let want = run(&["--mail", "off", p(&f)], b"").stdout;
+    assert_eq!(want.iter().filter(|&&b| b == b'\n').count(), 300);
+    for mode in ["on", "auto"] {
+        assert_eq!(run(&["--mail", mode, p(&f)], b"").stdout, want, "{mode}");
+        let o = run(&["--mail", mode, "-"], text.as_bytes());
+        assert_eq!(o.stdout, want, "{mode} stdin");
+    }
+}

@@ -212,7 +212,9 @@ pub struct Args {
     /// headers. auto: inputs whose first bytes look like mail (after
     /// decompression); on: every input (an mbox when it begins with a
     /// `From ` line, else one message); off: raw scans. Mail scans report
-    /// no rejects: --rejects makes auto mean off.
+    /// no rejects: --rejects makes auto mean off. Not supported as mail:
+    /// text parts over 16 MiB (searched undecoded) and mail whose lines
+    /// end in a bare CR (searched raw, whatever WHEN says).
     #[arg(long, value_name = "WHEN", value_enum, default_value_t = Mail::Auto)]
     pub mail: Mail,
 

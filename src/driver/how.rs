@@ -30,6 +30,12 @@ impl Driver {
             return How::Raw;
         }
         let head = head.get(..SNIFF_LEN).unwrap_or(head);
+        // Mail whose lines end in a bare CR (old Mac mail) is not framed:
+        // read as mail, its whole head would be one `From ` line and its
+        // URLs lost. It is searched raw, as `--mail auto` finds it.
+        if cr_only(head) {
+            return if self.qp_repair { How::Repair } else { How::Raw };
+        }
         let format = match (self.mode, mail::Format::sniff(head)) {
             (MailMode::Off, _) => None,
             (MailMode::On, mail::Format::Unknown) => {
@@ -44,6 +50,12 @@ impl Driver {
             None => How::Raw,
         }
     }
+}
+
+/// Whether the lines of `head` end in a bare CR: a CR and no LF in it.
+fn cr_only(head: &[u8]) -> bool {
+    memchr::memchr(b'\n', head).is_none()
+        && memchr::memchr(b'\r', head).is_some()
 }
 
 impl Driver {
