@@ -3,7 +3,7 @@
 
 use super::batch::Batch;
 use super::config::Driver;
-use super::how::{is_binary, How, SNIFF_LEN};
+use super::how::{How, SNIFF_LEN};
 use super::plan::{FileState, SliceUnit};
 use crate::input::{Compression, Input};
 use crate::mail;
@@ -17,7 +17,7 @@ impl Driver {
     /// The slices of a big regular `file` of `size` bytes, or `None` when
     /// it is searched whole (streamed): compressed, one mail message, raw
     /// repair, or a line too long to split at. No slices at all when it
-    /// is a binary file to skip ([`Driver::skips_binary`]).
+    /// is a binary file to skip ([`How::Skip`]).
     pub(super) fn cut(
         &self,
         input: &Input,
@@ -29,12 +29,10 @@ impl Driver {
         let n = file.read_at(&mut head, 0).unwrap_or(0);
         let head = head.get(..n).unwrap_or_default();
         let plain = Compression::detect(head) == Compression::None;
-        if plain && self.skips_binary(input) && is_binary(head) {
-            return Some(Vec::new());
-        }
         let mut mail = false;
         if plain {
-            match self.how(head) {
+            match self.how(input, head) {
+                How::Skip => return Some(Vec::new()),
                 How::Mail(mail::Format::Mbox) => mail = true,
                 // One message, or raw repair: searched whole.
                 How::Mail(_) | How::Repair => return None,

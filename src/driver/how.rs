@@ -1,6 +1,7 @@
 //! How an input is searched, decided once per input from its first bytes.
 
 use super::config::{Driver, MailMode};
+use crate::input::Input;
 use crate::mail;
 use crate::search::buffer::read_retry;
 use std::io::{self, Read};
@@ -15,28 +16,50 @@ pub(super) enum How {
     /// Raw quoted-printable repaired (`--qp-repair` on text that is not
     /// mail); the input is read whole.
     Repair,
+    /// Not at all: a binary file found in a folder walk
+    /// ([`DriverBuilder::skip_binary`](super::DriverBuilder::skip_binary)),
+    /// reported neither begun nor ended.
+    Skip,
 }
 
 impl Driver {
-    /// Whether the first bytes of an input are needed to decide how to
-    /// search it: when they are not, every input is [`How::Raw`].
-    pub(super) fn sniffs(&self) -> bool {
-        self.mode != MailMode::Off || self.qp_repair
+    /// Whether the first bytes of `input` are needed to decide how to
+    /// search it: when they are not, it is [`How::Raw`].
+    pub(super) fn sniffs(&self, input: &Input) -> bool {
+        self.mode != MailMode::Off || self.qp_repair || self.skips(input)
     }
 
-    /// How an input that begins with `head` is searched.
-    pub(super) fn how(&self, head: &[u8]) -> How {
-        if !self.sniffs() {
+    /// Whether `input` is skipped when its first block is binary: found in
+    /// a walk, with skipping on.
+    pub(super) fn skips(&self, input: &Input) -> bool {
+        self.skip_binary && input.walked
+    }
+
+    /// How `input`, whose first bytes (after decompression) are `head`,
+    /// is searched. Binary is a NUL byte in the first [`SNIFF_LEN`] bytes,
+    /// as grep and ripgrep decide, unless the bytes read as mail (a mail
+    /// spool may hold a stray NUL).
+    pub(super) fn how(&self, input: &Input, head: &[u8]) -> How {
+        let head = head.get(..SNIFF_LEN).unwrap_or(head);
+        let nul = self.skips(input) && memchr::memchr(0, head).is_some();
+        let mail_mode = self.mode != MailMode::Off || self.qp_repair;
+        if !mail_mode && !nul {
             return How::Raw;
         }
-        let head = head.get(..SNIFF_LEN).unwrap_or(head);
+        let sniffed = mail::Format::sniff(head);
+        if nul && sniffed == mail::Format::Unknown {
+            return How::Skip;
+        }
+        if !mail_mode {
+            return How::Raw;
+        }
         // Mail whose lines end in a bare CR (old Mac mail) is not framed:
         // read as mail, its whole head would be one `From ` line and its
         // URLs lost. It is searched raw, as `--mail auto` finds it.
         if cr_only(head) {
             return if self.qp_repair { How::Repair } else { How::Raw };
         }
-        let format = match (self.mode, mail::Format::sniff(head)) {
+        let format = match (self.mode, sniffed) {
             (MailMode::Off, _) => None,
             (MailMode::On, mail::Format::Unknown) => {
                 Some(mail::Format::Message)
@@ -56,22 +79,6 @@ impl Driver {
 fn cr_only(head: &[u8]) -> bool {
     memchr::memchr(b'\n', head).is_none()
         && memchr::memchr(b'\r', head).is_some()
-}
-
-impl Driver {
-    /// Whether `input` is skipped when its first block is binary.
-    pub(super) fn skips_binary(&self, input: &crate::input::Input) -> bool {
-        self.skip_binary && input.walked
-    }
-}
-
-/// Whether an input that begins with `head` (after decompression) is
-/// binary: a NUL byte in its first [`SNIFF_LEN`] bytes, as grep and
-/// ripgrep decide, unless it is mail (a mail spool may hold a stray NUL).
-pub(super) fn is_binary(head: &[u8]) -> bool {
-    let head = head.get(..SNIFF_LEN).unwrap_or(head);
-    memchr::memchr(0, head).is_some()
-        && mail::Format::sniff(head) == mail::Format::Unknown
 }
 
 /// Reads up to [`SNIFF_LEN`] bytes (fewer at the end of the stream).

@@ -4,7 +4,7 @@ use super::batch::{
     Batch, Collect, Counted, LogNewlines, NewlineLog, SliceCollect, PART_EVERY,
 };
 use super::config::Driver;
-use super::how::{is_binary, read_block, read_head, How, SNIFF_LEN};
+use super::how::{read_block, read_head, How, SNIFF_LEN};
 use super::plan::{Done, FileState, SliceUnit, Unit};
 use super::schedule::Part;
 use crate::input::{self, Compression, Input, InputError, Source};
@@ -207,10 +207,8 @@ impl Driver {
         if format != Compression::None {
             return self.search_stream(input, bytes, part);
         }
-        if self.skips_binary(input) && is_binary(bytes) {
-            return (Batch::failed(), None);
-        }
-        match self.how(bytes) {
+        match self.how(input, bytes) {
+            How::Skip => return (Batch::failed(), None),
             How::Mail(f) => {
                 return (self.search_mail_slice(bytes, 0, f), None)
             }
@@ -244,11 +242,12 @@ impl Driver {
         batch.opened = true;
         let mut counted = Counted { rdr, bytes: 0, shared: None };
         let mut how = How::Raw;
-        let binary = self.skips_binary(input);
-        if self.sniffs() || binary {
+        if self.sniffs(input) {
             let mut head = Vec::with_capacity(SNIFF_LEN);
+            // The binary test wants the whole first block; the mail sniff
+            // stops as soon as it can decide.
             let mut got = Ok(());
-            if binary {
+            if self.skips(input) {
                 got = read_block(&mut counted, &mut head);
             }
             if let Err(error) =
@@ -257,10 +256,10 @@ impl Driver {
                 let err = failure(input, error, Some(counted.bytes));
                 return (batch, Some(err));
             }
-            if binary && is_binary(&head) {
+            how = self.how(input, &head);
+            if how == How::Skip {
                 return (Batch::failed(), None);
             }
-            how = self.how(&head);
             counted.bytes = 0;
             let rest: Box<dyn Read + Send + '_> = Box::new(counted.rdr);
             counted = Counted {
