@@ -7,41 +7,15 @@
 //! - `blinux_*`: base64 text parts yield their URLs.
 //! - `python_dev_*`: 9,232 messages, as PROVENANCE counts them.
 
+mod support;
+
 use base64::Engine;
 use proptest::strategy::Strategy;
-use std::io::Read;
-use std::path::Path;
+use support::corpus::corpus;
 use urlgrep::mail::{
     messages, Encoding, Format, Location, MailFinder, MailMatch,
 };
 use urlgrep::Finder;
-
-/// The files of a corpus tarball, in archive order, or `None` (with a
-/// message) when `../shared` is absent.
-fn corpus(dir: &str, file: &str) -> Option<Vec<(String, Vec<u8>)>> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpora")
-        .join(dir)
-        .join(file);
-    if !path.exists() {
-        eprintln!("skipped: {} is absent", path.display());
-        return None;
-    }
-    let gz = flate2::read::GzDecoder::new(std::fs::File::open(&path).ok()?);
-    let mut archive = tar::Archive::new(gz);
-    let mut out = Vec::new();
-    for entry in archive.entries().ok()? {
-        let mut entry = entry.ok()?;
-        if !entry.header().entry_type().is_file() {
-            continue;
-        }
-        let name = entry.path().ok()?.display().to_string();
-        let mut bytes = Vec::new();
-        entry.read_to_end(&mut bytes).ok()?;
-        out.push((name, bytes));
-    }
-    Some(out)
-}
 
 fn all(hay: &[u8]) -> Vec<MailMatch<'static>> {
     let format = match Format::sniff(hay) {

@@ -188,8 +188,21 @@ pub(crate) fn unflow(
     out: &mut Vec<u8>,
     map: &mut Map,
 ) {
+    unflow_to(src, src.len(), delsp, out, map);
+}
+
+/// [`unflow`] of the lines of `src` that start before `limit`, the lines
+/// after it read for their quote depth; returns where it stopped, at or
+/// after `limit` (inside the next line when the last one joined it).
+pub(crate) fn unflow_to(
+    src: &[u8],
+    limit: usize,
+    delsp: bool,
+    out: &mut Vec<u8>,
+    map: &mut Map,
+) -> usize {
     let mut pos = 0;
-    while pos < src.len() {
+    while pos < limit.min(src.len()) {
         let line_end =
             memchr(b'\n', &src[pos..]).map_or(src.len(), |k| pos + k);
         let text_end =
@@ -225,6 +238,7 @@ pub(crate) fn unflow(
         out.extend_from_slice(&src[pos..end]);
         pos = end;
     }
+    pos
 }
 
 fn quote_depth(line: &[u8]) -> usize {
@@ -237,12 +251,27 @@ fn quote_depth(line: &[u8]) -> usize {
 /// becomes a plain space, since it ends a URL as a space does. Other
 /// names, and references without `;`, are kept as they are.
 pub(crate) fn html_references(src: &[u8], out: &mut Vec<u8>, map: &mut Map) {
+    html_references_to(src, src.len(), out, map);
+}
+
+/// [`html_references`] of the bytes of `src` before `limit` (a reference
+/// that starts before it is read whole, from the bytes after it); returns
+/// where the decoding stopped, at or after `limit`. A stream decodes up
+/// to [`REFERENCE_REACH`] before the end of what it holds, so that a
+/// reference is never cut.
+pub(crate) fn html_references_to(
+    src: &[u8],
+    limit: usize,
+    out: &mut Vec<u8>,
+    map: &mut Map,
+) -> usize {
+    let limit = limit.min(src.len());
     let mut i = 0;
-    while i < src.len() {
-        let Some(amp) = memchr(b'&', &src[i..]).map(|k| i + k) else {
-            map.copy(out.len(), i, src.len() - i);
-            out.extend_from_slice(&src[i..]);
-            break;
+    while i < limit {
+        let Some(amp) = memchr(b'&', &src[i..limit]).map(|k| i + k) else {
+            map.copy(out.len(), i, limit - i);
+            out.extend_from_slice(&src[i..limit]);
+            return limit;
         };
         map.copy(out.len(), i, amp - i);
         out.extend_from_slice(&src[i..amp]);
@@ -261,12 +290,16 @@ pub(crate) fn html_references(src: &[u8], out: &mut Vec<u8>, map: &mut Map) {
             }
         }
     }
+    i
 }
+
+/// How far [`reference`] reads after the `&`.
+pub(crate) const REFERENCE_REACH: usize = 12;
 
 /// The character of the reference at the start of `s` (which begins with
 /// `&`) and its length, `;` included.
 fn reference(s: &[u8]) -> Option<(char, usize)> {
-    let semi = memchr(b';', s.get(..12.min(s.len()))?)?;
+    let semi = memchr(b';', s.get(..REFERENCE_REACH.min(s.len()))?)?;
     let body = s.get(1..semi)?;
     let ch = match body {
         b"amp" | b"AMP" => '&',
@@ -291,6 +324,68 @@ fn number(digits: &[u8], radix: u32) -> Option<char> {
     match char::from_u32(n)? {
         '\u{a0}' => Some(' '),
         c => Some(c),
+    }
+}
+
+/// Where a stream may cut quoted-printable text that does not end its
+/// part: after the last line break, so that no escape or soft line break
+/// is cut (RFC 2045 §6.7 escapes never span lines). A line longer than
+/// `long` is cut at its end, before a trailing `=` and the blanks after
+/// it. 0 when nothing can be cut yet.
+pub(crate) fn qp_settle(src: &[u8], long: usize) -> usize {
+    match memchr::memrchr(b'\n', src) {
+        Some(k) if src.len() - k - 1 <= long => return k + 1,
+        None if src.len() <= long => return 0,
+        _ => {}
+    }
+    let tail = src.len().saturating_sub(80);
+    match memchr::memrchr(b'=', &src[tail..]).map(|k| tail + k) {
+        Some(eq)
+            if src.len() - eq < 3
+                || src[eq + 1..].iter().all(|&b| b == b' ' || b == b'\t') =>
+        {
+            eq
+        }
+        _ => src.len(),
+    }
+}
+
+/// Where a stream may cut base64 text that does not end its part: after
+/// the last line break, moved back to the first character of a quantum
+/// the line leaves unfinished (its characters are decoded with the
+/// next ones, as [`base64`] over the whole part decodes them). A line
+/// longer than `long` is cut at its end, so moved back.
+pub(crate) fn base64_settle(src: &[u8], long: usize) -> usize {
+    let cut = match memchr::memrchr(b'\n', src) {
+        Some(k) if src.len() - k - 1 <= long => k + 1,
+        None if src.len() <= long => return 0,
+        _ => src.len(),
+    };
+    // The run the cut is in starts after the last `=` before it.
+    let run = memchr::memrchr(b'=', &src[..cut]).map_or(0, |k| k + 1);
+    let chars = src[run..cut].iter().filter(|&&b| is_base64(b)).count();
+    let mut extra = chars % 4;
+    let mut at = cut;
+    while extra > 0 && at > run {
+        at -= 1;
+        if is_base64(src[at]) {
+            extra -= 1;
+        }
+    }
+    at
+}
+
+/// Where a stream may stop unflowing text that does not end its part
+/// ([`unflow_to`]'s limit): at the start of the last whole line, since
+/// whether the line before it joins the next one depends on that next
+/// line's quote depth. A line longer than `long` is cut at its end.
+pub(crate) fn flowed_settle(src: &[u8], long: usize) -> usize {
+    match memchr::memrchr(b'\n', src) {
+        Some(nl) if src.len() - nl - 1 <= long => {
+            memchr::memrchr(b'\n', &src[..nl]).map_or(0, |k| k + 1)
+        }
+        None if src.len() <= long => 0,
+        _ => src.len(),
     }
 }
 

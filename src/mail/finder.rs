@@ -1,12 +1,19 @@
 //! The mail finder and its builder: what a mail search is asked to do.
 
-use super::frame::{self, messages, Format, Message};
+use super::frame::{self, messages, next_separator, Format, Message};
+use super::stream::StreamMsg;
 use super::walk::{last_separator, with_scratch, Scratch, Walk};
 use super::{MailMatch, MailSink};
 use crate::scan::Span;
 use crate::search::Finder;
 use std::io::{self, Read};
 use std::sync::Arc;
+
+/// The default of [`MailFinderBuilder::whole_message_len`].
+pub const WHOLE_MESSAGE_LEN: usize = 4 << 20;
+
+/// A streamed message is read in pieces of this size.
+const CHUNK: usize = 1 << 20;
 
 /// Builds a [`MailFinder`].
 #[derive(Clone, Debug)]
@@ -18,7 +25,8 @@ pub struct MailFinderBuilder {
 pub(super) struct Config {
     pub(super) headers: bool,
     pub(super) html: bool,
-    pub(super) max_part: usize,
+    /// Messages longer than this are read as a stream.
+    pub(super) whole: usize,
     pub(super) qp_repair: bool,
     pub(super) field_cache: bool,
     pub(super) metadata: bool,
@@ -32,7 +40,7 @@ impl Default for MailFinderBuilder {
             cfg: Config {
                 headers: true,
                 html: true,
-                max_part: 16 << 20,
+                whole: WHOLE_MESSAGE_LEN,
                 qp_repair: false,
                 field_cache: true,
                 metadata: false,
@@ -63,11 +71,16 @@ impl MailFinderBuilder {
         self
     }
 
-    /// The longest body part that is decoded; a longer one is scanned raw,
-    /// so memory stays bounded by this length per search. By default,
-    /// 16 MiB.
-    pub fn max_part_len(&mut self, len: usize) -> &mut MailFinderBuilder {
-        self.cfg.max_part = len;
+    /// The longest message that is held whole while it is searched; a
+    /// longer one is read as a stream, in pieces of about 1 MiB, with the
+    /// state of its header, its parts and its decoders carried from one
+    /// piece to the next (see `DESIGN.md`), so that memory stays bounded
+    /// whatever the message's size. Both readings find the same URLs; the
+    /// choice depends on the message's length only, so a message gives
+    /// the same answer from a file, a stream or an archive. By default,
+    /// 4 MiB.
+    pub fn whole_message_len(&mut self, len: usize) -> &mut MailFinderBuilder {
+        self.cfg.whole = len;
         self
     }
 
@@ -186,14 +199,13 @@ impl MailFinder {
         out
     }
 
-    /// Searches a reader as [`MailFinder::find`] searches a slice, with
-    /// bounded memory for an mbox: messages are read in chunks of about
-    /// 1 MiB, cut at separator lines, and searched as each chunk is
-    /// complete; [`MailMatch::offset`] and [`MailMatch::message`] count
-    /// from the start of the reader. A message longer than
-    /// [`MailFinderBuilder::max_part_len`] is searched in pieces (its
-    /// later pieces without its header). Any other format is read whole:
-    /// it is one message.
+    /// Searches a reader as [`MailFinder::find`] searches a slice, in
+    /// bounded memory: an mbox is read in chunks of about 1 MiB, cut at
+    /// separator lines, and its messages searched as each is complete; a
+    /// message longer than [`MailFinderBuilder::whole_message_len`] (and
+    /// any other format, one message, when it is that long) is searched
+    /// as a stream while it is read. [`MailMatch::offset`] and
+    /// [`MailMatch::message`] count from the start of the reader.
     pub fn find_reader<R: Read, S: MailSink>(
         &self,
         mut rdr: R,
@@ -206,54 +218,183 @@ impl MailFinder {
         let mut buf = Vec::new();
         let mut scratch = Scratch::default();
         let (mut origin, mut index) = (0u64, 0usize);
-        let chunk = 1 << 20;
+        let mbox = format == Format::Mbox;
+        // The message being streamed, and whether `buf` starts inside
+        // one of its lines (a line too long to hold was handed on).
+        let mut streamed: Option<StreamMsg<'_>> = None;
+        let mut mid_line = false;
         // A read error ends the input there: what was read before it is
         // searched, then the error is returned.
         let mut failed = None;
         loop {
-            let read = if format == Format::Mbox {
-                (&mut rdr).take(chunk as u64).read_to_end(&mut buf)
-            } else {
-                rdr.read_to_end(&mut buf).map(|_| 0)
-            };
-            let eof = match read {
-                Ok(n) => format != Format::Mbox || n == 0,
+            let eof = match (&mut rdr).take(CHUNK as u64).read_to_end(&mut buf)
+            {
+                Ok(n) => n == 0,
                 Err(e) => {
                     failed = Some(e);
                     true
                 }
             };
+            if let Some(msg) = streamed.as_mut() {
+                // Up to the next separator line, or the last whole line.
+                let from = usize::from(mid_line);
+                let end =
+                    match mbox.then(|| next_separator(&buf, from)).flatten() {
+                        Some(k) => Some(k),
+                        None if eof => Some(buf.len()),
+                        None => None,
+                    };
+                let upto = end.unwrap_or_else(|| {
+                    match memchr::memrchr(b'\n', &buf) {
+                        Some(k) => k + 1,
+                        None if buf.len() > CHUNK => buf.len(),
+                        None => 0,
+                    }
+                });
+                if !msg.feed(&buf[..upto], sink)? {
+                    return Ok(());
+                }
+                if upto > 0 {
+                    mid_line = buf[upto - 1] != b'\n';
+                }
+                origin += upto as u64;
+                buf.drain(..upto);
+                if end.is_none() {
+                    continue;
+                }
+                if let Some(msg) = streamed.take() {
+                    if !msg.finish(sink)? {
+                        return Ok(());
+                    }
+                }
+                index += 1;
+                mid_line = false;
+            }
+            if eof && buf.is_empty() && (mbox || index > 0) {
+                break;
+            }
+            if !mbox {
+                if eof {
+                    let Some(_) = self.search_all(
+                        &buf,
+                        format,
+                        origin,
+                        index,
+                        &mut scratch,
+                        sink,
+                    )?
+                    else {
+                        return Ok(());
+                    };
+                    break;
+                }
+                if buf.len() > self.cfg.whole {
+                    streamed = self.stream_start(
+                        &mut buf,
+                        index,
+                        &mut origin,
+                        &mut mid_line,
+                        sink,
+                    )?;
+                    if streamed.is_none() {
+                        return Ok(());
+                    }
+                }
+                continue;
+            }
             let cut = if eof {
                 buf.len()
             } else {
                 match last_separator(&buf) {
                     Some(at) if at > 0 => at,
-                    _ if buf.len() > self.cfg.max_part.max(chunk) => buf.len(),
-                    _ => continue,
+                    _ => 0,
                 }
             };
-            let hay = &buf[..cut];
-            let Some(count) = self.search_all(
-                hay,
-                format,
-                origin,
-                index,
-                &mut scratch,
-                sink,
-            )?
-            else {
-                return Ok(());
-            };
-            index += count;
-            origin += cut as u64;
-            buf.drain(..cut);
-            if eof {
-                return match failed {
-                    Some(e) => Err(e.into()),
-                    None => Ok(()),
+            if cut > 0 {
+                let Some(count) = self.search_all(
+                    &buf[..cut],
+                    format,
+                    origin,
+                    index,
+                    &mut scratch,
+                    sink,
+                )?
+                else {
+                    return Ok(());
                 };
+                index += count;
+                origin += cut as u64;
+                buf.drain(..cut);
+            }
+            if eof {
+                break;
+            }
+            // The message being read is too long to hold: streamed.
+            if buf.len() > self.cfg.whole {
+                streamed = self.stream_start(
+                    &mut buf,
+                    index,
+                    &mut origin,
+                    &mut mid_line,
+                    sink,
+                )?;
+                if streamed.is_none() {
+                    return Ok(());
+                }
             }
         }
+        match failed {
+            Some(e) => Err(e.into()),
+            None => Ok(()),
+        }
+    }
+
+    /// Starts streaming message `index`, which `buf` (at absolute
+    /// `origin`) begins: its whole lines are handed on and dropped from
+    /// `buf`; `None` when the sink stopped.
+    fn stream_start<'m, S: MailSink>(
+        &'m self,
+        buf: &mut Vec<u8>,
+        index: usize,
+        origin: &mut u64,
+        mid_line: &mut bool,
+        sink: &mut S,
+    ) -> Result<Option<StreamMsg<'m>>, S::Error> {
+        let Some(mut msg) = StreamMsg::start(self, index, *origin, sink)?
+        else {
+            return Ok(None);
+        };
+        let upto = match memchr::memrchr(b'\n', buf) {
+            Some(k) => k + 1,
+            None => buf.len(),
+        };
+        if !msg.feed(&buf[..upto], sink)? {
+            return Ok(None);
+        }
+        *mid_line = upto > 0 && buf[upto - 1] != b'\n';
+        *origin += upto as u64;
+        buf.drain(..upto);
+        Ok(Some(msg))
+    }
+
+    /// Searches message `index`, `bytes` at absolute offset `at`, as a
+    /// stream (it is longer than [`MailFinderBuilder::whole_message_len`]).
+    fn search_streamed<S: MailSink>(
+        &self,
+        bytes: &[u8],
+        index: usize,
+        at: u64,
+        sink: &mut S,
+    ) -> Result<bool, S::Error> {
+        let Some(mut msg) = StreamMsg::start(self, index, at, sink)? else {
+            return Ok(false);
+        };
+        for piece in bytes.chunks(CHUNK) {
+            if !msg.feed(piece, sink)? {
+                return Ok(false);
+            }
+        }
+        msg.finish(sink)
     }
 
     /// Frames `hay` as `format` says and searches each message, the
@@ -276,6 +417,14 @@ impl MailFinder {
                 msg.index += index;
                 msg.origin = origin;
                 count += 1;
+                if msg.span.end - msg.span.start > self.cfg.whole {
+                    let bytes = &hay[msg.span.start..msg.span.end];
+                    let at = origin + msg.span.start as u64;
+                    if !self.search_streamed(bytes, msg.index, at, sink)? {
+                        return Ok(None);
+                    }
+                    continue;
+                }
                 if !sink.message(&msg)?
                     || !self.search(hay, &msg, None, origin, scratch, sink)?
                 {
@@ -290,6 +439,16 @@ impl MailFinder {
             let framed = frame::frame_mbox(hay, start, &mut fields);
             scratch.fields = fields;
             let span = Span { start, end: framed.end };
+            if framed.end - start > self.cfg.whole {
+                let at = origin + start as u64;
+                let bytes = &hay[start..framed.end];
+                if !self.search_streamed(bytes, index + count, at, sink)? {
+                    return Ok(None);
+                }
+                count += 1;
+                start = framed.end.max(start + 1);
+                continue;
+            }
             let mut msg = Message::new(hay, index + count, span);
             msg.origin = origin;
             count += 1;

@@ -31,8 +31,10 @@
 //! Charsets are not converted: the scanner reads bytes, and a byte that is
 //! not UTF-8 ends a URL as it does in a raw scan.
 //!
-//! Decoding is bounded per part: a part longer than
-//! [`MailFinderBuilder::max_part_len`] is scanned raw.
+//! Memory is bounded per search: a message longer than
+//! [`MailFinderBuilder::whole_message_len`] is read as a stream, its
+//! header, parts and decoders carrying their state from one piece to the
+//! next, so that a part of any length is decoded and searched.
 //!
 //! ```
 //! use urlgrep::mail::{Format, Location, MailFinder};
@@ -61,9 +63,12 @@ mod field_cache;
 mod finder;
 mod frame;
 pub(crate) mod header;
+mod leaf;
 mod map;
 mod meta;
 mod repair;
+mod stage;
+mod stream;
 #[cfg(test)]
 mod tests;
 mod walk;
@@ -236,6 +241,14 @@ pub trait MailSink {
     fn message(&mut self, msg: &Message<'_>) -> Result<bool, Self::Error> {
         let _ = msg;
         Ok(true)
+    }
+
+    /// No match will come before absolute offset `offset` (in a reader
+    /// search, said as a long message is read, so that a sink keeping
+    /// what it needs for matches to come, such as line starts, can drop
+    /// the rest). By default, ignored.
+    fn settled(&mut self, offset: u64) {
+        let _ = offset;
     }
 }
 

@@ -132,17 +132,6 @@ aHR0cDovL2hpZGRlbi5leGFtcGxlLw==\n\
 }
 
 #[test]
-fn max_part_len_scans_raw() {
-    let msg =
-        b"Content-Transfer-Encoding: quoted-printable\n\nhttp://a.b/c=3Dd\n";
-    let f = MailFinder::builder().max_part_len(4).build(Finder::new());
-    let ms = f.matches(msg, Format::Message);
-    assert_eq!(ms[0].as_match().url(), b"http://a.b/c=3Dd");
-    assert!(!ms[0].decoded());
-    assert_eq!(urls(msg), ["http://a.b/c=d"]);
-}
-
-#[test]
 fn reader_equals_slice() {
     let mut spool = Vec::new();
     for i in 0..3000 {

@@ -344,7 +344,7 @@ impl<'w, 'h, S: MailSink> Walk<'w, 'h, S> {
         let raw = &hay[body.start..body.end];
         let cfg = &self.mf.cfg;
         let text_type = mime.is(b"text/");
-        let mut encoding = match mime.encoding {
+        let encoding = match mime.encoding {
             TransferEncoding::Identity => Encoding::Identity,
             TransferEncoding::QuotedPrintable => Encoding::QuotedPrintable,
             TransferEncoding::Base64 => Encoding::Base64,
@@ -365,9 +365,6 @@ impl<'w, 'h, S: MailSink> Walk<'w, 'h, S> {
         if encoding != Encoding::Identity && !text_type {
             // Images, attachments: skipped.
             return Ok(true);
-        }
-        if raw.len() > cfg.max_part {
-            encoding = Encoding::Identity;
         }
         let sc = &mut *self.scratch;
         for (buf, map) in [

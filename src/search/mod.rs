@@ -4,6 +4,7 @@
 pub(crate) mod buffer;
 mod finder;
 pub(crate) mod lines;
+pub(crate) mod push;
 mod stream;
 
 pub use finder::{

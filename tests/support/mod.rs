@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod corpus;
+
 use std::ffi::OsStr;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
