@@ -1,6 +1,7 @@
 //! Batches: the candidates of one unit, owning their URLs, and the sinks
 //! that fill them.
 
+use super::newlines::NewlineLog;
 use super::report::{Hit, MailHit, Report};
 use super::schedule::Part;
 use crate::input::{Compression, Input};
@@ -10,7 +11,6 @@ use crate::scan::{Flags, Kind};
 use crate::search::lines::LineCounter;
 use crate::search::{Candidate, Match, Position, Sink};
 use std::cell::RefCell;
-use std::collections::VecDeque;
 use std::fmt;
 use std::io::{self, Read};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -330,6 +330,49 @@ impl MailSink for SliceCollect<'_> {
     }
 }
 
+/// Collects the mail matches of a slice read as a stream (a slice too
+/// long to hold: one long message runs it to the next separator).
+pub(super) struct RangeCollect<'b> {
+    pub(super) batch: &'b mut Batch,
+    /// Absolute offset of the slice.
+    pub(super) base: u64,
+    /// The newlines read, for line numbers (relative to the slice).
+    pub(super) log: Option<&'b RefCell<NewlineLog>>,
+}
+
+impl MailSink for RangeCollect<'_> {
+    type Error = io::Error;
+
+    fn matched(&mut self, m: &MailMatch<'_>) -> io::Result<bool> {
+        let (line, column) = match self.log {
+            Some(log) => log.borrow_mut().at(m.offset()),
+            None => (0, 0),
+        };
+        let at = Position {
+            start: self.base + m.offset(),
+            end: self.base + m.end_offset(),
+            line,
+            column,
+        };
+        self.batch.push_mail(at, m, self.base);
+        Ok(true)
+    }
+
+    fn message(&mut self, msg: &mail::Message<'_>) -> io::Result<bool> {
+        if let Some(log) = self.log {
+            log.borrow_mut().forget_before(msg.offset());
+        }
+        self.batch.messages += 1;
+        Ok(true)
+    }
+
+    fn settled(&mut self, offset: u64) {
+        if let Some(log) = self.log {
+            log.borrow_mut().forget_before(offset);
+        }
+    }
+}
+
 /// Collects the results of a reader search, sending them on in parts.
 pub(super) struct Collect<'b, 'p> {
     pub(super) batch: &'b mut Batch,
@@ -409,11 +452,7 @@ impl MailSink for Collect<'_, '_> {
 
     fn matched(&mut self, m: &MailMatch<'_>) -> io::Result<bool> {
         let (line, column) = match self.log {
-            Some(log) => {
-                let mut log = log.borrow_mut();
-                log.forget_before(m.message_offset().min(m.offset()));
-                log.at(m.offset())
-            }
+            Some(log) => log.borrow_mut().at(m.offset()),
             None => (0, 0),
         };
         let at =
@@ -431,62 +470,11 @@ impl MailSink for Collect<'_, '_> {
         self.batch.messages += 1;
         Ok(true)
     }
-}
 
-/// The offsets of the newlines read from a stream that later matches may
-/// need; those before the current message are dropped.
-#[derive(Default)]
-pub(super) struct NewlineLog {
-    pub(super) pending: VecDeque<u64>,
-    /// Newlines dropped, and the last of them.
-    pub(super) dropped: u64,
-    pub(super) last_dropped: Option<u64>,
-}
-
-impl NewlineLog {
-    /// Forgets the newlines before `offset` (the start of a message).
-    pub(super) fn forget_before(&mut self, offset: u64) {
-        while let Some(&n) = self.pending.front() {
-            if n >= offset {
-                break;
-            }
-            self.pending.pop_front();
-            self.dropped += 1;
-            self.last_dropped = Some(n);
-        }
-    }
-
-    /// The 1-based line and byte column of absolute offset `q`.
-    pub(super) fn at(&self, q: u64) -> (u64, u64) {
-        let k = self.pending.partition_point(|&n| n < q);
-        let prev = match k.checked_sub(1) {
-            Some(i) => self.pending.get(i).copied(),
-            None => self.last_dropped,
-        };
-        let start = prev.map_or(0, |n| n + 1);
-        (self.dropped + k as u64 + 1, q.saturating_sub(start) + 1)
-    }
-}
-
-/// Logs the offsets of the newlines it reads.
-pub(super) struct LogNewlines<'a, R> {
-    pub(super) rdr: R,
-    pub(super) log: Option<&'a RefCell<NewlineLog>>,
-    pub(super) at: u64,
-}
-
-impl<R: Read> Read for LogNewlines<'_, R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.rdr.read(buf)?;
+    fn settled(&mut self, offset: u64) {
         if let Some(log) = self.log {
-            let mut log = log.borrow_mut();
-            let got = buf.get(..n).unwrap_or_default();
-            for i in memchr::memchr_iter(b'\n', got) {
-                log.pending.push_back(self.at + i as u64);
-            }
+            log.borrow_mut().forget_before(offset);
         }
-        self.at += n as u64;
-        Ok(n)
     }
 }
 

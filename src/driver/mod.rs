@@ -23,6 +23,7 @@ mod batch;
 mod config;
 mod cut;
 mod how;
+mod newlines;
 mod plan;
 #[cfg(test)]
 mod read_tests;

@@ -1,10 +1,11 @@
 //! Searching one unit: a whole input, a stream, or a slice.
 
 use super::batch::{
-    Batch, Collect, Counted, LogNewlines, NewlineLog, SliceCollect, PART_EVERY,
+    Batch, Collect, Counted, RangeCollect, SliceCollect, PART_EVERY,
 };
 use super::config::Driver;
 use super::how::{read_block, read_head, How, SNIFF_LEN};
+use super::newlines::{LogNewlines, NewlineLog};
 use super::plan::{Done, FileState, SliceUnit, Unit};
 use super::schedule::Part;
 use crate::input::{self, Compression, Input, InputError, Source};
@@ -16,6 +17,7 @@ use rayon::prelude::*;
 use std::cell::RefCell;
 use std::fs::File;
 use std::io::{self, Read};
+use std::os::unix::fs::FileExt;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 impl Driver {
@@ -344,6 +346,9 @@ impl Driver {
             .min(slice.size)
             .saturating_sub(slice.start);
         let len = (slice.end - slice.start) as usize;
+        if slice.mail && len as u64 > MAIL_SLICE_HOLD {
+            return self.search_mail_range(slice);
+        }
         if slice.mail {
             // Mbox slices start and end at separator lines.
             let (bytes, error) = buf.fill_at(&slice.file, slice.start, len);
@@ -374,6 +379,48 @@ impl Driver {
         }
         batch.bytes = stop as u64;
         batch.ended = ended;
+        batch
+    }
+
+    /// An mbox slice too long to hold (a long message runs it to the next
+    /// separator), read as a stream: the same matches as a slice held
+    /// whole ([`mail::MailFinder::find_reader`] and the slice search treat
+    /// a message by its length alone), in bounded memory.
+    fn search_mail_range(&self, slice: &SliceUnit) -> Batch {
+        let mut batch = self.spare.take();
+        batch.opened = true;
+        batch.mail = true;
+        let log = RefCell::new(NewlineLog::default());
+        let len = slice.end - slice.start;
+        let mut range = FileRange {
+            file: &slice.file,
+            at: slice.start,
+            left: len,
+            newlines: 0,
+        };
+        let rdr = LogNewlines {
+            rdr: &mut range,
+            log: self.lines.then_some(&log),
+            at: 0,
+        };
+        let mut sink = RangeCollect {
+            batch: &mut batch,
+            base: slice.start,
+            log: self.lines.then_some(&log),
+        };
+        let result = self.mail.find_reader(rdr, mail::Format::Mbox, &mut sink);
+        let read = len - range.left;
+        batch.bytes = read;
+        batch.newlines = range.newlines;
+        batch.resume = slice.end;
+        batch.ended = match result {
+            Err(e) => Some((slice.start + read, e)),
+            Ok(()) if read < len => {
+                let at = slice.start + read;
+                Some((at, shrank(at, slice.size)))
+            }
+            Ok(()) => None,
+        };
         batch
     }
 
@@ -438,6 +485,29 @@ impl Driver {
         done.bytes = file.bytes;
         done.messages = file.messages;
         (done, error)
+    }
+}
+
+/// An mbox slice longer than this is read as a stream, not held.
+const MAIL_SLICE_HOLD: u64 = 8 << 20;
+
+/// A range of a file, read with `pread`; counts its newlines.
+struct FileRange<'a> {
+    file: &'a File,
+    at: u64,
+    left: u64,
+    newlines: u64,
+}
+
+impl Read for FileRange<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let want =
+            buf.len().min(usize::try_from(self.left).unwrap_or(usize::MAX));
+        let n = self.file.read_at(&mut buf[..want], self.at)?;
+        self.at += n as u64;
+        self.left -= n as u64;
+        self.newlines += memchr::memchr_iter(b'\n', &buf[..n]).count() as u64;
+        Ok(n)
     }
 }
 
