@@ -168,8 +168,7 @@ fn a_long_message_in_a_spool_is_one_message_in_every_slice() {
     assert!(long.contains("http://l0.example/?a=1&b=2"), "{long}");
     let last = text
         .lines()
-        .filter(|l| l.contains("\"type\":\"match\""))
-        .last()
+        .rfind(|l| l.contains("\"type\":\"match\""))
         .unwrap_or_default();
     assert!(last.contains("\"message\":6000,"), "{last}");
 }
