@@ -15,58 +15,20 @@
 //!
 //! Framing is the caller's: the stream is fed one message's bytes.
 
+mod head;
+
 use super::finder::MailFinder;
 use super::frame::Message;
-use super::header::{self, Mime, TransferEncoding};
+use super::header::{Mime, TransferEncoding};
 use super::leaf::{Leaf, MsgInfo, Spec};
-use super::meta::Slot;
 use super::stage::{Decoder, LONG_LINE};
-use super::walk::{Scratch, Walk, MAX_DEPTH};
-use super::{Encoding, Location, MailMatch, MailSink};
+use super::walk::{Scratch, MAX_DEPTH};
+use super::{Encoding, Location, MailSink};
 use crate::scan::Span;
-use crate::search::Match;
-use std::borrow::Cow;
-use std::sync::Arc;
+use head::{Head, OwnedMime};
 
 /// A header longer than this is read in windows of whole fields.
 pub(super) const HEADER_WINDOW: usize = 256 * 1024;
-
-/// A `Content-Type` and `Content-Transfer-Encoding`, owned.
-#[derive(Debug, Default)]
-struct OwnedMime {
-    content_type: Vec<u8>,
-    boundary: Option<Vec<u8>>,
-    flowed: bool,
-    delsp: bool,
-    encoding: TransferEncoding,
-}
-
-impl OwnedMime {
-    fn mime(&self) -> Mime<'_> {
-        Mime {
-            content_type: &self.content_type,
-            boundary: self.boundary.as_deref(),
-            flowed: self.flowed,
-            delsp: self.delsp,
-            encoding: self.encoding,
-        }
-    }
-
-    /// Takes what a window of the header said (a later field wins, as
-    /// in one header read whole).
-    fn merge(&mut self, m: &Mime<'_>) {
-        if !m.content_type.is_empty() {
-            self.content_type.clear();
-            self.content_type.extend_from_slice(m.content_type);
-            self.boundary = m.boundary.map(<[u8]>::to_vec);
-            self.flowed = m.flowed;
-            self.delsp = m.delsp;
-        }
-        if m.encoding != TransferEncoding::Identity {
-            self.encoding = m.encoding;
-        }
-    }
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
@@ -85,29 +47,6 @@ struct Frame {
     depth: usize,
     part: usize,
     state: State,
-}
-
-/// The header of an entity, being gathered.
-#[derive(Debug, Default)]
-struct Head {
-    buf: Vec<u8>,
-    /// Absolute offset of `buf[0]`.
-    at: u64,
-    /// A message (envelope lines skipped), not a body part.
-    message: bool,
-    /// Still among the leading envelope lines.
-    envelope: bool,
-    /// In a `multipart/digest`: no type means `message/rfc822`.
-    digest: bool,
-    depth: usize,
-    part: usize,
-    fields_seen: bool,
-    /// No window of this header was read yet.
-    first_window: bool,
-    mime: OwnedMime,
-    /// The field being read is too long to hold: its bytes are searched
-    /// as they come.
-    raw: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -351,214 +290,6 @@ impl<'f> StreamMsg<'f> {
             (close || after.iter().all(u8::is_ascii_whitespace))
                 .then_some((i, close))
         })
-    }
-
-    /// Reads one line of a header; `None` when more bytes are needed.
-    fn head_line<S: MailSink>(
-        &mut self,
-        eof: bool,
-        sink: &mut S,
-    ) -> Result<Option<bool>, S::Error> {
-        if !self.line_start {
-            // The rest of a line too long to hold: a field's, searched
-            // as it is.
-            let (end, whole) =
-                match memchr::memchr(b'\n', &self.inb[self.pos..]) {
-                    Some(k) => (self.pos + k + 1, true),
-                    None => (self.inb.len(), false),
-                };
-            let at = self.pos;
-            self.pos = end;
-            self.fed = end;
-            self.line_start = whole;
-            return self.feed_raw(at, end, sink).map(Some);
-        }
-        let Some((end, whole)) = self.line_end(eof) else {
-            return Ok(None);
-        };
-        let line = &self.inb[self.pos..end];
-        if whole && line.starts_with(b"--") {
-            if let Some((i, close)) = self.delimiter(line) {
-                let at = self.pos;
-                return self.delimiter_met(i, close, at, end, sink).map(Some);
-            }
-        }
-        let h = &self.head;
-        if h.envelope
-            && (line.starts_with(b"From ") || line.starts_with(b">From "))
-        {
-            return self.take_head_line(end, whole, sink).map(Some);
-        }
-        self.head.envelope = false;
-        let lead = line[0];
-        let blank =
-            lead == b'\n' || (lead == b'\r' && line.get(1) == Some(&b'\n'));
-        if blank {
-            let at = self.pos;
-            self.head.buf.extend_from_slice(line);
-            self.pos = end;
-            self.fed = end;
-            return self.head_done(at, end, sink).map(Some);
-        }
-        let continuation =
-            matches!(lead, b' ' | b'\t') && self.head.fields_seen;
-        if continuation {
-            if self.head.raw {
-                let at = self.pos;
-                self.pos = end;
-                self.fed = end;
-                self.line_start = whole;
-                return self.feed_raw(at, end, sink).map(Some);
-            }
-            if whole && self.head.buf.len() + line.len() <= HEADER_WINDOW {
-                return self.take_head_line(end, whole, sink).map(Some);
-            }
-            // A field too long to hold: what is gathered is read, the
-            // rest of the field searched as it comes.
-            if !self.head_window(sink)? {
-                return Ok(Some(false));
-            }
-            self.head.raw = true;
-            self.raw.start(
-                Spec::plain(self.head.part, Location::Header),
-                self.abs(self.pos),
-            );
-            let at = self.pos;
-            self.pos = end;
-            self.fed = end;
-            self.line_start = whole;
-            return self.feed_raw(at, end, sink).map(Some);
-        }
-        if header::field_colon(line).is_some() {
-            if self.head.raw {
-                self.head.raw = false;
-                if !self.raw.finish(self.mf, &self.info, sink)? {
-                    return Ok(Some(false));
-                }
-            }
-            let long = line.len();
-            if self.head.buf.len() + long > HEADER_WINDOW
-                && !self.head_window(sink)?
-            {
-                return Ok(Some(false));
-            }
-            self.head.fields_seen = true;
-            if whole && long <= HEADER_WINDOW {
-                return self.take_head_line(end, whole, sink).map(Some);
-            }
-            self.head.raw = true;
-            self.raw.start(
-                Spec::plain(self.head.part, Location::Header),
-                self.abs(self.pos),
-            );
-            let at = self.pos;
-            self.pos = end;
-            self.fed = end;
-            self.line_start = whole;
-            return self.feed_raw(at, end, sink).map(Some);
-        }
-        // Neither a field nor a continuation: the body starts here.
-        let at = self.pos;
-        self.head_done(at, at, sink).map(Some)
-    }
-
-    /// Adds the line up to `end` to the header.
-    fn take_head_line<S: MailSink>(
-        &mut self,
-        end: usize,
-        whole: bool,
-        sink: &mut S,
-    ) -> Result<bool, S::Error> {
-        if !whole || self.head.buf.len() + (end - self.pos) > HEADER_WINDOW {
-            // An envelope line too long to hold is dropped from the
-            // header but searched.
-            let at = self.pos;
-            if !self.raw.is_open() {
-                self.raw.start(
-                    Spec::plain(self.head.part, Location::Header),
-                    self.abs(at),
-                );
-            }
-            self.pos = end;
-            self.fed = end;
-            self.line_start = whole;
-            self.head.raw = true;
-            return self.feed_raw(at, end, sink);
-        }
-        let line = &self.inb[self.pos..end];
-        if self.head.buf.is_empty() {
-            self.head.at = self.abs(self.pos);
-        }
-        self.head.buf.extend_from_slice(line);
-        self.pos = end;
-        self.fed = end;
-        Ok(true)
-    }
-
-    fn feed_raw<S: MailSink>(
-        &mut self,
-        from: usize,
-        to: usize,
-        sink: &mut S,
-    ) -> Result<bool, S::Error> {
-        let at = self.abs(from);
-        let StreamMsg { raw, inb, mf, info, .. } = self;
-        raw.feed(mf, &inb[from..to], at, info, sink)
-    }
-
-    /// Reads the gathered header as one window of whole fields, and
-    /// empties it.
-    fn head_window<S: MailSink>(
-        &mut self,
-        sink: &mut S,
-    ) -> Result<bool, S::Error> {
-        let h = &mut self.head;
-        let buf = std::mem::take(&mut h.buf);
-        let envelope = h.message && h.first_window;
-        let top = h.depth == 0;
-        let part = h.part;
-        h.first_window = false;
-        let mut fields = std::mem::take(&mut self.scratch.fields);
-        fields.clear();
-        let (hs, _) = header::split_fields(&buf, envelope, Some(&mut fields));
-        let block = &buf[hs.start..hs.end];
-        let msg = Message::new(&buf, self.info.index, Span::default());
-        let known = self.info.id.clone();
-        let mut rebase = Rebase {
-            sink,
-            offset: self.info.offset,
-            id: known.as_deref(),
-            meta: self.info.meta.as_ref(),
-        };
-        let mut walk = Walk {
-            mf: self.mf,
-            id: known.as_deref(),
-            meta: Slot::Off,
-            origin: self.head.at,
-            hay: &buf,
-            msg: &msg,
-            part,
-            scratch: &mut self.scratch,
-            sink: &mut rebase,
-        };
-        let mime = walk.headers(hs.start, block, &fields, part, top)?;
-        let (id, meta) = (walk.id.map(<[u8]>::to_vec), walk.meta.get());
-        self.scratch.fields = fields;
-        let Some(mime) = mime else { return Ok(false) };
-        self.head.mime.merge(&mime);
-        if top {
-            if self.info.id.is_none() {
-                self.info.id = id;
-            }
-            if self.info.meta.is_none() {
-                self.info.meta = meta;
-            }
-        }
-        let mut buf = buf;
-        buf.clear();
-        self.head.buf = buf;
-        self.head.at = self.abs(self.pos);
-        Ok(true)
     }
 
     /// The header ends: the line at `at` ended it (an empty line up to
@@ -836,45 +567,6 @@ fn spec(mf: &MailFinder, mime: &Mime<'_>, part: usize) -> Spec {
         search: !decoding || text,
         content,
         tail_content: html.then_some(Decoder::Html),
-    }
-}
-
-/// Hands on the matches of a header window with absolute offsets and
-/// the message's identifier and metadata.
-struct Rebase<'a, S> {
-    sink: &'a mut S,
-    offset: u64,
-    id: Option<&'a [u8]>,
-    meta: Option<&'a Arc<super::Metadata>>,
-}
-
-impl<S: MailSink> MailSink for Rebase<'_, S> {
-    type Error = S::Error;
-
-    fn matched(&mut self, m: &MailMatch<'_>) -> Result<bool, S::Error> {
-        let span = m.m.span;
-        let origin = m.origin;
-        let mm = MailMatch {
-            m: Match {
-                span: Span {
-                    start: (origin + span.start as u64) as usize,
-                    end: (origin + span.end as u64) as usize,
-                },
-                ..m.m.clone()
-            },
-            origin: 0,
-            message_span: Span {
-                start: self.offset as usize,
-                end: self.offset as usize,
-            },
-            message_id: m
-                .message_id
-                .clone()
-                .or_else(|| self.id.map(Cow::Borrowed)),
-            meta: m.meta.clone().or_else(|| self.meta.cloned()),
-            ..m.clone()
-        };
-        self.sink.matched(&mm)
     }
 }
 
