@@ -212,9 +212,9 @@ pub struct Args {
     /// headers. auto: inputs whose first bytes look like mail (after
     /// decompression); on: every input (an mbox when it begins with a
     /// `From ` line, else one message); off: raw scans. Mail scans report
-    /// no rejects: --rejects makes auto mean off. Not supported as mail:
-    /// text parts over 16 MiB (searched undecoded) and mail whose lines
-    /// end in a bare CR (searched raw, whatever WHEN says).
+    /// no rejects: --rejects makes auto mean off. A message over 4 MiB is
+    /// read as a stream, in bounded memory. Not supported as mail: mail
+    /// whose lines end in a bare CR (searched raw, whatever WHEN says).
     #[arg(long, value_name = "WHEN", value_enum, default_value_t = Mail::Auto)]
     pub mail: Mail,
 
