@@ -79,12 +79,15 @@ pub(super) struct Leaf {
     src: Vec<u8>,
     /// No match will start before this absolute offset.
     need: u64,
+    /// Text was handed on since the part started.
+    fed: bool,
 }
 
 impl Leaf {
     /// Starts reading a part whose text starts at absolute offset `at`.
     pub(super) fn start(&mut self, spec: Spec, at: u64) {
         self.spec = Some(spec);
+        self.fed = false;
         self.push.reset();
         self.pending.clear();
         (self.base, self.need, self.pending_at) = (at, at, at);
@@ -141,6 +144,7 @@ impl Leaf {
         if text.is_empty() {
             return Ok(true);
         }
+        self.fed = true;
         if spec.encoding != Encoding::Base64 {
             return self.pipe(mf, text, false, info, sink);
         }
@@ -187,6 +191,11 @@ impl Leaf {
         sink: &mut S,
     ) -> Result<bool, S::Error> {
         let Some(spec) = self.spec else { return Ok(true) };
+        if !self.fed {
+            // An empty part (a multipart's empty preamble, most often).
+            self.spec = None;
+            return Ok(true);
+        }
         if !self.pipe(mf, b"", true, info, sink)? {
             self.spec = None;
             return Ok(false);

@@ -500,7 +500,7 @@ impl<'f> StreamMsg<'f> {
         } else if rest.starts_with(b"--") {
             Some(self.pos)
         } else {
-            memchr::memmem::find(rest, b"\n--").map(|k| self.pos + k + 1)
+            dashes().find(rest).map(|k| self.pos + k + 1)
         };
         let Some(at) = dash else {
             // Every whole line held is text.
@@ -540,6 +540,14 @@ impl<'f> StreamMsg<'f> {
         }
         Ok(Some(true))
     }
+}
+
+/// The searcher for a line that starts with `--`, built once (`memmem::find`
+/// builds one a call).
+fn dashes() -> &'static memchr::memmem::Finder<'static> {
+    static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\n--"));
+    &FINDER
 }
 
 /// How a part's text is read, from its type (as

@@ -236,6 +236,13 @@ impl StreamMsg<'_> {
         sink: &mut S,
     ) -> Result<bool, S::Error> {
         let h = &mut self.head;
+        if !h.fields_seen {
+            // No field: nothing to read (envelope lines are no field).
+            h.buf.clear();
+            h.first_window = false;
+            h.at = self.inb_at + self.pos as u64;
+            return Ok(true);
+        }
         let buf = std::mem::take(&mut h.buf);
         let envelope = h.message && h.first_window;
         let top = h.depth == 0;
@@ -246,36 +253,49 @@ impl StreamMsg<'_> {
         let (hs, _) = header::split_fields(&buf, envelope, Some(&mut fields));
         let block = &buf[hs.start..hs.end];
         let msg = Message::new(&buf, self.info.index, Span::default());
-        let known = self.info.id.clone();
-        let mut rebase = Rebase {
-            sink,
-            offset: self.info.offset,
-            id: known.as_deref(),
-            meta: self.info.meta.as_ref(),
+        let known = self.info.id.take();
+        let (read, found, meta) = {
+            let mut rebase = Rebase {
+                sink,
+                offset: self.info.offset,
+                id: known.as_deref(),
+                meta: self.info.meta.as_ref(),
+            };
+            let mut walk = Walk {
+                mf: self.mf,
+                id: known.as_deref(),
+                meta: Slot::Off,
+                origin: self.head.at,
+                hay: &buf,
+                msg: &msg,
+                part,
+                scratch: &mut self.scratch,
+                sink: &mut rebase,
+            };
+            let mime = walk.headers(hs.start, block, &fields, part, top);
+            let found = match (top, &known) {
+                (true, None) => walk.id.map(<[u8]>::to_vec),
+                _ => None,
+            };
+            let meta = walk.meta.get();
+            // Read now: the type borrows what the walk borrowed.
+            let read = match mime {
+                Ok(Some(m)) => {
+                    self.head.mime.merge(&m);
+                    Ok(true)
+                }
+                Ok(None) => Ok(false),
+                Err(e) => Err(e),
+            };
+            (read, found, meta)
         };
-        let mut walk = Walk {
-            mf: self.mf,
-            id: known.as_deref(),
-            meta: Slot::Off,
-            origin: self.head.at,
-            hay: &buf,
-            msg: &msg,
-            part,
-            scratch: &mut self.scratch,
-            sink: &mut rebase,
-        };
-        let mime = walk.headers(hs.start, block, &fields, part, top)?;
-        let (id, meta) = (walk.id.map(<[u8]>::to_vec), walk.meta.get());
+        self.info.id = known.or(found);
         self.scratch.fields = fields;
-        let Some(mime) = mime else { return Ok(false) };
-        self.head.mime.merge(&mime);
-        if top {
-            if self.info.id.is_none() {
-                self.info.id = id;
-            }
-            if self.info.meta.is_none() {
-                self.info.meta = meta;
-            }
+        if !read? {
+            return Ok(false);
+        }
+        if top && self.info.meta.is_none() {
+            self.info.meta = meta;
         }
         let mut buf = buf;
         buf.clear();
