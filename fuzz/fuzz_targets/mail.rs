@@ -2,7 +2,9 @@
 //! message, with arbitrary scanner options; the cache of header fields
 //! met before (`mail::field_cache`) changes no match; the slice search
 //! equals the reader search; and searching the same bytes again gives the
-//! same matches. The slice search keeps its thread's cache from input to
+//! same matches; every message searched as a stream (as one over 4 MiB
+//! is), in pieces of 1 to 64 bytes, gives the matches of the walk of the
+//! message held whole. The slice search keeps its thread's cache from input to
 //! input and from option set to option set; the reader search starts
 //! from an empty one each time.
 #![no_main]
@@ -18,6 +20,7 @@ struct Input {
     options: Options,
     mbox: bool,
     headers: bool,
+    piece: u8,
     text: Vec<u8>,
 }
 
@@ -81,4 +84,14 @@ fuzz_target!(|input: Input| {
         panic!("reading a slice failed: {e}");
     }
     assert_eq!(first.0, read.0, "slice against reader");
+    let streamed = MailFinder::builder()
+        .headers(input.headers)
+        .whole_message_len(0)
+        .stream_piece_len(1 + usize::from(input.piece % 64))
+        .build(input.options.finder(urlgrep::Triggers::Simd));
+    let mut stream = Collect::default();
+    if streamed.find(text, format, &mut stream).is_err() {
+        return;
+    }
+    assert_eq!(first.0, stream.0, "held whole against streamed");
 });

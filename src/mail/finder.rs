@@ -27,6 +27,8 @@ pub(super) struct Config {
     pub(super) html: bool,
     /// Messages longer than this are read as a stream.
     pub(super) whole: usize,
+    /// The pieces a message held in memory is streamed in.
+    pub(super) chunk: usize,
     pub(super) qp_repair: bool,
     pub(super) field_cache: bool,
     pub(super) metadata: bool,
@@ -41,6 +43,7 @@ impl Default for MailFinderBuilder {
                 headers: true,
                 html: true,
                 whole: WHOLE_MESSAGE_LEN,
+                chunk: CHUNK,
                 qp_repair: false,
                 field_cache: true,
                 metadata: false,
@@ -81,6 +84,15 @@ impl MailFinderBuilder {
     /// 4 MiB.
     pub fn whole_message_len(&mut self, len: usize) -> &mut MailFinderBuilder {
         self.cfg.whole = len;
+        self
+    }
+
+    /// The size of the pieces a long message held in memory is streamed
+    /// in (1 MiB): a knob for tests and fuzzing, which show that the
+    /// pieces change no match.
+    #[doc(hidden)]
+    pub fn stream_piece_len(&mut self, len: usize) -> &mut MailFinderBuilder {
+        self.cfg.chunk = len.max(1);
         self
     }
 
@@ -389,7 +401,7 @@ impl MailFinder {
         let Some(mut msg) = StreamMsg::start(self, index, at, sink)? else {
             return Ok(false);
         };
-        for piece in bytes.chunks(CHUNK) {
+        for piece in bytes.chunks(self.cfg.chunk) {
             if !msg.feed(piece, sink)? {
                 return Ok(false);
             }
