@@ -13,18 +13,41 @@
 //! for `N` counted occurrences. While no key was forgotten (`floor` 0),
 //! every count is exact. Eviction costs O(capacity) once every
 //! `capacity` new keys: O(1) amortised per key.
+//!
+//! The keys live in one arena (`Vec<u8>`), the counts in a hash table
+//! keyed by each key's [`hash64`], which the caller has usually computed
+//! already (the host's hash also feeds the HyperLogLog): no allocation
+//! and no second hash per key, and a probe compares the stored hash
+//! before it reads the key's bytes. The bytes of forgotten keys stay in
+//! the arena until they are twice those of the keys held; then the arena
+//! is rebuilt with the keys held (so it is at most three times their
+//! size, and each rebuild is paid for by `capacity` evictions).
 
 use super::hll::hash64;
-use std::collections::HashMap;
+use hashbrown::HashTable;
 
 /// Keys counted exactly before the first eviction: `2 × CAPACITY`.
 pub const CAPACITY: usize = 1 << 16;
 
+/// One key: its count, its [`hash64`] (the table's hash and the
+/// tie-break) and where its bytes are in the arena.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    count: u64,
+    hash: u64,
+    at: usize,
+    len: usize,
+}
+
 /// A Space-Saving summary of string keys.
 #[derive(Clone, Debug)]
 pub struct TopK {
-    /// Each key's count and its stable hash (the tie-break).
-    counts: HashMap<Box<str>, (u64, u64)>,
+    /// The keys held.
+    slots: HashTable<Slot>,
+    /// Their bytes, one after the other (UTF-8: each key is a `&str`).
+    arena: Vec<u8>,
+    /// Bytes of the arena whose keys were forgotten.
+    dead: usize,
     capacity: usize,
     floor: u64,
     /// Scratch space of [`TopK::evict`].
@@ -41,7 +64,9 @@ impl TopK {
     /// A summary that keeps at least `capacity` keys (at least 1).
     pub fn with_capacity(capacity: usize) -> TopK {
         TopK {
-            counts: HashMap::new(),
+            slots: HashTable::new(),
+            arena: Vec::new(),
+            dead: 0,
             capacity: capacity.max(1),
             floor: 0,
             order: Vec::new(),
@@ -50,24 +75,32 @@ impl TopK {
 
     /// Adds `n` to `key`.
     pub fn add(&mut self, key: &str, n: u64) {
-        self.add_hashed(key, || hash64(key.as_bytes()), n);
+        self.add_hashed(key, hash64(key.as_bytes()), n);
     }
 
-    /// Adds `n` to `key`, whose [`hash64`] `hash` gives when it is new.
-    pub fn add_hashed(
-        &mut self,
-        key: &str,
-        hash: impl FnOnce() -> u64,
-        n: u64,
-    ) {
-        if let Some((c, _)) = self.counts.get_mut(key) {
-            *c = c.saturating_add(n);
+    /// Adds `n` to `key`, whose [`hash64`] is `hash` (the caller has it
+    /// already: the host's hash also goes into the HyperLogLog).
+    pub fn add_hashed(&mut self, key: &str, hash: u64, n: u64) {
+        let arena = &self.arena;
+        let same = |s: &Slot| {
+            s.hash == hash
+                && arena.get(s.at..s.at + s.len) == Some(key.as_bytes())
+        };
+        if let Some(s) = self.slots.find_mut(hash, same) {
+            s.count = s.count.saturating_add(n);
             return;
         }
-        if self.counts.len() >= 2 * self.capacity {
+        if self.slots.len() >= 2 * self.capacity {
             self.evict();
         }
-        self.counts.insert(key.into(), (self.floor.saturating_add(n), hash()));
+        let slot = Slot {
+            count: self.floor.saturating_add(n),
+            hash,
+            at: self.arena.len(),
+            len: key.len(),
+        };
+        self.arena.extend_from_slice(key.as_bytes());
+        self.slots.insert_unique(hash, slot, |s| s.hash);
     }
 
     /// Keeps the `capacity` largest counts, ties by smaller hash (keys
@@ -76,7 +109,7 @@ impl TopK {
     fn evict(&mut self) {
         let k = self.capacity;
         self.order.clear();
-        self.order.extend(self.counts.values().copied());
+        self.order.extend(self.slots.iter().map(|s| (s.count, s.hash)));
         if self.order.len() <= k {
             return;
         }
@@ -84,17 +117,39 @@ impl TopK {
             self.order.select_nth_unstable_by(k - 1, |a, b| {
                 b.0.cmp(&a.0).then(a.1.cmp(&b.1))
             });
-        let keep =
-            |&(n, h): &(u64, u64)| n > last.0 || (n == last.0 && h <= last.1);
+        let keep = |s: &Slot| {
+            s.count > last.0 || (s.count == last.0 && s.hash <= last.1)
+        };
         let mut floor = self.floor;
-        self.counts.retain(|_, v| {
-            let kept = keep(v);
+        let mut dead = self.dead;
+        self.slots.retain(|s| {
+            let kept = keep(s);
             if !kept {
-                floor = floor.max(v.0);
+                floor = floor.max(s.count);
+                dead += s.len;
             }
             kept
         });
+        self.dead = dead;
+        if self.dead > 2 * self.arena.len().saturating_sub(self.dead) {
+            self.compact();
+        }
         self.floor = floor;
+    }
+
+    /// Rebuilds the arena with the keys held only.
+    fn compact(&mut self) {
+        let old = std::mem::take(&mut self.arena);
+        let mut arena = Vec::with_capacity(old.len() - self.dead);
+        for s in self.slots.iter_mut() {
+            let at = arena.len();
+            arena.extend_from_slice(
+                old.get(s.at..s.at + s.len).unwrap_or_default(),
+            );
+            s.at = at;
+        }
+        self.arena = arena;
+        self.dead = 0;
     }
 
     /// How far above its true count any count may be: 0 while every key
@@ -105,13 +160,17 @@ impl TopK {
 
     /// Every key held, with its count.
     pub fn iter(&self) -> impl Iterator<Item = (&str, u64)> + '_ {
-        self.counts.iter().map(|(k, &(n, _))| (&**k, n))
+        self.slots.iter().map(|s| {
+            let bytes = self.arena.get(s.at..s.at + s.len).unwrap_or_default();
+            // Keys went in as `&str` and are copied whole.
+            (std::str::from_utf8(bytes).unwrap_or_default(), s.count)
+        })
     }
 
     /// The number of keys held (all distinct keys while exact).
     #[cfg(test)]
     pub fn len(&self) -> usize {
-        self.counts.len()
+        self.slots.len()
     }
 }
 
@@ -171,6 +230,68 @@ mod tests {
         for ((_, est), truth) in got.iter().zip([10_000u64, 5_000, 2_000]) {
             assert!(*est >= truth && *est <= truth + err, "{est} {truth}");
         }
+    }
+
+    /// The summary as a map of owned keys: what [`TopK`] must equal.
+    #[derive(Default)]
+    struct Model {
+        counts: std::collections::HashMap<String, (u64, u64)>,
+        floor: u64,
+    }
+
+    impl Model {
+        fn add(&mut self, key: &str, n: u64, capacity: usize) {
+            if let Some((c, _)) = self.counts.get_mut(key) {
+                *c += n;
+                return;
+            }
+            if self.counts.len() >= 2 * capacity {
+                let mut all: Vec<(u64, u64)> =
+                    self.counts.values().copied().collect();
+                all.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+                let last = all[capacity - 1];
+                self.counts.retain(|_, &mut (c, h)| {
+                    let kept = c > last.0 || (c == last.0 && h <= last.1);
+                    if !kept {
+                        self.floor = self.floor.max(c);
+                    }
+                    kept
+                });
+            }
+            let h = hash64(key.as_bytes());
+            self.counts.insert(key.to_owned(), (self.floor + n, h));
+        }
+    }
+
+    #[test]
+    fn equals_a_map_of_owned_keys_through_evictions() {
+        // Keys of many lengths (the arena is compacted now and then),
+        // skewed counts, 200 evictions.
+        let capacity = 50;
+        let mut t = TopK::with_capacity(capacity);
+        let mut m = Model::default();
+        let mut x = 1u64;
+        for i in 0..20_000u64 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+            let r = x >> 33;
+            let key = if r % 3 == 0 {
+                format!("hot{}", r % 7)
+            } else {
+                format!("k{}{}", "é".repeat((r % 5) as usize), r % 5000)
+            };
+            let n = 1 + i % 4;
+            t.add(&key, n);
+            m.add(&key, n, capacity);
+        }
+        assert!(m.floor > 0);
+        assert_eq!(t.max_error(), m.floor);
+        let mut got: Vec<(String, u64)> =
+            t.iter().map(|(k, n)| (k.to_owned(), n)).collect();
+        let mut want: Vec<(String, u64)> =
+            m.counts.iter().map(|(k, &(n, _))| (k.clone(), n)).collect();
+        got.sort();
+        want.sort();
+        assert_eq!(got, want);
     }
 
     #[test]

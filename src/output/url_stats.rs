@@ -73,7 +73,7 @@ impl UrlStats {
             }
             let hash = hash64(h.as_bytes());
             self.host_sketch.insert_hash(hash);
-            self.hosts.add_hashed(h, || hash, 1);
+            self.hosts.add_hashed(h, hash, 1);
         }
     }
 
