@@ -19,7 +19,7 @@
 //! a run that prints something exits 2 with "write error", one that
 //! prints nothing exits as it would. The Rust runtime itself (SIGPIPE,
 //! the stack guard, arguments) is left as it is. On targets without
-//! `.init_array` (macOS, Windows) a closed stdout is still written into
+//! this (all but Linux and Android) a closed stdout is still written into
 //! like `/dev/null`.
 
 use std::io::{self, Write};
@@ -31,12 +31,12 @@ static CLOSED_AT_START: AtomicBool = AtomicBool::new(false);
 /// Called by the C runtime before `main` (the ELF `.init_array`, as
 /// glibc, musl and the BSDs run it for the executable; std records the
 /// arguments the same way on Linux).
-#[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
+#[cfg(any(target_os = "linux", target_os = "android"))]
 #[used]
 #[link_section = ".init_array"]
 static SEE_FD_1: extern "C" fn() = see_fd_1;
 
-#[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
+#[cfg(any(target_os = "linux", target_os = "android"))]
 extern "C" fn see_fd_1() {
     // SAFETY: `fcntl(F_GETFD)` only reads the flags of a descriptor
     // number; on a closed one it fails with EBADF and changes nothing.
