@@ -29,7 +29,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 static CLOSED_AT_START: AtomicBool = AtomicBool::new(false);
 
 /// Called by the C runtime before `main` (the ELF `.init_array`, as
-/// glibc, musl and the BSDs run it for the executable; std records the
+/// glibc and musl run it for the executable; std records the
 /// arguments the same way on Linux).
 #[cfg(any(target_os = "linux", target_os = "android"))]
 #[used]
