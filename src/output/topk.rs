@@ -14,24 +14,26 @@
 //! every count is exact. Eviction costs O(capacity) once every
 //! `capacity` new keys: O(1) amortised per key.
 //!
-//! The keys live in one arena (`Vec<u8>`), the counts in a hash table
-//! keyed by each key's [`hash64`], which the caller has usually computed
-//! already (the host's hash also feeds the HyperLogLog): no allocation
-//! and no second hash per key, and a probe compares the stored hash
-//! before it reads the key's bytes. The bytes of forgotten keys stay in
-//! the arena until they are twice those of the keys held; then the arena
-//! is rebuilt with the keys held (so it is at most three times their
-//! size, and each rebuild is paid for by `capacity` evictions).
+//! The keys live in one arena (`Vec<u8>`), the counts in an
+//! open-addressing table (linear probing, at most half full) of 32-byte
+//! slots that hold each key's [`hash64`], its count and where its bytes
+//! are. The hash is usually computed once by the caller (the host's hash
+//! also feeds the HyperLogLog): no allocation and no second hash per key.
+//! A probe for a new key reads one cache line, the one it then writes
+//! (with a separate control array, as in hashbrown, it was three misses
+//! in a table far larger than the caches: the table of 131,072 keys is
+//! 8 MiB). A key's bytes are read only when its hash matches. Eviction
+//! refills the table in place with the keys kept (no tombstones), and
+//! rebuilds the arena when most of its bytes are of dropped keys.
 
 use super::hll::hash64;
-use hashbrown::HashTable;
 
 /// Keys counted exactly before the first eviction: `2 × CAPACITY`.
 pub const CAPACITY: usize = 1 << 16;
 
-/// One key: its count, its [`hash64`] (the table's hash and the
-/// tie-break) and where its bytes are in the arena.
-#[derive(Clone, Copy, Debug)]
+/// One key: its count (0: an empty slot), its [`hash64`] (where it
+/// probes from, and the tie-break) and where its bytes are in the arena.
+#[derive(Clone, Copy, Debug, Default)]
 struct Slot {
     count: u64,
     hash: u64,
@@ -42,16 +44,19 @@ struct Slot {
 /// A Space-Saving summary of string keys.
 #[derive(Clone, Debug)]
 pub struct TopK {
-    /// The keys held.
-    slots: HashTable<Slot>,
+    /// The table: a power of two long (or empty), at most half full.
+    slots: Vec<Slot>,
+    /// The number of keys held.
+    len: usize,
     /// Their bytes, one after the other (UTF-8: each key is a `&str`).
     arena: Vec<u8>,
-    /// Bytes of the arena whose keys were forgotten.
+    /// Bytes of the arena whose keys were dropped.
     dead: usize,
     capacity: usize,
     floor: u64,
-    /// Scratch space of [`TopK::evict`].
+    /// Scratch space of [`TopK::evict`] and [`TopK::rebuild_keeping`].
     order: Vec<(u64, u64)>,
+    kept: Vec<Slot>,
 }
 
 impl Default for TopK {
@@ -64,43 +69,135 @@ impl TopK {
     /// A summary that keeps at least `capacity` keys (at least 1).
     pub fn with_capacity(capacity: usize) -> TopK {
         TopK {
-            slots: HashTable::new(),
+            slots: Vec::new(),
+            len: 0,
             arena: Vec::new(),
             dead: 0,
             capacity: capacity.max(1),
             floor: 0,
             order: Vec::new(),
+            kept: Vec::new(),
         }
     }
 
-    /// Adds `n` to `key`.
+    /// Adds `n` to `key` (nothing when `n` is 0).
     pub fn add(&mut self, key: &str, n: u64) {
         self.add_hashed(key, hash64(key.as_bytes()), n);
     }
 
     /// Adds `n` to `key`, whose [`hash64`] is `hash` (the caller has it
-    /// already: the host's hash also goes into the HyperLogLog).
+    /// already: the host's hash also goes into the HyperLogLog); nothing
+    /// when `n` is 0.
     pub fn add_hashed(&mut self, key: &str, hash: u64, n: u64) {
-        let arena = &self.arena;
-        let same = |s: &Slot| {
-            s.hash == hash
-                && arena.get(s.at..s.at + s.len) == Some(key.as_bytes())
-        };
-        if let Some(s) = self.slots.find_mut(hash, same) {
-            s.count = s.count.saturating_add(n);
+        if n == 0 {
             return;
         }
-        if self.slots.len() >= 2 * self.capacity {
-            self.evict();
+        let mut at = self.probe(key, hash);
+        if let Some(s) = at.and_then(|i| self.slots.get_mut(i)) {
+            if s.count > 0 {
+                s.count = s.count.saturating_add(n);
+                return;
+            }
         }
+        if self.len >= 2 * self.capacity {
+            self.evict();
+            at = None;
+        }
+        if 2 * (self.len + 1) > self.slots.len() {
+            self.rebuild((2 * (self.len + 1)).next_power_of_two().max(16));
+            at = None;
+        }
+        let i = match at {
+            Some(i) => i,
+            None => match self.probe(key, hash) {
+                Some(i) => i,
+                None => return, // Unreachable: the table has room.
+            },
+        };
         let slot = Slot {
             count: self.floor.saturating_add(n),
             hash,
             at: self.arena.len(),
             len: key.len(),
         };
-        self.arena.extend_from_slice(key.as_bytes());
-        self.slots.insert_unique(hash, slot, |s| s.hash);
+        if let Some(s) = self.slots.get_mut(i) {
+            *s = slot;
+            self.arena.extend_from_slice(key.as_bytes());
+            self.len += 1;
+        }
+    }
+
+    /// The slot of `key`, or the empty slot where it would go; `None`
+    /// when the table is empty (or, never, full).
+    fn probe(&self, key: &str, hash: u64) -> Option<usize> {
+        let mask = self.slots.len().checked_sub(1)?;
+        let mut i = hash as usize & mask;
+        for _ in 0..self.slots.len() {
+            let s = self.slots.get(i)?;
+            if s.count == 0
+                || (s.hash == hash
+                    && self.arena.get(s.at..s.at + s.len)
+                        == Some(key.as_bytes()))
+            {
+                return Some(i);
+            }
+            i = (i + 1) & mask;
+        }
+        None
+    }
+
+    /// The table rebuilt `size` slots long with the keys for which
+    /// `keep` holds; the largest count dropped raises `floor`. A table of
+    /// the same size is refilled in place (no allocation, no page
+    /// faults). The arena is rebuilt with the keys kept once the bytes of
+    /// dropped keys are twice theirs, so it stays within three times
+    /// their size and each rebuild is paid for by many evictions.
+    fn rebuild_keeping(&mut self, size: usize, keep: impl Fn(&Slot) -> bool) {
+        let mut kept = std::mem::take(&mut self.kept);
+        kept.clear();
+        for s in self.slots.iter().filter(|s| s.count > 0) {
+            if keep(s) {
+                kept.push(*s);
+            } else {
+                self.floor = self.floor.max(s.count);
+                self.dead += s.len;
+            }
+        }
+        if self.dead > 2 * self.arena.len().saturating_sub(self.dead) {
+            let mut arena = Vec::with_capacity(self.arena.len() - self.dead);
+            for s in &mut kept {
+                let at = arena.len();
+                arena.extend_from_slice(
+                    self.arena.get(s.at..s.at + s.len).unwrap_or_default(),
+                );
+                s.at = at;
+            }
+            self.arena = arena;
+            self.dead = 0;
+        }
+        if self.slots.len() == size {
+            self.slots.fill(Slot::default());
+        } else {
+            self.slots = vec![Slot::default(); size];
+        }
+        let mask = size - 1;
+        for s in &kept {
+            let mut i = s.hash as usize & mask;
+            while self.slots.get(i).is_some_and(|t| t.count > 0) {
+                i = (i + 1) & mask;
+            }
+            if let Some(t) = self.slots.get_mut(i) {
+                *t = *s;
+            }
+        }
+        self.len = kept.len();
+        self.kept = kept;
+    }
+
+    /// The table rebuilt `size` slots long (a power of two, more than
+    /// twice the keys held) with every key.
+    fn rebuild(&mut self, size: usize) {
+        self.rebuild_keeping(size, |_| true);
     }
 
     /// Keeps the `capacity` largest counts, ties by smaller hash (keys
@@ -109,7 +206,12 @@ impl TopK {
     fn evict(&mut self) {
         let k = self.capacity;
         self.order.clear();
-        self.order.extend(self.slots.iter().map(|s| (s.count, s.hash)));
+        self.order.extend(
+            self.slots
+                .iter()
+                .filter(|s| s.count > 0)
+                .map(|s| (s.count, s.hash)),
+        );
         if self.order.len() <= k {
             return;
         }
@@ -117,39 +219,10 @@ impl TopK {
             self.order.select_nth_unstable_by(k - 1, |a, b| {
                 b.0.cmp(&a.0).then(a.1.cmp(&b.1))
             });
-        let keep = |s: &Slot| {
+        let size = self.slots.len();
+        self.rebuild_keeping(size, |s| {
             s.count > last.0 || (s.count == last.0 && s.hash <= last.1)
-        };
-        let mut floor = self.floor;
-        let mut dead = self.dead;
-        self.slots.retain(|s| {
-            let kept = keep(s);
-            if !kept {
-                floor = floor.max(s.count);
-                dead += s.len;
-            }
-            kept
         });
-        self.dead = dead;
-        if self.dead > 2 * self.arena.len().saturating_sub(self.dead) {
-            self.compact();
-        }
-        self.floor = floor;
-    }
-
-    /// Rebuilds the arena with the keys held only.
-    fn compact(&mut self) {
-        let old = std::mem::take(&mut self.arena);
-        let mut arena = Vec::with_capacity(old.len() - self.dead);
-        for s in self.slots.iter_mut() {
-            let at = arena.len();
-            arena.extend_from_slice(
-                old.get(s.at..s.at + s.len).unwrap_or_default(),
-            );
-            s.at = at;
-        }
-        self.arena = arena;
-        self.dead = 0;
     }
 
     /// How far above its true count any count may be: 0 while every key
@@ -160,7 +233,7 @@ impl TopK {
 
     /// Every key held, with its count.
     pub fn iter(&self) -> impl Iterator<Item = (&str, u64)> + '_ {
-        self.slots.iter().map(|s| {
+        self.slots.iter().filter(|s| s.count > 0).map(|s| {
             let bytes = self.arena.get(s.at..s.at + s.len).unwrap_or_default();
             // Keys went in as `&str` and are copied whole.
             (std::str::from_utf8(bytes).unwrap_or_default(), s.count)
@@ -170,7 +243,7 @@ impl TopK {
     /// The number of keys held (all distinct keys while exact).
     #[cfg(test)]
     pub fn len(&self) -> usize {
-        self.slots.len()
+        self.len
     }
 }
 
