@@ -23,8 +23,10 @@
 //! (with a separate control array, as in hashbrown, it was three misses
 //! in a table far larger than the caches: the table of 131,072 keys is
 //! 8 MiB). A key's bytes are read only when its hash matches. Eviction
-//! refills the table in place with the keys kept (no tombstones), and
-//! rebuilds the arena when most of its bytes are of dropped keys.
+//! empties the slots of the keys dropped and moves the others back along
+//! their probe runs in one sequential pass (no tombstones), and rebuilds
+//! the arena when its bytes of dropped keys are twice those of the keys
+//! held (so it stays within three times their size).
 
 use super::hll::hash64;
 
@@ -54,9 +56,8 @@ pub struct TopK {
     dead: usize,
     capacity: usize,
     floor: u64,
-    /// Scratch space of [`TopK::evict`] and [`TopK::rebuild_keeping`].
+    /// Scratch space of [`TopK::evict`].
     order: Vec<(u64, u64)>,
-    kept: Vec<Slot>,
 }
 
 impl Default for TopK {
@@ -76,7 +77,6 @@ impl TopK {
             capacity: capacity.max(1),
             floor: 0,
             order: Vec::new(),
-            kept: Vec::new(),
         }
     }
 
@@ -146,42 +146,13 @@ impl TopK {
         None
     }
 
-    /// The table rebuilt `size` slots long with the keys for which
-    /// `keep` holds; the largest count dropped raises `floor`. A table of
-    /// the same size is refilled in place (no allocation, no page
-    /// faults). The arena is rebuilt with the keys kept once the bytes of
-    /// dropped keys are twice theirs, so it stays within three times
-    /// their size and each rebuild is paid for by many evictions.
-    fn rebuild_keeping(&mut self, size: usize, keep: impl Fn(&Slot) -> bool) {
-        let mut kept = std::mem::take(&mut self.kept);
-        kept.clear();
-        for s in self.slots.iter().filter(|s| s.count > 0) {
-            if keep(s) {
-                kept.push(*s);
-            } else {
-                self.floor = self.floor.max(s.count);
-                self.dead += s.len;
-            }
-        }
-        if self.dead > 2 * self.arena.len().saturating_sub(self.dead) {
-            let mut arena = Vec::with_capacity(self.arena.len() - self.dead);
-            for s in &mut kept {
-                let at = arena.len();
-                arena.extend_from_slice(
-                    self.arena.get(s.at..s.at + s.len).unwrap_or_default(),
-                );
-                s.at = at;
-            }
-            self.arena = arena;
-            self.dead = 0;
-        }
-        if self.slots.len() == size {
-            self.slots.fill(Slot::default());
-        } else {
-            self.slots = vec![Slot::default(); size];
-        }
+    /// The table grown to `size` slots (a power of two, more than twice
+    /// the keys held), every key in it again.
+    fn rebuild(&mut self, size: usize) {
+        let old =
+            std::mem::replace(&mut self.slots, vec![Slot::default(); size]);
         let mask = size - 1;
-        for s in &kept {
+        for s in old.iter().filter(|s| s.count > 0) {
             let mut i = s.hash as usize & mask;
             while self.slots.get(i).is_some_and(|t| t.count > 0) {
                 i = (i + 1) & mask;
@@ -190,19 +161,12 @@ impl TopK {
                 *t = *s;
             }
         }
-        self.len = kept.len();
-        self.kept = kept;
-    }
-
-    /// The table rebuilt `size` slots long (a power of two, more than
-    /// twice the keys held) with every key.
-    fn rebuild(&mut self, size: usize) {
-        self.rebuild_keeping(size, |_| true);
     }
 
     /// Keeps the `capacity` largest counts, ties by smaller hash (keys
     /// whose count and hash are both equal to the last one kept are all
-    /// kept: a few more than `capacity` at most).
+    /// kept: a few more than `capacity` at most). The largest count
+    /// dropped raises `floor`.
     fn evict(&mut self) {
         let k = self.capacity;
         self.order.clear();
@@ -219,10 +183,63 @@ impl TopK {
             self.order.select_nth_unstable_by(k - 1, |a, b| {
                 b.0.cmp(&a.0).then(a.1.cmp(&b.1))
             });
-        let size = self.slots.len();
-        self.rebuild_keeping(size, |s| {
+        let keep = |s: &Slot| {
             s.count > last.0 || (s.count == last.0 && s.hash <= last.1)
-        });
+        };
+        for s in self.slots.iter_mut().filter(|s| s.count > 0) {
+            if !keep(s) {
+                self.floor = self.floor.max(s.count);
+                self.dead += s.len;
+                self.len -= 1;
+                *s = Slot::default();
+            }
+        }
+        self.reseat();
+        if self.dead > 2 * self.arena.len().saturating_sub(self.dead) {
+            self.compact();
+        }
+    }
+
+    /// Moves every key back to where a probe from its hash finds it, after
+    /// keys were removed (linear probing: a probe stops at the first empty
+    /// slot). In one pass that starts after an empty slot, each key is
+    /// taken out and put in the first empty slot from its home on, which
+    /// is at most where it was: the keys move only backwards, over
+    /// slots the pass has just read (no random access, no allocation).
+    fn reseat(&mut self) {
+        let size = self.slots.len();
+        let mask = size.wrapping_sub(1);
+        let Some(start) = self.slots.iter().position(|s| s.count == 0) else {
+            return;
+        };
+        for k in 1..=size {
+            let i = (start + k) & mask;
+            let s = match self.slots.get_mut(i) {
+                Some(s) if s.count > 0 => std::mem::take(s),
+                _ => continue,
+            };
+            let mut j = s.hash as usize & mask;
+            while self.slots.get(j).is_some_and(|t| t.count > 0) {
+                j = (j + 1) & mask;
+            }
+            if let Some(t) = self.slots.get_mut(j) {
+                *t = s;
+            }
+        }
+    }
+
+    /// Rebuilds the arena with the bytes of the keys held only.
+    fn compact(&mut self) {
+        let mut arena = Vec::with_capacity(self.arena.len() - self.dead);
+        for s in self.slots.iter_mut().filter(|s| s.count > 0) {
+            let at = arena.len();
+            arena.extend_from_slice(
+                self.arena.get(s.at..s.at + s.len).unwrap_or_default(),
+            );
+            s.at = at;
+        }
+        self.arena = arena;
+        self.dead = 0;
     }
 
     /// How far above its true count any count may be: 0 while every key
