@@ -155,12 +155,13 @@ fn write_errors_exit_2_with_a_message() {
     };
     let full = || Stdio::from(std::fs::File::create("/dev/full").unwrap());
     let read_only = || Stdio::from(std::fs::File::open(&f).unwrap());
-    let cases: [&[&str]; 5] = [
+    let cases: [&[&str]; 6] = [
         &[p(&f)],
         &["--json", p(&f)],
         &["--stats", p(&f)],
         &["--help"],
         &["-V"],
+        &["--generate", "man"],
     ];
     for args in cases {
         for (what, o) in [
@@ -213,8 +214,13 @@ fn write_errors_closed_stdout_exits_2() {
             .output()
             .unwrap()
     };
-    let cases: [&[&str]; 4] =
-        [&[p(&f)], &["--stats", p(&f)], &["--help"], &["-V"]];
+    let cases: [&[&str]; 5] = [
+        &[p(&f)],
+        &["--stats", p(&f)],
+        &["--help"],
+        &["-V"],
+        &["--generate", "man"],
+    ];
     for args in cases {
         let o = closed(args);
         assert_eq!(code(&o), 2, "{args:?}");
