@@ -25,8 +25,9 @@
 //! 8 MiB). A key's bytes are read only when its hash matches. Eviction
 //! empties the slots of the keys dropped and moves the others back along
 //! their probe runs in one sequential pass (no tombstones), and rebuilds
-//! the arena when its bytes of dropped keys are twice those of the keys
-//! held (so it stays within three times their size).
+//! the arena when its bytes of dropped keys pass those of the keys held
+//! (so it holds at most twice their bytes; long hosts cannot make it
+//! grow without bound).
 
 use super::hll::hash64;
 
@@ -195,7 +196,7 @@ impl TopK {
             }
         }
         self.reseat();
-        if self.dead > 2 * self.arena.len().saturating_sub(self.dead) {
+        if self.dead > self.arena.len().saturating_sub(self.dead) {
             self.compact();
         }
     }
@@ -382,6 +383,17 @@ mod tests {
         got.sort();
         want.sort();
         assert_eq!(got, want);
+    }
+
+    #[test]
+    fn the_arena_stays_bounded_by_the_keys_held() {
+        let mut t = TopK::with_capacity(8);
+        for i in 0..10_000u32 {
+            t.add(&format!("{i:0>100}"), 1);
+            // At most 16 keys of 100 bytes held; the arena keeps at most
+            // as many bytes of dropped keys, and what came in since.
+            assert!(t.arena.len() <= 4 * 16 * 100, "{i}: {}", t.arena.len());
+        }
     }
 
     #[test]
