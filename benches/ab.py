@@ -8,7 +8,7 @@ corpora of compare.py (unpacked under /tmp/urlgrep-bench), and reads each
 child's user + system time from wait4's rusage (microseconds). It prints,
 per corpus, the median CPU time of each build and its ratio to the first.
 
-Usage: python3 benches/ab.py [--runs N] [--corpus NAME]... [--arg ARG]...
+Usage: python3 benches/ab.py [--runs N] [--corpus NAME]... [--file PATH]... [--arg ARG]...
            NAME=BINARY NAME=BINARY...
 
 Example (the house refactor against its base):
@@ -38,6 +38,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=11)
     ap.add_argument("--corpus", action="append")
+    ap.add_argument("--file", action="append", default=[],
+                    help="a file to time as a corpus of its own (e.g. the "
+                    "4 M URLs of examples/unique_urls.rs)")
     ap.add_argument("--arg", action="append", default=[],
                     help="an argument for every build (default: -j1)")
     ap.add_argument("builds", nargs="+", metavar="NAME=BINARY")
@@ -45,7 +48,11 @@ def main():
     builds = [b.split("=", 1) for b in args.builds]
     extra = args.arg or ["-j1"]
     corpora = compare.corpora()
+    for f in args.file:
+        corpora[os.path.basename(f)] = [f]
     names = args.corpus or list(corpora)
+    if args.file and not args.corpus:
+        names = [os.path.basename(f) for f in args.file]
     print(f"CPU seconds (user + system, wait4), median of {args.runs} "
           f"interleaved runs, arguments {' '.join(extra)}")
     print()

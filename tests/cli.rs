@@ -3,7 +3,8 @@
 //! Table of contents:
 //!
 //! 1. Exit status and errors: `exit_status_*`, `unreadable_*`,
-//!    `truncated_gzip_*`, `broken_pipe_*`, `write_errors_*`.
+//!    `truncated_gzip_*`, `broken_pipe_*`, `write_errors_*` (a full,
+//!    read-only or closed stdout).
 //! 2. Inputs: `stdin_*`, `files_from_*`, `folder_*`, `symlink_*`,
 //!    `compressed_copies_*`.
 //! 3. Plain output: `filename_*`, `prefixes_*`, `unique_*`, `count_*`,
@@ -154,12 +155,13 @@ fn write_errors_exit_2_with_a_message() {
     };
     let full = || Stdio::from(std::fs::File::create("/dev/full").unwrap());
     let read_only = || Stdio::from(std::fs::File::open(&f).unwrap());
-    let cases: [&[&str]; 5] = [
+    let cases: [&[&str]; 6] = [
         &[p(&f)],
         &["--json", p(&f)],
         &["--stats", p(&f)],
         &["--help"],
         &["-V"],
+        &["--generate", "man"],
     ];
     for args in cases {
         for (what, o) in [
@@ -176,7 +178,8 @@ fn write_errors_exit_2_with_a_message() {
     }
     // `>/dev/null` is no error, nor a read-write `/dev/null` (Python's
     // `subprocess.DEVNULL`, systemd's `StandardOutput=null`; also what the
-    // Rust runtime opens on a stdout the shell closed with `>&-`).
+    // Rust runtime opens on a stdout the shell closed with `>&-`, which
+    // `write_errors_closed_stdout_exits_2` tells apart).
     for null in [
         std::fs::File::create("/dev/null").unwrap(),
         std::fs::OpenOptions::new()
@@ -188,6 +191,47 @@ fn write_errors_exit_2_with_a_message() {
         let o = with_stdout(&[p(&f)], Stdio::from(null));
         assert_eq!((code(&o), stderr(&o).as_str()), (0, ""));
     }
+}
+
+/// A stdout the shell closed (`>&-`) is a write error as for grep (exit 2,
+/// "write error") when something is written, and no error when nothing
+/// is; the Rust runtime reopens fd 1 on `/dev/null` before `main`, so
+/// this passes only because fd 1 is looked at before it does.
+#[cfg(target_os = "linux")]
+#[test]
+fn write_errors_closed_stdout_exits_2() {
+    let (d, f) = sample_dir();
+    let empty = d.path().join("empty.txt");
+    std::fs::write(&empty, "no address here\n").unwrap();
+    let closed = |args: &[&str]| {
+        Command::new("sh")
+            .arg("-c")
+            .arg("exec \"$0\" \"$@\" >&-")
+            .arg(BIN)
+            .args(args)
+            .env_remove("CI")
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap()
+    };
+    let cases: [&[&str]; 5] = [
+        &[p(&f)],
+        &["--stats", p(&f)],
+        &["--help"],
+        &["-V"],
+        &["--generate", "man"],
+    ];
+    for args in cases {
+        let o = closed(args);
+        assert_eq!(code(&o), 2, "{args:?}");
+        assert_eq!(
+            stderr(&o),
+            "urlgrep: write error: Bad file descriptor (os error 9)\n",
+            "{args:?}"
+        );
+    }
+    let o = closed(&[p(&empty)]);
+    assert_eq!((code(&o), stderr(&o).as_str()), (1, ""));
 }
 
 // 2. Inputs

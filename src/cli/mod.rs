@@ -76,7 +76,9 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 /// The search command.
 fn search(mut args: Args) -> anyhow::Result<i32> {
     if let Some(kind) = args.generate {
-        let mut out = io::stdout().lock();
+        // Through the checked stdout: a full, read-only or closed one
+        // is a write error here too.
+        let mut out = io::BufWriter::new(out::stdout()?);
         generate::generate(kind, &mut out)?;
         out.flush()?;
         return Ok(0);

@@ -8,16 +8,62 @@
 //! error"; its kind is kept, so a broken pipe is still told apart (a quiet
 //! exit 0).
 //!
-//! A stdout closed by the shell (`>&-`) is not seen: before `main`, the
-//! Rust runtime opens `/dev/null` read-write on a closed fd 1, and that
-//! is what Python's `subprocess.DEVNULL` and systemd's `StandardOutput=null`
-//! give a program too. Refusing it broke those callers (a run that printed
-//! nothing and exited 2), so it is written into like any `/dev/null`.
+//! A stdout closed by the shell (`>&-`) cannot be seen from `main`: the
+//! Rust runtime opens `/dev/null` read-write on a closed fd 1 before it
+//! calls `main`, and that is just what Python's `subprocess.DEVNULL` and
+//! systemd's `StandardOutput=null` give a program (which must keep
+//! working). So fd 1 is looked at earlier: a constructor in the ELF
+//! `.init_array`, which the C runtime calls before `main` and so before
+//! the Rust runtime's fd sanitizing, records whether fd 1 was open. If it
+//! was not, every write to stdout fails with EBADF, as it does for grep:
+//! a run that prints something exits 2 with "write error", one that
+//! prints nothing exits as it would. The Rust runtime itself (SIGPIPE,
+//! the stack guard, arguments) is left as it is. On targets without
+//! this (all but Linux and Android) a closed stdout is still written into
+//! like `/dev/null`.
 
 use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Whether fd 1 was closed when the process started (`>&-`).
+static CLOSED_AT_START: AtomicBool = AtomicBool::new(false);
+
+/// Called by the C runtime before `main` (the ELF `.init_array`, as
+/// glibc and musl run it for the executable; std records the
+/// arguments the same way on Linux).
+#[cfg(any(target_os = "linux", target_os = "android"))]
+#[used]
+#[link_section = ".init_array"]
+static SEE_FD_1: extern "C" fn() = see_fd_1;
+
+#[cfg(any(target_os = "linux", target_os = "android"))]
+extern "C" fn see_fd_1() {
+    // SAFETY: `fcntl(F_GETFD)` only reads the flags of a descriptor
+    // number; on a closed one it fails with EBADF and changes nothing.
+    let flags = unsafe { libc::fcntl(libc::STDOUT_FILENO, libc::F_GETFD) };
+    let closed = flags == -1
+        && io::Error::last_os_error().raw_os_error() == Some(libc::EBADF);
+    CLOSED_AT_START.store(closed, Ordering::Relaxed);
+}
+
+/// A stdout the shell closed: every write fails with EBADF.
+struct Closed;
+
+impl Write for Closed {
+    fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+        Err(io::Error::from_raw_os_error(libc::EBADF))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
 
 /// The results' output: fd 1 unbuffered, write errors reported.
 pub fn stdout() -> io::Result<Checked<Box<dyn Write + Send>>> {
+    if CLOSED_AT_START.load(Ordering::Relaxed) {
+        return Ok(Checked(Box::new(Closed)));
+    }
     Ok(Checked(handle()?))
 }
 
