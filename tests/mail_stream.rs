@@ -208,3 +208,67 @@ fn a_long_header_many_parts_and_references_stay_found() {
     assert!(String::from_utf8_lossy(&out)
         .starts_with("http://r0.example/?a=1&b=2\n"));
 }
+
+/// What a mail match says, by absolute offsets.
+fn record(m: &urlgrep::mail::MailMatch<'_>) -> String {
+    format!(
+        "{} {} {:?} {} {} {} {} {} {} {:?}",
+        m.offset(),
+        m.end_offset(),
+        String::from_utf8_lossy(m.as_match().url()),
+        m.message(),
+        m.message_offset(),
+        m.part(),
+        m.location().name(),
+        m.encoding().name(),
+        m.decoded(),
+        m.message_id().map(String::from_utf8_lossy),
+    )
+}
+
+/// The stream against the walk on real mail: every message of the
+/// shared corpora searched as a stream (as one over 4 MiB is), in pieces
+/// of 4,093 bytes, gives the matches of the walk of it held whole.
+#[test]
+fn corpora_streamed_equal_walked() {
+    use urlgrep::mail::{Format, MailFinder};
+    use urlgrep::Finder;
+    let whole = MailFinder::new(Finder::new());
+    let streamed = MailFinder::builder()
+        .whole_message_len(0)
+        .stream_piece_len(4093)
+        .build(Finder::new());
+    let mut total = 0;
+    for (dir, file) in [
+        ("spamassassin", "spamassassin-public-corpus.tar.gz"),
+        ("python-dev", "python-dev-1999-04_2000-03.tar.gz"),
+        ("blinux-list", "blinux-list.tar.gz"),
+    ] {
+        let Some(files) = support::corpus::corpus(dir, file) else {
+            return;
+        };
+        for (name, bytes) in files {
+            let format = match Format::sniff(&bytes) {
+                Format::Unknown => Format::Message,
+                f => f,
+            };
+            let want: Vec<String> =
+                whole.matches(&bytes, format).iter().map(record).collect();
+            let got: Vec<String> =
+                streamed.matches(&bytes, format).iter().map(record).collect();
+            if got != want {
+                let k =
+                    got.iter().zip(&want).take_while(|(a, b)| a == b).count();
+                panic!(
+                    "{dir}/{name}: {} streamed, {} walked; first difference at {k}:\n  {:?}\n  {:?}",
+                    got.len(),
+                    want.len(),
+                    got.get(k),
+                    want.get(k)
+                );
+            }
+            total += want.len();
+        }
+    }
+    assert!(total > 100_000, "{total} matches in the corpora");
+}
