@@ -1,7 +1,7 @@
 //! Batches: the candidates of one unit, owning their URLs, and the sinks
 //! that fill them.
 
-use super::newlines::NewlineLog;
+use super::newlines::MailLines;
 use super::report::{Hit, MailHit, Report};
 use super::schedule::Part;
 use crate::input::{Compression, Input};
@@ -10,7 +10,6 @@ use crate::parse::{Reject, Scheme};
 use crate::scan::{Flags, Kind};
 use crate::search::lines::LineCounter;
 use crate::search::{Candidate, Match, Position, Sink};
-use std::cell::RefCell;
 use std::fmt;
 use std::io::{self, Read};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -337,39 +336,27 @@ pub(super) struct RangeCollect<'b> {
     /// Absolute offset of the slice.
     pub(super) base: u64,
     /// The newlines read, for line numbers (relative to the slice).
-    pub(super) log: Option<&'b RefCell<NewlineLog>>,
+    pub(super) log: MailLines<'b>,
 }
 
 impl MailSink for RangeCollect<'_> {
     type Error = io::Error;
 
     fn matched(&mut self, m: &MailMatch<'_>) -> io::Result<bool> {
-        let (line, column) = match self.log {
-            Some(log) => log.borrow_mut().at(m.offset()),
-            None => (0, 0),
-        };
-        let at = Position {
-            start: self.base + m.offset(),
-            end: self.base + m.end_offset(),
-            line,
-            column,
-        };
+        let at = self.log.position(m, self.base);
         self.batch.push_mail(at, m, self.base);
         Ok(true)
     }
 
     fn message(&mut self, msg: &mail::Message<'_>) -> io::Result<bool> {
-        if let Some(log) = self.log {
-            log.borrow_mut().forget_before(msg.offset());
-        }
+        // Later matches are in this message or after it.
+        self.log.forget_before(msg.offset());
         self.batch.messages += 1;
         Ok(true)
     }
 
     fn settled(&mut self, offset: u64) {
-        if let Some(log) = self.log {
-            log.borrow_mut().forget_before(offset);
-        }
+        self.log.forget_before(offset);
     }
 }
 
@@ -386,7 +373,7 @@ pub(super) struct Collect<'b, 'p> {
     /// it has at least this often.
     pub(super) last: std::time::Instant,
     /// The newlines read, for the line numbers of mail matches.
-    pub(super) log: Option<&'b RefCell<NewlineLog>>,
+    pub(super) log: MailLines<'b>,
     /// The run stopped (a part said so): the search ends.
     pub(super) stopped: bool,
 }
@@ -451,30 +438,21 @@ impl MailSink for Collect<'_, '_> {
     type Error = io::Error;
 
     fn matched(&mut self, m: &MailMatch<'_>) -> io::Result<bool> {
-        let (line, column) = match self.log {
-            Some(log) => log.borrow_mut().at(m.offset()),
-            None => (0, 0),
-        };
-        let at =
-            Position { start: m.offset(), end: m.end_offset(), line, column };
+        let at = self.log.position(m, 0);
         self.batch.push_mail(at, m, 0);
         self.sent_on();
         Ok(!self.stopped)
     }
 
     fn message(&mut self, msg: &mail::Message<'_>) -> io::Result<bool> {
-        if let Some(log) = self.log {
-            // Later matches are in this message or after it.
-            log.borrow_mut().forget_before(msg.offset());
-        }
+        // Later matches are in this message or after it.
+        self.log.forget_before(msg.offset());
         self.batch.messages += 1;
         Ok(true)
     }
 
     fn settled(&mut self, offset: u64) {
-        if let Some(log) = self.log {
-            log.borrow_mut().forget_before(offset);
-        }
+        self.log.forget_before(offset);
     }
 }
 

@@ -7,6 +7,8 @@
 //! kept 8 bytes a line (`-n` on a 200 MiB message of short lines peaked
 //! at 284 MB); a bit a byte of the window is at most an eighth of it.
 
+use crate::mail::MailMatch;
+use crate::search::Position;
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::io::{self, Read};
@@ -110,6 +112,34 @@ impl NewlineLog {
     #[cfg(test)]
     fn held(&self) -> usize {
         self.words.capacity() * 8
+    }
+}
+
+/// The positions of a mail reader search's matches, with line numbers
+/// from its newline log when there is one.
+#[derive(Clone, Copy)]
+pub(super) struct MailLines<'a>(pub(super) Option<&'a RefCell<NewlineLog>>);
+
+impl MailLines<'_> {
+    /// Where `m` is, its offsets moved by `base`.
+    pub(super) fn position(&self, m: &MailMatch<'_>, base: u64) -> Position {
+        let (line, column) = match self.0 {
+            Some(log) => log.borrow_mut().at(m.offset()),
+            None => (0, 0),
+        };
+        Position {
+            start: base + m.offset(),
+            end: base + m.end_offset(),
+            line,
+            column,
+        }
+    }
+
+    /// No match will come before `offset`.
+    pub(super) fn forget_before(&self, offset: u64) {
+        if let Some(log) = self.0 {
+            log.borrow_mut().forget_before(offset);
+        }
     }
 }
 

@@ -5,7 +5,7 @@ use super::batch::{
 };
 use super::config::Driver;
 use super::how::{read_block, read_head, How, SNIFF_LEN};
-use super::newlines::{LogNewlines, NewlineLog};
+use super::newlines::{LogNewlines, MailLines, NewlineLog};
 use super::plan::{Done, FileState, SliceUnit, Unit};
 use super::schedule::Part;
 use crate::input::{self, Compression, Input, InputError, Source};
@@ -293,7 +293,7 @@ impl Driver {
             last: std::time::Instant::now()
                 .checked_sub(PART_EVERY)
                 .unwrap_or_else(std::time::Instant::now),
-            log: self.lines.then_some(&log),
+            log: MailLines(self.lines.then_some(&log)),
             stopped: false,
         };
         let result = match how {
@@ -406,7 +406,7 @@ impl Driver {
         let mut sink = RangeCollect {
             batch: &mut batch,
             base: slice.start,
-            log: self.lines.then_some(&log),
+            log: MailLines(self.lines.then_some(&log)),
         };
         let result = self.mail.find_reader(rdr, mail::Format::Mbox, &mut sink);
         let read = len - range.left;

@@ -285,44 +285,18 @@ impl MailFinder {
             if eof && buf.is_empty() && (mbox || index > 0) {
                 break;
             }
-            if !mbox {
-                if eof {
-                    let Some(_) = self.search_all(
-                        &buf,
-                        format,
-                        origin,
-                        index,
-                        &mut scratch,
-                        sink,
-                    )?
-                    else {
-                        return Ok(());
-                    };
-                    break;
-                }
-                if buf.len() > self.cfg.whole {
-                    streamed = self.stream_start(
-                        &mut buf,
-                        index,
-                        &mut origin,
-                        &mut mid_line,
-                        sink,
-                    )?;
-                    if streamed.is_none() {
-                        return Ok(());
-                    }
-                }
-                continue;
-            }
-            let cut = if eof {
-                buf.len()
-            } else {
-                match last_separator(&buf) {
+            // The messages held whole: an mbox's up to its last separator,
+            // one message's at the end.
+            let cut = match (eof, mbox) {
+                (true, _) => buf.len(),
+                (false, true) => match last_separator(&buf) {
                     Some(at) if at > 0 => at,
                     _ => 0,
-                }
+                },
+                (false, false) => 0,
             };
-            if cut > 0 {
+            // (An empty input is one empty message, but for an mbox.)
+            if cut > 0 || (eof && !mbox && index == 0) {
                 let Some(count) = self.search_all(
                     &buf[..cut],
                     format,

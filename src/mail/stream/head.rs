@@ -141,16 +141,7 @@ impl StreamMsg<'_> {
             if !self.head_window(sink)? {
                 return Ok(Some(false));
             }
-            self.head.raw = true;
-            self.raw.start(
-                Spec::plain(self.head.part, Location::Header),
-                self.abs(self.pos),
-            );
-            let at = self.pos;
-            self.pos = end;
-            self.fed = end;
-            self.line_start = whole;
-            return self.feed_raw(at, end, sink).map(Some);
+            return self.go_raw(end, whole, sink).map(Some);
         }
         if header::field_colon(line).is_some() {
             if self.head.raw {
@@ -169,16 +160,7 @@ impl StreamMsg<'_> {
             if whole && long <= HEADER_WINDOW {
                 return self.take_head_line(end, whole, sink).map(Some);
             }
-            self.head.raw = true;
-            self.raw.start(
-                Spec::plain(self.head.part, Location::Header),
-                self.abs(self.pos),
-            );
-            let at = self.pos;
-            self.pos = end;
-            self.fed = end;
-            self.line_start = whole;
-            return self.feed_raw(at, end, sink).map(Some);
+            return self.go_raw(end, whole, sink).map(Some);
         }
         // Neither a field nor a continuation: the body starts here.
         let at = self.pos;
@@ -216,6 +198,26 @@ impl StreamMsg<'_> {
         self.pos = end;
         self.fed = end;
         Ok(true)
+    }
+
+    /// Starts searching the field at `pos` as it comes (it is too long to
+    /// hold), with its line up to `end`.
+    fn go_raw<S: MailSink>(
+        &mut self,
+        end: usize,
+        whole: bool,
+        sink: &mut S,
+    ) -> Result<bool, S::Error> {
+        self.head.raw = true;
+        self.raw.start(
+            Spec::plain(self.head.part, Location::Header),
+            self.abs(self.pos),
+        );
+        let at = self.pos;
+        self.pos = end;
+        self.fed = end;
+        self.line_start = whole;
+        self.feed_raw(at, end, sink)
     }
 
     fn feed_raw<S: MailSink>(
