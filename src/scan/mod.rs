@@ -361,14 +361,22 @@ impl Config {
             if c >= stop {
                 break;
             }
+            // Where the search goes on when nothing is found: after the
+            // trigger, or past a refused name (see `names::domain`).
+            let mut skip = c + 1;
             let found = match trigger {
                 Trigger::Scheme => self.at_trigger(&hay, c, floor),
                 Trigger::Address => names::email(self, &hay, c, floor),
-                Trigger::Name => self.name(&hay, c, floor),
+                Trigger::Name => self.name(&hay, c, floor, &mut skip),
             };
             match found {
                 Ok(Some((raw, resume))) => return Step::Found(raw, resume),
-                Ok(None) => pos = c + 1,
+                // The oracle takes no shortcut: it proves the skip only
+                // passes over bytes that yield nothing.
+                Ok(None) if self.triggers == Triggers::EveryColon => {
+                    pos = c + 1
+                }
+                Ok(None) => pos = skip.max(c + 1),
                 Err(Incomplete) => return Step::NeedMore(c),
             }
         }
@@ -453,12 +461,14 @@ impl Config {
     }
 
     /// A `www.` name or a bare domain name whose first dot is at `dot`:
-    /// `www.` first when both detectors are on.
+    /// `www.` first when both detectors are on. `skip` may be moved past
+    /// a refused name (see [`names::domain`]).
     fn name(
         &self,
         hay: &Hay<'_>,
         dot: usize,
         floor: usize,
+        skip: &mut usize,
     ) -> Result<Option<(Raw, usize)>, Incomplete> {
         if self.finds.contains(Finds::WWW)
             && names::may_name(hay.bytes, dot, floor)
@@ -466,7 +476,7 @@ impl Config {
             return names::www(self, hay, dot, floor);
         }
         if self.finds.contains(Finds::DOMAIN) {
-            return names::domain(self, hay, dot, floor);
+            return names::domain(self, hay, dot, floor, skip);
         }
         Ok(None)
     }

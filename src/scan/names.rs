@@ -47,7 +47,62 @@ use crate::parse::{self, Scheme, Verdict};
 /// ``! # $ % & ' * + - / = ? ^ _ ` { | } ~``.
 #[inline]
 fn is_atext(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b"!#$%&'*+-/=?^_`{|}~".contains(&b)
+    CLASS[usize::from(b)] & ATEXT != 0
+}
+
+/// Byte classes of the detectors' walks, one table look-up a byte: they
+/// run at every `.` of the text with `--find domain`.
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        let mut class = 0;
+        if c.is_ascii_alphanumeric() {
+            class |= ALNUM | LABEL | ATEXT;
+        }
+        if c == b'-' {
+            class |= LABEL;
+        }
+        let mut k = 0;
+        let specials = b"!#$%&'*+-/=?^_`{|}~";
+        while k < specials.len() {
+            if specials[k] == c {
+                class |= ATEXT;
+            }
+            k += 1;
+        }
+        // opens_name: whitespace and controls, non-ASCII, brackets,
+        // quotes and `,;*|`
+        if c <= b' ' || c >= 0x7F {
+            class |= OPENS;
+        }
+        let openers = b"([{<>\"',;*|";
+        let mut k = 0;
+        while k < openers.len() {
+            if openers[k] == c {
+                class |= OPENS;
+            }
+            k += 1;
+        }
+        t[b] = class;
+        b += 1;
+    }
+    t
+};
+/// RFC 5322 §3.2.3 `atext`.
+const ATEXT: u8 = 1;
+/// A letter or digit.
+const ALNUM: u8 = 2;
+/// A byte of a DNS label (RFC 1034 §3.5): letter, digit or `-`.
+const LABEL: u8 = 4;
+/// A byte after which a name may start ([`opens_name`]).
+const OPENS: u8 = 8;
+
+/// Whether `b` is a letter or digit (one table look-up).
+#[inline]
+fn is_alnum(b: u8) -> bool {
+    CLASS[usize::from(b)] & ALNUM != 0
 }
 
 /// Longest local part walked back over (RFC 5321 §4.5.3.1.1).
@@ -94,10 +149,7 @@ pub(crate) fn may_name(hay: &[u8], dot: usize, floor: usize) -> bool {
 /// `x.www.…`, `/www.…`, `@www.…` are parts of something else).
 #[inline]
 fn opens_name(b: u8) -> bool {
-    b <= b' '
-        || b >= 0x7F
-        || matches!(b, b'(' | b'[' | b'{' | b'<' | b'>' | b'"' | b'\'')
-        || matches!(b, b',' | b';' | b'*' | b'|')
+    CLASS[usize::from(b)] & OPENS != 0
 }
 
 /// Longest DNS label (RFC 1034 §3.1).
@@ -110,29 +162,46 @@ const MAX_LABEL: usize = 63;
 /// digit after the dot, or the window ends there.
 #[inline]
 pub(crate) fn may_domain(hay: &[u8], dot: usize, floor: usize) -> bool {
-    if dot <= floor
-        || !hay.get(dot - 1).is_some_and(u8::is_ascii_alphanumeric)
-        || !hay.get(dot + 1).map_or(true, u8::is_ascii_alphanumeric)
-    {
-        return false;
-    }
-    label_start(hay, dot, floor).is_some()
+    domain_start(hay, dot, floor).is_some()
 }
 
-/// The start of the label that ends at `dot`, when it opens a name.
+/// The start of the name whose first dot is at `dot`, when [`may_domain`]
+/// holds.
+#[inline]
+fn domain_start(hay: &[u8], dot: usize, floor: usize) -> Option<usize> {
+    if dot <= floor
+        || !hay.get(dot - 1).is_some_and(|&b| is_alnum(b))
+        || !hay.get(dot + 1).map_or(true, |&b| is_alnum(b))
+    {
+        return None;
+    }
+    label_start(hay, dot, floor)
+}
+
+/// The start of the label that ends at `dot`, when it opens a name: the
+/// run of label bytes before `dot` (at most [`MAX_LABEL`], never before
+/// `floor`) starts with a letter or digit, at the floor or after a byte
+/// that [`opens_name`].
+#[inline]
 fn label_start(hay: &[u8], dot: usize, floor: usize) -> Option<usize> {
     let lowest = floor.max(dot.saturating_sub(MAX_LABEL));
-    let mut s = dot;
-    while s > lowest
-        && hay
-            .get(s - 1)
-            .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'-')
+    let run = hay.get(lowest..dot)?;
+    let s = match run.iter().rposition(|&b| CLASS[usize::from(b)] & LABEL == 0)
     {
-        s -= 1;
-    }
-    let opens = s == floor || hay.get(s - 1).is_some_and(|&b| opens_name(b));
-    let first = hay.get(s).is_some_and(u8::is_ascii_alphanumeric);
-    (opens && first && s < dot).then_some(s)
+        // `run[i]` is the byte before the label: it must open a name
+        Some(i) if !opens_name(run[i]) => return None,
+        Some(i) => lowest + i + 1,
+        // the walk reached `lowest`: the floor, or 63 bytes back (a
+        // longer label, unless an opener stands before them)
+        None if lowest == floor
+            || hay.get(lowest - 1).is_some_and(|&b| opens_name(b)) =>
+        {
+            lowest
+        }
+        None => return None,
+    };
+    let first = hay.get(s).is_some_and(|&b| is_alnum(b));
+    (first && s < dot).then_some(s)
 }
 
 /// Whether `start` begins a line whose line before ends with `=`: a
@@ -235,16 +304,19 @@ fn weak_tld(tld: &[u8]) -> bool {
 
 /// A bare domain name whose first dot is at `dot`, with an optional
 /// port, path, query and fragment.
+///
+/// When the host's run of labels and dots is read and refused, `skip` is
+/// set to the run's end: no trigger stands inside it (no `:` or `@`, and
+/// every later dot follows a label that follows a dot, which opens no
+/// name), so the trigger search may go on there.
 pub(crate) fn domain(
     cfg: &Config,
     hay: &Hay<'_>,
     dot: usize,
     floor: usize,
+    skip: &mut usize,
 ) -> Result<Option<(Raw, usize)>, Incomplete> {
-    if !may_domain(hay.bytes, dot, floor) {
-        return Ok(None);
-    }
-    let Some(start) = label_start(hay.bytes, dot, floor) else {
+    let Some(start) = domain_start(hay.bytes, dot, floor) else {
         return Ok(None);
     };
     // The host: labels and dots, at most 253 bytes.
@@ -252,13 +324,14 @@ pub(crate) fn domain(
     let mut i = dot;
     while i < limit {
         match hay.get(i)? {
-            Some(b) if b.is_ascii_alphanumeric() || b == b'-' || b == b'.' => {
+            Some(b) if b == b'.' || CLASS[usize::from(b)] & LABEL != 0 => {
                 i += 1
             }
             _ => break,
         }
     }
     let run_end = i;
+    *skip = run_end;
     let bytes = hay.bytes;
     let mut host_end = run_end;
     while host_end > dot && matches!(bytes[host_end - 1], b'.' | b'-') {
