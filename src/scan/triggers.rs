@@ -136,39 +136,16 @@ impl Triggers {
             return self.find(hay, from, floor).map(|c| (c, Trigger::Scheme));
         }
         let rest = hay.get(from..)?;
-        let test = self != Triggers::EveryColon;
-        let email = finds.contains(Finds::EMAIL);
-        let www = finds.contains(Finds::WWW);
-        let domain = finds.contains(Finds::DOMAIN);
-        // One branch on the byte, then its test; the flags are read once
-        // per call, not at every stop (the `.` stops are dense in mail:
-        // one byte in 35 of the spool).
-        let kind = |i: usize| -> Option<(usize, Trigger)> {
-            match hay.get(i) {
-                Some(b':') if !test || may_start(hay, i, floor) => {
-                    Some((i, Trigger::Scheme))
-                }
-                Some(b'@')
-                    if email
-                        && (!test || names::may_address(hay, i, floor)) =>
-                {
-                    Some((i, Trigger::Address))
-                }
-                Some(b'.')
-                    if (www || domain)
-                        && (!test
-                            || (www && names::may_name(hay, i, floor))
-                            || (domain
-                                && names::may_domain(hay, i, floor))) =>
-                {
-                    Some((i, Trigger::Name))
-                }
-                _ => None,
-            }
+        let on = On {
+            test: self != Triggers::EveryColon,
+            email: finds.contains(Finds::EMAIL),
+            www: finds.contains(Finds::WWW),
+            domain: finds.contains(Finds::DOMAIN),
         };
-        let names = www || domain;
+        let names = on.www || on.domain;
         if self == Triggers::Naive {
-            return (from..from + rest.len()).find_map(kind);
+            return (from..from + rest.len())
+                .find_map(|i| on.kind(hay, i, floor).map(|t| (i, t)));
         }
         // Only the bytes of the detectors that are on: `.` is common in
         // text, `@` is not. With AVX2 the searchers are called directly
@@ -176,23 +153,87 @@ impl Triggers {
         // dispatch at every stop, a third of its cost per stop here.
         #[cfg(target_arch = "x86_64")]
         if let Some(set) = avx2_sets() {
-            return match (names, email) {
-                (false, _) => set.at.iter(rest).find_map(|i| kind(from + i)),
+            return match (names, on.email) {
+                (false, _) => on.first(hay, from, floor, |h| set.at.find(h)),
                 (true, false) => {
-                    set.dot.iter(rest).find_map(|i| kind(from + i))
+                    on.first(hay, from, floor, |h| set.dot.find(h))
                 }
                 (true, true) => {
-                    set.all.iter(rest).find_map(|i| kind(from + i))
+                    on.first(hay, from, floor, |h| set.all.find(h))
                 }
             };
         }
-        match (names, email) {
-            (false, _) => memchr::memchr2_iter(b':', b'@', rest)
-                .find_map(|i| kind(from + i)),
-            (true, false) => memchr::memchr2_iter(b':', b'.', rest)
-                .find_map(|i| kind(from + i)),
-            (true, true) => memchr::memchr3_iter(b':', b'@', b'.', rest)
-                .find_map(|i| kind(from + i)),
+        match (names, on.email) {
+            (false, _) => {
+                on.first(hay, from, floor, |h| memchr::memchr2(b':', b'@', h))
+            }
+            (true, false) => {
+                on.first(hay, from, floor, |h| memchr::memchr2(b':', b'.', h))
+            }
+            (true, true) => on.first(hay, from, floor, |h| {
+                memchr::memchr3(b':', b'@', b'.', h)
+            }),
+        }
+    }
+}
+
+/// The detectors that are on, and whether their bytes are tested.
+#[derive(Clone, Copy)]
+struct On {
+    test: bool,
+    email: bool,
+    www: bool,
+    domain: bool,
+}
+
+impl On {
+    /// The first kept trigger at or after `from`; `find` gives the next
+    /// byte of the set in a slice. One loop with the test inlined in it,
+    /// not a closure called through an iterator adapter at every stop.
+    #[inline(always)]
+    fn first(
+        self,
+        hay: &[u8],
+        from: usize,
+        floor: usize,
+        find: impl Fn(&[u8]) -> Option<usize>,
+    ) -> Option<(usize, Trigger)> {
+        let mut at = from;
+        while let Some(i) = hay.get(at..).and_then(&find) {
+            let c = at + i;
+            if let Some(t) = self.kind(hay, c, floor) {
+                return Some((c, t));
+            }
+            at = c + 1;
+        }
+        None
+    }
+
+    /// The kind of trigger the byte at `i` is, if it is one: one branch
+    /// on the byte, then its test.
+    #[inline(always)]
+    fn kind(self, hay: &[u8], i: usize, floor: usize) -> Option<Trigger> {
+        let test = self.test;
+        match hay.get(i) {
+            Some(b':') if !test || may_start(hay, i, floor) => {
+                Some(Trigger::Scheme)
+            }
+            Some(b'@')
+                if self.email
+                    && (!test || names::may_address(hay, i, floor)) =>
+            {
+                Some(Trigger::Address)
+            }
+            Some(b'.')
+                if (self.www || self.domain)
+                    && (!test
+                        || (self.www && names::may_name(hay, i, floor))
+                        || (self.domain
+                            && names::may_domain(hay, i, floor))) =>
+            {
+                Some(Trigger::Name)
+            }
+            _ => None,
         }
     }
 }
