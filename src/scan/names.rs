@@ -64,6 +64,12 @@ static CLASS: [u8; 256] = {
         if c == b'-' {
             class |= LABEL;
         }
+        if c == b'.' {
+            class |= LOCAL | HOST;
+        }
+        if class & LABEL != 0 {
+            class |= HOST;
+        }
         let mut k = 0;
         let specials = b"!#$%&'*+-/=?^_`{|}~";
         while k < specials.len() {
@@ -85,6 +91,9 @@ static CLASS: [u8; 256] = {
             }
             k += 1;
         }
+        if class & ATEXT != 0 {
+            class |= LOCAL;
+        }
         t[b] = class;
         b += 1;
     }
@@ -98,6 +107,32 @@ const ALNUM: u8 = 2;
 const LABEL: u8 = 4;
 /// A byte after which a name may start ([`opens_name`]).
 const OPENS: u8 = 8;
+/// A byte of a dot-atom local part: `atext` or `.`.
+const LOCAL: u8 = 16;
+/// A byte of a host run: a label byte or `.`.
+const HOST: u8 = 32;
+
+/// The end of the run of `class` bytes from `from`, at most `limit`:
+/// [`Incomplete`] when it reaches the end of a window that is not the
+/// end of input before `limit`.
+#[inline]
+fn run_end(
+    hay: &Hay<'_>,
+    from: usize,
+    limit: usize,
+    class: u8,
+) -> Result<usize, Incomplete> {
+    let bytes = hay.bytes;
+    let stop = limit.min(bytes.len());
+    let mut i = from;
+    while i < stop && CLASS[usize::from(bytes[i])] & class != 0 {
+        i += 1;
+    }
+    if i < limit && i >= bytes.len() && !hay.eof {
+        return Err(Incomplete);
+    }
+    Ok(i)
+}
 
 /// Whether `b` is a letter or digit (one table look-up).
 #[inline]
@@ -224,7 +259,7 @@ pub(crate) fn is_tld(tld: &[u8]) -> bool {
         return false;
     }
     if let Some(key) = pack(tld) {
-        let table = packed_tlds();
+        let table = &PACKED;
         let mut i = slot(key);
         // open addressing, linear probing; a zero slot ends the chain
         loop {
@@ -261,26 +296,35 @@ const SLOTS: usize = 4096;
 
 /// The home slot of a packed name (Fibonacci hashing).
 #[inline]
-fn slot(key: u64) -> usize {
+const fn slot(key: u64) -> usize {
     (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize & (SLOTS - 1)
 }
 
 /// The TLDs of up to eight bytes, packed, in an open-addressing table
-/// of [`SLOTS`] (zero is no name), built once.
-fn packed_tlds() -> &'static [u64] {
-    static PACKED: std::sync::OnceLock<Vec<u64>> = std::sync::OnceLock::new();
-    PACKED.get_or_init(|| {
-        let mut table = vec![0u64; SLOTS];
-        for key in TLDS.iter().filter_map(|t| pack(t.as_bytes())) {
+/// of [`SLOTS`] (zero is no name), built at compile time: no lazy
+/// initialisation to check at every look-up.
+static PACKED: [u64; SLOTS] = {
+    let mut table = [0u64; SLOTS];
+    let mut t = 0;
+    while t < TLDS.len() {
+        let name = TLDS[t].as_bytes();
+        if name.len() <= 8 {
+            // `pack`, in a const context
+            let (mut key, mut k) = (0u64, 0);
+            while k < name.len() {
+                key |= (name[k].to_ascii_lowercase() as u64) << (8 * k);
+                k += 1;
+            }
             let mut i = slot(key);
             while table[i] != 0 && table[i] != key {
                 i = (i + 1) & (SLOTS - 1);
             }
             table[i] = key;
         }
-        table
-    })
-}
+        t += 1;
+    }
+    table
+};
 
 /// A TLD that names alone do not end in often enough to be told from
 /// file names and code (`setup.py`, `self.name`): every one but the
@@ -320,17 +364,7 @@ pub(crate) fn domain(
         return Ok(None);
     };
     // The host: labels and dots, at most 253 bytes.
-    let limit = start + MAX_DOMAIN;
-    let mut i = dot;
-    while i < limit {
-        match hay.get(i)? {
-            Some(b) if b == b'.' || CLASS[usize::from(b)] & LABEL != 0 => {
-                i += 1
-            }
-            _ => break,
-        }
-    }
-    let run_end = i;
+    let run_end = run_end(hay, dot, start + MAX_DOMAIN, HOST)?;
     *skip = run_end;
     let bytes = hay.bytes;
     let mut host_end = run_end;
@@ -406,15 +440,14 @@ pub(crate) fn email(
     // The local part: a dot-atom, walked back (RFC 5322 §3.2.3:
     // `dot-atom-text = 1*atext *("." 1*atext)`).
     let lowest = floor.max(at.saturating_sub(MAX_LOCAL + 1));
-    let mut s = at;
-    while s > lowest && (is_atext(bytes[s - 1]) || bytes[s - 1] == b'.') {
-        s -= 1;
-    }
-    if s == lowest && s > floor {
-        let b = bytes[s - 1];
-        if is_atext(b) || b == b'.' {
-            return Ok(None); // longer than a local part may be
-        }
+    let local_byte = |b: &u8| CLASS[usize::from(*b)] & LOCAL != 0;
+    let run = bytes.get(lowest..at).unwrap_or_default();
+    let mut s = match run.iter().rposition(|b| !local_byte(b)) {
+        Some(i) => lowest + i + 1,
+        None => lowest,
+    };
+    if s == lowest && s > floor && bytes.get(s - 1).is_some_and(local_byte) {
+        return Ok(None); // longer than a local part may be
     }
     // Not the user of a URL (`ftp://u@h`, `mailto:u@h`) nor a path.
     if s > floor && matches!(bytes[s - 1], b':' | b'/' | b'@') {
@@ -428,16 +461,7 @@ pub(crate) fn email(
         return Ok(None);
     }
     // The domain: labels of letters, digits and hyphens.
-    let limit = at + 1 + MAX_DOMAIN;
-    let mut end = at + 1;
-    while end < limit {
-        match hay.get(end)? {
-            Some(b) if b.is_ascii_alphanumeric() || b == b'-' || b == b'.' => {
-                end += 1
-            }
-            _ => break,
-        }
-    }
+    let mut end = run_end(hay, at + 1, at + 1 + MAX_DOMAIN, HOST)?;
     let hard_end = end;
     while end > at + 1 && matches!(bytes[end - 1], b'.' | b'-') {
         end -= 1;
