@@ -132,6 +132,8 @@ fn text() -> impl Strategy<Value = Vec<u8>> {
         b"x.y.z",
         b"notes.txt",
         b"www.www.",
+        b"//cdn.example.com/",
+        b"(//",
         b"abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijkl",
     ];
     proptest::collection::vec(proptest::sample::select(pieces), 0..60)
@@ -147,7 +149,13 @@ proptest! {
         for t in MODES {
             prop_assert_eq!(&slice_rows(t, &hay), &want, "{:?}", t);
         }
-        for finds in [Finds::EMAIL, Finds::WWW, Finds::DOMAIN, Finds::ALL] {
+        for finds in [
+            Finds::EMAIL,
+            Finds::WWW,
+            Finds::DOMAIN,
+            Finds::NETWORK_PATH,
+            Finds::ALL,
+        ] {
             let want = slice_rows_with(Triggers::EveryColon, finds, &hay);
             for t in MODES {
                 let got = slice_rows_with(t, finds, &hay);

@@ -83,11 +83,15 @@ pub enum Kind {
     /// domain of the root zone (`example.com/page`); found only with
     /// [`Finds::DOMAIN`].
     Domain,
+    /// A network-path reference, a URL without its scheme
+    /// (`//example.com/lib.js`, RFC 3986 §4.2); found only with
+    /// [`Finds::NETWORK_PATH`].
+    NetworkPath,
 }
 
 impl Kind {
     /// Lower-case name: `wrapped`, `angle`, `quoted`, `bare`, `email`,
-    /// `www`, `domain`.
+    /// `www`, `domain`, `network-path`.
     pub fn name(self) -> &'static str {
         match self {
             Kind::Wrapped => "wrapped",
@@ -97,16 +101,19 @@ impl Kind {
             Kind::Email => "email",
             Kind::Www => "www",
             Kind::Domain => "domain",
+            Kind::NetworkPath => "network-path",
         }
     }
 
     /// The scheme a match of this kind implies when its text has none:
-    /// `mailto` for [`Kind::Email`], `http` for [`Kind::Www`] and
-    /// [`Kind::Domain`].
+    /// `mailto` for [`Kind::Email`], `http` for [`Kind::Www`],
+    /// [`Kind::Domain`] and [`Kind::NetworkPath`] (whose scheme is the
+    /// base's, RFC 3986 §5.2.2; text has no base, and `http` is the
+    /// scheme of the web pages it is written for).
     pub fn implied_scheme(self) -> Option<&'static str> {
         match self {
             Kind::Email => Some("mailto"),
-            Kind::Www | Kind::Domain => Some("http"),
+            Kind::Www | Kind::Domain | Kind::NetworkPath => Some("http"),
             _ => None,
         }
     }
@@ -121,6 +128,7 @@ impl Kind {
             "email" => Kind::Email,
             "www" => Kind::Www,
             "domain" => Kind::Domain,
+            "network-path" => Kind::NetworkPath,
             _ => return None,
         })
     }
@@ -199,8 +207,10 @@ impl Finds {
     pub const WWW: Finds = Finds(2);
     /// Bare domain names ([`Kind::Domain`]).
     pub const DOMAIN: Finds = Finds(4);
+    /// Network-path references ([`Kind::NetworkPath`]).
+    pub const NETWORK_PATH: Finds = Finds(8);
     /// Every detector.
-    pub const ALL: Finds = Finds(7);
+    pub const ALL: Finds = Finds(15);
 
     /// Whether every detector of `other` is on.
     pub fn contains(self, other: Finds) -> bool {
@@ -217,12 +227,13 @@ impl Finds {
         Finds(self.0 | other.0)
     }
 
-    /// Parses `email`, `www`, `domain` or `all`.
+    /// Parses `email`, `www`, `domain`, `network-path` or `all`.
     pub fn from_name(name: &str) -> Option<Finds> {
         Some(match name {
             "email" => Finds::EMAIL,
             "www" => Finds::WWW,
             "domain" => Finds::DOMAIN,
+            "network-path" => Finds::NETWORK_PATH,
             "all" => Finds::ALL,
             _ => return None,
         })
@@ -235,6 +246,7 @@ impl fmt::Debug for Finds {
             (Finds::EMAIL, "email"),
             (Finds::WWW, "www"),
             (Finds::DOMAIN, "domain"),
+            (Finds::NETWORK_PATH, "network-path"),
         ];
         f.debug_list()
             .entries(
@@ -460,9 +472,11 @@ impl Config {
         Ok(None)
     }
 
-    /// A `www.` name or a bare domain name whose first dot is at `dot`:
-    /// `www.` first when both detectors are on. `skip` may be moved past
-    /// a refused name (see [`names::domain`]).
+    /// A `www.` name, a network-path reference or a bare domain name
+    /// whose first dot is at `dot` (the three tests exclude each other:
+    /// `www` after a byte that opens a name, a label after `//`, a label
+    /// after a byte that opens a name). `skip` may be moved past a
+    /// refused name (see [`names::domain`]).
     fn name(
         &self,
         hay: &Hay<'_>,
@@ -474,6 +488,11 @@ impl Config {
             && names::may_name(hay.bytes, dot, floor)
         {
             return names::www(self, hay, dot, floor);
+        }
+        if self.finds.contains(Finds::NETWORK_PATH)
+            && names::may_network_path(hay.bytes, dot, floor)
+        {
+            return names::network_path(self, hay, dot, floor, skip);
         }
         if self.finds.contains(Finds::DOMAIN) {
             return names::domain(self, hay, dot, floor, skip);

@@ -213,6 +213,43 @@ fn domain_start(hay: &[u8], dot: usize, floor: usize) -> Option<usize> {
     label_start(hay, dot, floor)
 }
 
+/// Whether the `.` at `dot` may follow the first label of the host of a
+/// network-path reference: as [`may_domain`], but with `//` right
+/// before the label (at or after `floor`), and the `//` at the floor or
+/// after a byte that opens a name (never `:` as in `http://`, nor `/`).
+#[inline]
+pub(crate) fn may_network_path(hay: &[u8], dot: usize, floor: usize) -> bool {
+    network_path_start(hay, dot, floor).is_some()
+}
+
+/// The start of the host (after `//`) whose first dot is at `dot`, when
+/// [`may_network_path`] holds.
+#[inline]
+fn network_path_start(hay: &[u8], dot: usize, floor: usize) -> Option<usize> {
+    if dot <= floor
+        || !hay.get(dot - 1).is_some_and(|&b| is_alnum(b))
+        || !hay.get(dot + 1).map_or(true, |&b| is_alnum(b))
+    {
+        return None;
+    }
+    let lowest = floor.max(dot.saturating_sub(MAX_LABEL));
+    let run = hay.get(lowest..dot)?;
+    let s = match run.iter().rposition(|&b| CLASS[usize::from(b)] & LABEL == 0)
+    {
+        Some(i) if run[i] != b'/' => return None,
+        Some(i) => lowest + i + 1,
+        None => lowest,
+    };
+    let slashes = s.checked_sub(2).filter(|&p| p >= floor)?;
+    if hay.get(slashes..s)? != b"//" {
+        return None;
+    }
+    let opens = slashes == floor
+        || hay.get(slashes.wrapping_sub(1)).is_some_and(|&b| opens_name(b));
+    let first = hay.get(s).is_some_and(|&b| is_alnum(b));
+    (opens && first && s < dot).then_some(s)
+}
+
 /// The start of the label that ends at `dot`, when it opens a name: the
 /// run of label bytes before `dot` (at most [`MAX_LABEL`], never before
 /// `floor`) starts with a letter or digit, at the floor or after a byte
@@ -363,6 +400,38 @@ pub(crate) fn domain(
     let Some(start) = domain_start(hay.bytes, dot, floor) else {
         return Ok(None);
     };
+    host_name(cfg, hay, start, start, dot, skip, Kind::Domain)
+}
+
+/// A network-path reference whose host's first dot is at `dot`
+/// (`//example.com/lib.js`, RFC 3986 §4.2): `//` after a byte that
+/// opens a name, then what [`domain`] reads from the host on, with the
+/// same guards. `skip` as for [`domain`]: a later dot of a refused run
+/// follows a dot, not `//`.
+pub(crate) fn network_path(
+    cfg: &Config,
+    hay: &Hay<'_>,
+    dot: usize,
+    floor: usize,
+    skip: &mut usize,
+) -> Result<Option<(Raw, usize)>, Incomplete> {
+    let Some(start) = network_path_start(hay.bytes, dot, floor) else {
+        return Ok(None);
+    };
+    host_name(cfg, hay, start - 2, start, dot, skip, Kind::NetworkPath)
+}
+
+/// A host name from `start` (its first dot at `dot`) and what may follow
+/// it, found as `kind` from `begin` (`start`, or the `//` before it).
+fn host_name(
+    cfg: &Config,
+    hay: &Hay<'_>,
+    begin: usize,
+    start: usize,
+    dot: usize,
+    skip: &mut usize,
+    kind: Kind,
+) -> Result<Option<(Raw, usize)>, Incomplete> {
     // The host: labels and dots, at most 253 bytes.
     let run_end = run_end(hay, dot, start + MAX_DOMAIN, HOST)?;
     *skip = run_end;
@@ -410,16 +479,19 @@ pub(crate) fn domain(
         return Ok(None); // not a name: nothing read is kept
     }
     let (end, hard_end, trimmed) = if path {
-        let e = bare::bare_end(hay, start, host_end, cfg.max_url)?;
+        let e = bare::bare_end(hay, begin, host_end, cfg.max_url)?;
         if e.too_long {
-            return Ok(Some(reject(start, e.hard_end, Kind::Domain)));
+            return Ok(Some(reject(begin, e.hard_end, kind)));
         }
         (e.end, e.hard_end, e.trimmed)
     } else {
         (host_end, run_end, host_end < run_end)
     };
-    let verdict = implied(cfg, b"http://", &bytes[start..end], Scheme::Http);
-    let mut raw = found(start, end, hard_end, Kind::Domain, verdict);
+    // Judged as the URL it implies: `http://` and the name, or `http:`
+    // and the network path (the same URL).
+    let prefix: &[u8] = if begin < start { b"http:" } else { b"http://" };
+    let verdict = implied(cfg, prefix, &bytes[begin..end], Scheme::Http);
+    let mut raw = found(begin, end, hard_end, kind, verdict);
     if trimmed {
         raw.0.flags.insert(Flags::TRIMMED);
     }
@@ -688,6 +760,59 @@ mod tests {
         // www. and addresses keep their own kinds
         assert_eq!(finds("www.example.com")[0].1, Kind::Www);
         assert_eq!(finds("bob@example.com")[0].1, Kind::Email);
+    }
+
+    /// RFC 3986 §4.2: `//` and an authority, in running text only
+    /// after a byte that opens a name, with a host whose last label is a
+    /// TLD; under the same guards as `domain`.
+    #[test]
+    fn network_paths() {
+        let got = finds(
+            "load //cdn.example.com/lib.js, src=\"//ajax.example.org/x.js\" \
+             url(//fonts.example.net/css) and (//www.example.org).",
+        );
+        let want = [
+            ("//cdn.example.com/lib.js", Kind::NetworkPath),
+            ("//ajax.example.org/x.js", Kind::NetworkPath),
+            ("//fonts.example.net/css", Kind::NetworkPath),
+            ("//www.example.org", Kind::NetworkPath),
+        ];
+        let want: Vec<(String, Kind)> =
+            want.iter().map(|(s, k)| (s.to_string(), *k)).collect();
+        assert_eq!(got, want);
+        // the URL that holds `//` is the URL's; the rest is no path
+        for text in [
+            "http://example.com/",
+            "svn+ssh://repo.example.org/trunk",
+            "a//b.example.com",
+            "///c.example.com",
+            "x=//d.example.com/",
+            "// see example",
+            "//server/share",
+            "//localhost:8080/x",
+            "//setup.py",
+            "//1.2.3/x",
+            "//example.comx",
+        ] {
+            let got = finds(text);
+            assert!(
+                got.iter().all(|(_, k)| *k != Kind::NetworkPath),
+                "{text}: {got:?}"
+            );
+        }
+        assert_eq!(finds("http://example.com/")[0].1, Kind::Bare);
+        // the implied URL's host, shifted onto the text
+        let cfg = Config { finds: Finds::NETWORK_PATH, ..Config::default() };
+        let text = b" //Cdn.Example.com:8080/x";
+        let hay = Hay { bytes: text, eof: true };
+        let Step::Found(raw, _) = cfg.step(hay, 0, 0) else {
+            panic!("no find")
+        };
+        // relative to the match, which starts at its `//`
+        assert_eq!(raw.span.start, 1);
+        let host = raw.verdict.ok().and_then(|v| v.host);
+        assert_eq!(host, Some((2, 17)), "{raw:?}");
+        assert_eq!(&text[1 + 2..1 + 17], b"Cdn.Example.com");
     }
 
     #[test]

@@ -58,7 +58,8 @@ pub(crate) enum Trigger {
     Scheme,
     /// The `@` of an e-mail address: [`names::email`].
     Address,
-    /// The first `.` of a name: [`names::www`] after `www`, else
+    /// The first `.` of a name: [`names::www`] after `www`,
+    /// [`names::network_path`] after `//` and a label, else
     /// [`names::domain`].
     Name,
 }
@@ -122,8 +123,9 @@ impl Triggers {
     /// else one search for `:`, `@` and `.` (`memchr3`, or a byte at a
     /// time for [`Triggers::Naive`]) and the test of each byte's kind:
     /// [`may_start`] for `:`, [`names::may_address`] for `@`,
-    /// [`names::may_name`] or [`names::may_domain`] for `.`. [`Triggers::EveryColon`] keeps every
-    /// such byte of a kind that is on, untested: the oracle.
+    /// [`names::may_name`], [`names::may_domain`] or
+    /// [`names::may_network_path`] for `.`. [`Triggers::EveryColon`]
+    /// keeps every such byte of a kind that is on, untested: the oracle.
     #[inline]
     pub(crate) fn find_kind(
         self,
@@ -141,8 +143,9 @@ impl Triggers {
             email: finds.contains(Finds::EMAIL),
             www: finds.contains(Finds::WWW),
             domain: finds.contains(Finds::DOMAIN),
+            network_path: finds.contains(Finds::NETWORK_PATH),
         };
-        let names = on.www || on.domain;
+        let names = on.www || on.domain || on.network_path;
         if self == Triggers::Naive {
             return (from..from + rest.len())
                 .find_map(|i| on.kind(hay, i, floor).map(|t| (i, t)));
@@ -184,6 +187,7 @@ struct On {
     email: bool,
     www: bool,
     domain: bool,
+    network_path: bool,
 }
 
 impl On {
@@ -225,11 +229,13 @@ impl On {
                 Some(Trigger::Address)
             }
             Some(b'.')
-                if (self.www || self.domain)
+                if (self.www || self.domain || self.network_path)
                     && (!test
                         || (self.www && names::may_name(hay, i, floor))
                         || (self.domain
-                            && names::may_domain(hay, i, floor))) =>
+                            && names::may_domain(hay, i, floor))
+                        || (self.network_path
+                            && names::may_network_path(hay, i, floor))) =>
             {
                 Some(Trigger::Name)
             }
