@@ -374,12 +374,15 @@ impl Config {
                 break;
             }
             // Where the search goes on when nothing is found: after the
-            // trigger, or past a refused name (see `names::domain`).
+            // trigger, or past a refused name (see `names::host`).
             let mut skip = c + 1;
             let found = match trigger {
                 Trigger::Scheme => self.at_trigger(&hay, c, floor),
                 Trigger::Address => names::email(self, &hay, c, floor),
                 Trigger::Name => self.name(&hay, c, floor, &mut skip),
+                Trigger::Host(start, opened) => {
+                    names::host_at(self, &hay, start, opened, c, &mut skip)
+                }
             };
             match found {
                 Ok(Some((raw, resume))) => return Step::Found(raw, resume),
@@ -476,7 +479,7 @@ impl Config {
     /// whose first dot is at `dot` (the three tests exclude each other:
     /// `www` after a byte that opens a name, a label after `//`, a label
     /// after a byte that opens a name). `skip` may be moved past a
-    /// refused name (see [`names::domain`]).
+    /// refused name (see [`names::host`]).
     fn name(
         &self,
         hay: &Hay<'_>,
@@ -489,13 +492,10 @@ impl Config {
         {
             return names::www(self, hay, dot, floor);
         }
-        if self.finds.contains(Finds::NETWORK_PATH)
-            && names::may_network_path(hay.bytes, dot, floor)
+        if self.finds.contains(Finds::DOMAIN)
+            || self.finds.contains(Finds::NETWORK_PATH)
         {
-            return names::network_path(self, hay, dot, floor, skip);
-        }
-        if self.finds.contains(Finds::DOMAIN) {
-            return names::domain(self, hay, dot, floor, skip);
+            return names::host(self, hay, dot, floor, skip);
         }
         Ok(None)
     }

@@ -40,7 +40,7 @@
 
 use super::bare;
 use super::tld::TLDS;
-use super::{Config, Flags, Hay, Incomplete, Kind, Raw, Span, Text};
+use super::{Config, Finds, Flags, Hay, Incomplete, Kind, Raw, Span, Text};
 use crate::parse::{self, Scheme, Verdict};
 
 /// RFC 5322 §3.2.3 `atext`: letters, digits and
@@ -190,42 +190,32 @@ fn opens_name(b: u8) -> bool {
 /// Longest DNS label (RFC 1034 §3.1).
 const MAX_LABEL: usize = 63;
 
-/// Whether the `.` at `dot` may follow the first label of a name: a
-/// letter or digit before it, a label of at most 63 letters, digits and
-/// hyphens starting with a letter or digit at or after `floor`, with
-/// nothing of a word or URL before it ([`opens_name`]), and a letter or
-/// digit after the dot, or the window ends there.
-#[inline]
-pub(crate) fn may_domain(hay: &[u8], dot: usize, floor: usize) -> bool {
-    domain_start(hay, dot, floor).is_some()
+/// What opens the name whose first label ends at a dot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Opened {
+    /// A byte that opens a name ([`opens_name`]), or the floor: a domain
+    /// name.
+    Name,
+    /// `//` after such a byte or at the floor: the host of a network-path
+    /// reference (RFC 3986 §4.2).
+    Slashes,
 }
 
-/// The start of the name whose first dot is at `dot`, when [`may_domain`]
-/// holds.
+/// The start of the label that ends at `dot` and what opens it, when
+/// the dot may follow the first label of a host: a letter or digit
+/// before it, a label of at most 63 letters, digits and hyphens starting
+/// with a letter or digit at or after `floor`, and a letter or digit
+/// after the dot, or the window ends there; before the label, for a
+/// domain name nothing of a word or URL ([`opens_name`]), for the host of
+/// a network-path reference `//` and then such a byte (never `:` as in
+/// `http://`, nor `/`). One walk back over the class table for both
+/// detectors: the trigger test of [`host`].
 #[inline]
-fn domain_start(hay: &[u8], dot: usize, floor: usize) -> Option<usize> {
-    if dot <= floor
-        || !hay.get(dot - 1).is_some_and(|&b| is_alnum(b))
-        || !hay.get(dot + 1).map_or(true, |&b| is_alnum(b))
-    {
-        return None;
-    }
-    label_start(hay, dot, floor)
-}
-
-/// Whether the `.` at `dot` may follow the first label of the host of a
-/// network-path reference: as [`may_domain`], but with `//` right
-/// before the label (at or after `floor`), and the `//` at the floor or
-/// after a byte that opens a name (never `:` as in `http://`, nor `/`).
-#[inline]
-pub(crate) fn may_network_path(hay: &[u8], dot: usize, floor: usize) -> bool {
-    network_path_start(hay, dot, floor).is_some()
-}
-
-/// The start of the host (after `//`) whose first dot is at `dot`, when
-/// [`may_network_path`] holds.
-#[inline]
-fn network_path_start(hay: &[u8], dot: usize, floor: usize) -> Option<usize> {
+pub(crate) fn host_start(
+    hay: &[u8],
+    dot: usize,
+    floor: usize,
+) -> Option<(usize, Opened)> {
     if dot <= floor
         || !hay.get(dot - 1).is_some_and(|&b| is_alnum(b))
         || !hay.get(dot + 1).map_or(true, |&b| is_alnum(b))
@@ -234,46 +224,27 @@ fn network_path_start(hay: &[u8], dot: usize, floor: usize) -> Option<usize> {
     }
     let lowest = floor.max(dot.saturating_sub(MAX_LABEL));
     let run = hay.get(lowest..dot)?;
+    // After the walk, `s` is where the label starts: after the nearest
+    // byte that is no label byte, or at `lowest` (the floor, or 63 bytes
+    // back, where the byte before decides).
     let s = match run.iter().rposition(|&b| CLASS[usize::from(b)] & LABEL == 0)
     {
-        Some(i) if run[i] != b'/' => return None,
         Some(i) => lowest + i + 1,
         None => lowest,
     };
-    let slashes = s.checked_sub(2).filter(|&p| p >= floor)?;
-    if hay.get(slashes..s)? != b"//" {
+    if !hay.get(s).is_some_and(|&b| is_alnum(b)) || s >= dot {
         return None;
     }
-    let opens = slashes == floor
-        || hay.get(slashes.wrapping_sub(1)).is_some_and(|&b| opens_name(b));
-    let first = hay.get(s).is_some_and(|&b| is_alnum(b));
-    (opens && first && s < dot).then_some(s)
-}
-
-/// The start of the label that ends at `dot`, when it opens a name: the
-/// run of label bytes before `dot` (at most [`MAX_LABEL`], never before
-/// `floor`) starts with a letter or digit, at the floor or after a byte
-/// that [`opens_name`].
-#[inline]
-fn label_start(hay: &[u8], dot: usize, floor: usize) -> Option<usize> {
-    let lowest = floor.max(dot.saturating_sub(MAX_LABEL));
-    let run = hay.get(lowest..dot)?;
-    let s = match run.iter().rposition(|&b| CLASS[usize::from(b)] & LABEL == 0)
-    {
-        // `run[i]` is the byte before the label: it must open a name
-        Some(i) if !opens_name(run[i]) => return None,
-        Some(i) => lowest + i + 1,
-        // the walk reached `lowest`: the floor, or 63 bytes back (a
-        // longer label, unless an opener stands before them)
-        None if lowest == floor
-            || hay.get(lowest - 1).is_some_and(|&b| opens_name(b)) =>
-        {
-            lowest
-        }
-        None => return None,
+    let opens = |at: usize| {
+        at == floor
+            || hay.get(at.wrapping_sub(1)).is_some_and(|&b| opens_name(b))
     };
-    let first = hay.get(s).is_some_and(|&b| is_alnum(b));
-    (first && s < dot).then_some(s)
+    if opens(s) {
+        return Some((s, Opened::Name));
+    }
+    let slashes = s.checked_sub(2).filter(|&p| p >= floor)?;
+    (hay.get(slashes..s)? == b"//" && opens(slashes))
+        .then_some((s, Opened::Slashes))
 }
 
 /// Whether `start` begins a line whose line before ends with `=`: a
@@ -383,42 +354,47 @@ fn weak_tld(tld: &[u8]) -> bool {
     !STRONG.iter().any(|e| e.eq_ignore_ascii_case(tld))
 }
 
-/// A bare domain name whose first dot is at `dot`, with an optional
-/// port, path, query and fragment.
+/// A bare domain name, or the host of a network-path reference
+/// (`//example.com/lib.js`, RFC 3986 §4.2), whose first dot is at `dot`,
+/// with an optional port, path, query and fragment: the one the
+/// detectors that are on and what opens it ([`host_start`]) say.
 ///
 /// When the host's run of labels and dots is read and refused, `skip` is
 /// set to the run's end: no trigger stands inside it (no `:` or `@`, and
-/// every later dot follows a label that follows a dot, which opens no
-/// name), so the trigger search may go on there.
-pub(crate) fn domain(
+/// every later dot follows a label that follows a dot, which opens
+/// neither a name nor `//`), so the trigger search may go on there.
+pub(crate) fn host(
     cfg: &Config,
     hay: &Hay<'_>,
     dot: usize,
     floor: usize,
     skip: &mut usize,
 ) -> Result<Option<(Raw, usize)>, Incomplete> {
-    let Some(start) = domain_start(hay.bytes, dot, floor) else {
-        return Ok(None);
-    };
-    host_name(cfg, hay, start, start, dot, skip, Kind::Domain)
+    match host_start(hay.bytes, dot, floor) {
+        Some((start, opened)) => host_at(cfg, hay, start, opened, dot, skip),
+        None => Ok(None),
+    }
 }
 
-/// A network-path reference whose host's first dot is at `dot`
-/// (`//example.com/lib.js`, RFC 3986 §4.2): `//` after a byte that
-/// opens a name, then what [`domain`] reads from the host on, with the
-/// same guards. `skip` as for [`domain`]: a later dot of a refused run
-/// follows a dot, not `//`.
-pub(crate) fn network_path(
+/// [`host`], its label start and opener known (from [`host_start`]).
+pub(crate) fn host_at(
     cfg: &Config,
     hay: &Hay<'_>,
+    start: usize,
+    opened: Opened,
     dot: usize,
-    floor: usize,
     skip: &mut usize,
 ) -> Result<Option<(Raw, usize)>, Incomplete> {
-    let Some(start) = network_path_start(hay.bytes, dot, floor) else {
-        return Ok(None);
+    let (begin, kind) = match opened {
+        Opened::Name if cfg.finds.contains(Finds::DOMAIN) => {
+            (start, Kind::Domain)
+        }
+        Opened::Slashes if cfg.finds.contains(Finds::NETWORK_PATH) => {
+            (start - 2, Kind::NetworkPath)
+        }
+        _ => return Ok(None),
     };
-    host_name(cfg, hay, start - 2, start, dot, skip, Kind::NetworkPath)
+    host_name(cfg, hay, begin, start, dot, skip, kind)
 }
 
 /// A host name from `start` (its first dot at `dot`) and what may follow

@@ -58,10 +58,14 @@ pub(crate) enum Trigger {
     Scheme,
     /// The `@` of an e-mail address: [`names::email`].
     Address,
-    /// The first `.` of a name: [`names::www`] after `www`,
-    /// [`names::network_path`] after `//` and a label, else
-    /// [`names::domain`].
+    /// The first `.` of a name: [`names::www`] after `www`, else
+    /// [`names::host`] (a domain name, or the host of a network-path
+    /// reference after `//`).
     Name,
+    /// The first `.` of a host whose first label starts at this offset,
+    /// opened so: the test's answer, handed to [`names::host_at`] so that
+    /// the label is not walked twice.
+    Host(usize, names::Opened),
 }
 
 /// How triggers are found.
@@ -123,8 +127,8 @@ impl Triggers {
     /// else one search for `:`, `@` and `.` (`memchr3`, or a byte at a
     /// time for [`Triggers::Naive`]) and the test of each byte's kind:
     /// [`may_start`] for `:`, [`names::may_address`] for `@`,
-    /// [`names::may_name`], [`names::may_domain`] or
-    /// [`names::may_network_path`] for `.`. [`Triggers::EveryColon`]
+    /// [`names::may_name`] or [`names::host_start`] for `.`.
+    /// [`Triggers::EveryColon`]
     /// keeps every such byte of a kind that is on, untested: the oracle.
     #[inline]
     pub(crate) fn find_kind(
@@ -228,16 +232,19 @@ impl On {
             {
                 Some(Trigger::Address)
             }
-            Some(b'.')
-                if (self.www || self.domain || self.network_path)
-                    && (!test
-                        || (self.www && names::may_name(hay, i, floor))
-                        || (self.domain
-                            && names::may_domain(hay, i, floor))
-                        || (self.network_path
-                            && names::may_network_path(hay, i, floor))) =>
-            {
-                Some(Trigger::Name)
+            Some(b'.') if self.www || self.domain || self.network_path => {
+                if !test || (self.www && names::may_name(hay, i, floor)) {
+                    return Some(Trigger::Name);
+                }
+                match names::host_start(hay, i, floor)? {
+                    (s, names::Opened::Name) if self.domain => {
+                        Some(Trigger::Host(s, names::Opened::Name))
+                    }
+                    (s, names::Opened::Slashes) if self.network_path => {
+                        Some(Trigger::Host(s, names::Opened::Slashes))
+                    }
+                    _ => None,
+                }
             }
             _ => None,
         }
