@@ -236,6 +236,9 @@ impl On {
                 if !test || (self.www && names::may_name(hay, i, floor)) {
                     return Some(Trigger::Name);
                 }
+                if !(self.domain || self.network_path) {
+                    return None;
+                }
                 match names::host_start(hay, i, floor)? {
                     (s, names::Opened::Name) if self.domain => {
                         Some(Trigger::Host(s, names::Opened::Name))
