@@ -160,7 +160,7 @@ pub(crate) fn may_address(hay: &[u8], at: usize, floor: usize) -> bool {
 /// case) right before it, at or after `floor`, with no byte of a word or
 /// of a URL before that, and a letter or digit after the dot, or the
 /// window ends there.
-#[inline]
+#[inline(always)]
 pub(crate) fn may_name(hay: &[u8], dot: usize, floor: usize) -> bool {
     let Some(start) = dot.checked_sub(3).filter(|&s| s >= floor) else {
         return false;
@@ -570,7 +570,8 @@ fn implied(
     text: &[u8],
     scheme: Scheme,
 ) -> Result<Verdict, parse::Reject> {
-    let mut buf = [0u8; 384];
+    // Most finds are short: a small buffer to clear, the heap beyond.
+    let mut buf = [0u8; 160];
     let len = prefix.len() + text.len();
     let verdict = match buf.get_mut(..len) {
         Some(dst) => {

@@ -233,6 +233,13 @@ impl On {
                 Some(Trigger::Address)
             }
             Some(b'.') if self.www || self.domain || self.network_path => {
+                // Both tests want a letter or digit after the dot (or the
+                // window's end): most sentence ends fail here.
+                if test
+                    && !hay.get(i + 1).map_or(true, u8::is_ascii_alphanumeric)
+                {
+                    return None;
+                }
                 if !test || (self.www && names::may_name(hay, i, floor)) {
                     return Some(Trigger::Name);
                 }
