@@ -14,10 +14,15 @@ Usage: python3 benches/ab.py [--runs N] [--corpus NAME]... [--file PATH]... [--a
 Example (the house refactor against its base):
     python3 benches/ab.py --runs 15 base=/tmp/urlgrep-492a612 \
         new=target/release/urlgrep
+
+A build may carry arguments of its own, after its binary in the same
+word: `all="target/release/urlgrep --find all"` beside
+`default=target/release/urlgrep` times one binary two ways in one run.
 """
 
 import argparse
 import os
+import shlex
 import statistics
 import subprocess
 import sys
@@ -46,6 +51,9 @@ def main():
     ap.add_argument("builds", nargs="+", metavar="NAME=BINARY")
     args = ap.parse_args()
     builds = [b.split("=", 1) for b in args.builds]
+    # `NAME=BINARY ARG...`: the build's own arguments, before the common
+    # ones
+    builds = [(n, shlex.split(b)) for n, b in builds]
     extra = args.arg or ["-j1"]
     corpora = compare.corpora()
     for f in args.file:
@@ -66,7 +74,7 @@ def main():
         for _ in range(args.runs):
             compare.warm(files)
             for n, binary in builds:
-                secs, code = cpu_run([binary] + extra, files)
+                secs, code = cpu_run(binary + extra, files)
                 if code not in (0, 1):
                     sys.exit(f"{n} failed on {name}: exit {code}")
                 times[n].append(secs)

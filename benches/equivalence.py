@@ -45,8 +45,11 @@ Usage:
 What it checks (the modes; every mode runs on every corpus):
   plain, -Hnb, --json, --json --mail off, --mail on, --stats,
   --stats --json, --stats-tsv, --rejects, -c, -u, --qp-repair, and the
-  plain and --json modes again at -j1 and -j2; plus `urlgrep merge` (and
-  `merge --json`) over the base's --stats-tsv partials of all corpora.
+  plain and --json modes again at -j1 and -j2; `--find email,www,domain`
+  plain, --json and --rejects (the scheme-less detectors by name, so
+  that a new detector in `all` is no difference); plus `urlgrep merge`
+  (and `merge --json`) over the base's --stats-tsv partials of all
+  corpora.
   The other modes run with the default thread count.
 
 The corpora: the repository's own corpora/, and from ../shared/corpora
@@ -105,6 +108,11 @@ MODES = [
     ("plain-j2", ["-j2"], False),
     ("json-j1", ["--json", "-j1"], False),
     ("json-j2", ["--json", "-j2"], False),
+    # the scheme-less detectors (issue 19), by name: `--find all` grows
+    # when a detector is added, these stay comparable
+    ("find", ["--find", "email,www,domain"], False),
+    ("find-json", ["--find", "email,www,domain", "--json"], False),
+    ("find-rejects", ["--find", "email,www,domain", "--rejects"], False),
 ]
 MERGE_MODES = [("merge", [], True), ("merge-json", ["--json"], True)]
 

@@ -452,6 +452,28 @@ fn find_scheme_less_only_when_asked() {
         (scheme.as_str(), host.as_deref()),
         ("mailto", Some("example.com"))
     );
+    // RFC 3986 §4.2 network-path references: their own detector
+    let o = run(&["--find", "network-path", "--json"], b"(//cdn.example/a)\n");
+    // `example` is no TLD
+    assert!(!stdout(&o).contains(r#""match""#), "{}", stdout(&o));
+    let text = b"get //cdn.example.com/a.js or http://b.example.org/\n";
+    let o = run(&["--find", "network-path", "--json"], text);
+    let Rec::Match { kind, url, scheme, host, .. } = &records(&o)[1] else {
+        panic!("{}", stdout(&o))
+    };
+    assert_eq!(
+        (kind.as_str(), url.as_str(), scheme.as_str(), host.as_deref()),
+        (
+            "network-path",
+            "//cdn.example.com/a.js",
+            "http",
+            Some("cdn.example.com")
+        )
+    );
+    let o = run(&["--find", "all", "--kind", "network-path"], text);
+    assert_eq!(stdout(&o), "//cdn.example.com/a.js\n");
+    let o = run::<&str>(&[], text);
+    assert_eq!(stdout(&o), "http://b.example.org/\n");
     let o = run(&["--find", "ftp"], text);
     assert_eq!(code(&o), 2);
     assert!(stderr(&o).contains("--find \"ftp\""), "{}", stderr(&o));

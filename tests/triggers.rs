@@ -124,6 +124,17 @@ fn text() -> impl Strategy<Value = Vec<u8>> {
         b".org",
         b"a.b@",
         b"'",
+        // refused names the scanner skips past: addresses, versions,
+        // file names, hyphens and long labels
+        b"10.0.0.1",
+        b"1.2",
+        b"a-b.c-d",
+        b"x.y.z",
+        b"notes.txt",
+        b"www.www.",
+        b"//cdn.example.com/",
+        b"(//",
+        b"abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijkl",
     ];
     proptest::collection::vec(proptest::sample::select(pieces), 0..60)
         .prop_map(|v| v.concat())
@@ -138,7 +149,13 @@ proptest! {
         for t in MODES {
             prop_assert_eq!(&slice_rows(t, &hay), &want, "{:?}", t);
         }
-        for finds in [Finds::EMAIL, Finds::WWW, Finds::DOMAIN, Finds::ALL] {
+        for finds in [
+            Finds::EMAIL,
+            Finds::WWW,
+            Finds::DOMAIN,
+            Finds::NETWORK_PATH,
+            Finds::ALL,
+        ] {
             let want = slice_rows_with(Triggers::EveryColon, finds, &hay);
             for t in MODES {
                 let got = slice_rows_with(t, finds, &hay);
@@ -227,6 +244,18 @@ fn real_corpora_are_the_same_for_every_trigger_mode() {
         let want = reader_rows(Triggers::EveryColon, &hay, 4096);
         for t in MODES {
             assert_eq!(reader_rows(t, &hay, 4096), want, "{tarball} {t:?}");
+        }
+        // and with every detector on: the `.` and `@` tests and the
+        // skip past refused names against every such byte
+        let want = slice_rows_with(Triggers::EveryColon, Finds::ALL, &hay);
+        assert!(
+            want.iter().filter(|r| r.3 == "domain" && r.4.is_none()).count()
+                > 10,
+            "{tarball}: too few domains to prove anything"
+        );
+        for t in MODES {
+            let got = slice_rows_with(t, Finds::ALL, &hay);
+            assert_eq!(got, want, "{tarball} {t:?} all");
         }
     }
 }

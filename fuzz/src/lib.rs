@@ -24,6 +24,7 @@ pub struct Options {
     pub email: bool,
     pub www: bool,
     pub domain: bool,
+    pub network_path: bool,
     pub max_wrapper_len: Option<u16>,
     pub max_url_len: Option<u16>,
 }
@@ -46,6 +47,9 @@ impl Options {
         }
         if self.domain {
             finds = finds.union(Finds::DOMAIN);
+        }
+        if self.network_path {
+            finds = finds.union(Finds::NETWORK_PATH);
         }
         b.find(finds);
         if let Some(n) = self.max_wrapper_len {

@@ -107,14 +107,15 @@ pub struct Args {
     pub count: bool,
 
     /// Only URLs of these kinds: wrapped (<URL:...>), angle (<...>),
-    /// quoted ("..."), bare, and the scheme-less email, www, domain
-    /// (with --find). Repeat or separate with commas.
+    /// quoted ("..."), bare, and the scheme-less email, www, domain,
+    /// network-path (with --find). Repeat or separate with commas.
     #[arg(long, value_name = "KIND", value_delimiter = ',')]
     pub kind: Vec<String>,
 
     /// Also find what has no scheme: email (bob@example.com), www
     /// (www.example.com/page), domain (example.com/page, root-zone TLDs
-    /// only), or all. Printed as they stand. Off by default.
+    /// only), network-path (//cdn.example.com/lib.js), or all. Printed
+    /// as they stand. Off by default.
     #[arg(long, value_name = "WHAT", value_delimiter = ',')]
     pub find: Vec<String>,
 

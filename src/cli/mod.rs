@@ -90,7 +90,7 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
             Some(kind) => kinds.push(kind),
             None => bail!(
                 "--kind {k:?}: expected one of wrapped, angle, quoted, bare, \
-                 email, www, domain"
+                 email, www, domain, network-path"
             ),
         }
     }
@@ -99,7 +99,10 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
     for f in &args.find {
         match urlgrep::Finds::from_name(&f.to_ascii_lowercase()) {
             Some(more) => finds = finds.union(more),
-            None => bail!("--find {f:?}: expected email, www, domain or all"),
+            None => bail!(
+                "--find {f:?}: expected email, www, domain, network-path or \
+                 all"
+            ),
         }
     }
     let mut paths = std::mem::take(&mut args.paths);

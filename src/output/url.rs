@@ -55,11 +55,17 @@ pub(crate) fn host_ref<'u>(
 /// use urlgrep::{output::host_of, Kind};
 /// assert_eq!(host_of(b"Bob@Example.com", Kind::Email).as_deref(), Some("example.com"));
 /// assert_eq!(host_of(b"www.A.example:8/x", Kind::Www).as_deref(), Some("www.a.example"));
+/// assert_eq!(host_of(b"//cdn.example/x", Kind::NetworkPath).as_deref(), Some("cdn.example"));
 /// ```
 pub fn host_of(url: &[u8], kind: crate::scan::Kind) -> Option<String> {
     match kind.implied_scheme() {
         Some(scheme) => {
-            let sep = if scheme == "mailto" { ":" } else { "://" };
+            // `mailto:` + address, `http:` + `//host…`, `http://` + name
+            let sep = if scheme == "mailto" || url.starts_with(b"//") {
+                ":"
+            } else {
+                "://"
+            };
             let mut full = format!("{scheme}{sep}").into_bytes();
             full.extend_from_slice(url);
             host(&full)

@@ -83,11 +83,15 @@ pub enum Kind {
     /// domain of the root zone (`example.com/page`); found only with
     /// [`Finds::DOMAIN`].
     Domain,
+    /// A network-path reference, a URL without its scheme
+    /// (`//example.com/lib.js`, RFC 3986 §4.2); found only with
+    /// [`Finds::NETWORK_PATH`].
+    NetworkPath,
 }
 
 impl Kind {
     /// Lower-case name: `wrapped`, `angle`, `quoted`, `bare`, `email`,
-    /// `www`, `domain`.
+    /// `www`, `domain`, `network-path`.
     pub fn name(self) -> &'static str {
         match self {
             Kind::Wrapped => "wrapped",
@@ -97,16 +101,19 @@ impl Kind {
             Kind::Email => "email",
             Kind::Www => "www",
             Kind::Domain => "domain",
+            Kind::NetworkPath => "network-path",
         }
     }
 
     /// The scheme a match of this kind implies when its text has none:
-    /// `mailto` for [`Kind::Email`], `http` for [`Kind::Www`] and
-    /// [`Kind::Domain`].
+    /// `mailto` for [`Kind::Email`], `http` for [`Kind::Www`],
+    /// [`Kind::Domain`] and [`Kind::NetworkPath`] (whose scheme is the
+    /// base's, RFC 3986 §5.2.2; text has no base, and `http` is the
+    /// scheme of the web pages it is written for).
     pub fn implied_scheme(self) -> Option<&'static str> {
         match self {
             Kind::Email => Some("mailto"),
-            Kind::Www | Kind::Domain => Some("http"),
+            Kind::Www | Kind::Domain | Kind::NetworkPath => Some("http"),
             _ => None,
         }
     }
@@ -121,6 +128,7 @@ impl Kind {
             "email" => Kind::Email,
             "www" => Kind::Www,
             "domain" => Kind::Domain,
+            "network-path" => Kind::NetworkPath,
             _ => return None,
         })
     }
@@ -199,8 +207,10 @@ impl Finds {
     pub const WWW: Finds = Finds(2);
     /// Bare domain names ([`Kind::Domain`]).
     pub const DOMAIN: Finds = Finds(4);
+    /// Network-path references ([`Kind::NetworkPath`]).
+    pub const NETWORK_PATH: Finds = Finds(8);
     /// Every detector.
-    pub const ALL: Finds = Finds(7);
+    pub const ALL: Finds = Finds(15);
 
     /// Whether every detector of `other` is on.
     pub fn contains(self, other: Finds) -> bool {
@@ -217,12 +227,13 @@ impl Finds {
         Finds(self.0 | other.0)
     }
 
-    /// Parses `email`, `www`, `domain` or `all`.
+    /// Parses `email`, `www`, `domain`, `network-path` or `all`.
     pub fn from_name(name: &str) -> Option<Finds> {
         Some(match name {
             "email" => Finds::EMAIL,
             "www" => Finds::WWW,
             "domain" => Finds::DOMAIN,
+            "network-path" => Finds::NETWORK_PATH,
             "all" => Finds::ALL,
             _ => return None,
         })
@@ -235,6 +246,7 @@ impl fmt::Debug for Finds {
             (Finds::EMAIL, "email"),
             (Finds::WWW, "www"),
             (Finds::DOMAIN, "domain"),
+            (Finds::NETWORK_PATH, "network-path"),
         ];
         f.debug_list()
             .entries(
@@ -361,14 +373,25 @@ impl Config {
             if c >= stop {
                 break;
             }
+            // Where the search goes on when nothing is found: after the
+            // trigger, or past a refused name (see `names::host`).
+            let mut skip = c + 1;
             let found = match trigger {
                 Trigger::Scheme => self.at_trigger(&hay, c, floor),
                 Trigger::Address => names::email(self, &hay, c, floor),
-                Trigger::Name => self.name(&hay, c, floor),
+                Trigger::Name => self.name(&hay, c, floor, &mut skip),
+                Trigger::Host(start, opened) => {
+                    names::host_at(self, &hay, start, opened, c, &mut skip)
+                }
             };
             match found {
                 Ok(Some((raw, resume))) => return Step::Found(raw, resume),
-                Ok(None) => pos = c + 1,
+                // The oracle takes no shortcut: it proves the skip only
+                // passes over bytes that yield nothing.
+                Ok(None) if self.triggers == Triggers::EveryColon => {
+                    pos = c + 1
+                }
+                Ok(None) => pos = skip.max(c + 1),
                 Err(Incomplete) => return Step::NeedMore(c),
             }
         }
@@ -452,21 +475,27 @@ impl Config {
         Ok(None)
     }
 
-    /// A `www.` name or a bare domain name whose first dot is at `dot`:
-    /// `www.` first when both detectors are on.
+    /// A `www.` name, a network-path reference or a bare domain name
+    /// whose first dot is at `dot` (the three tests exclude each other:
+    /// `www` after a byte that opens a name, a label after `//`, a label
+    /// after a byte that opens a name). `skip` may be moved past a
+    /// refused name (see [`names::host`]).
     fn name(
         &self,
         hay: &Hay<'_>,
         dot: usize,
         floor: usize,
+        skip: &mut usize,
     ) -> Result<Option<(Raw, usize)>, Incomplete> {
         if self.finds.contains(Finds::WWW)
             && names::may_name(hay.bytes, dot, floor)
         {
             return names::www(self, hay, dot, floor);
         }
-        if self.finds.contains(Finds::DOMAIN) {
-            return names::domain(self, hay, dot, floor);
+        if self.finds.contains(Finds::DOMAIN)
+            || self.finds.contains(Finds::NETWORK_PATH)
+        {
+            return names::host(self, hay, dot, floor, skip);
         }
         Ok(None)
     }

@@ -40,14 +40,104 @@
 
 use super::bare;
 use super::tld::TLDS;
-use super::{Config, Flags, Hay, Incomplete, Kind, Raw, Span, Text};
+use super::{Config, Finds, Flags, Hay, Incomplete, Kind, Raw, Span, Text};
 use crate::parse::{self, Scheme, Verdict};
 
 /// RFC 5322 §3.2.3 `atext`: letters, digits and
 /// ``! # $ % & ' * + - / = ? ^ _ ` { | } ~``.
 #[inline]
 fn is_atext(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b"!#$%&'*+-/=?^_`{|}~".contains(&b)
+    CLASS[usize::from(b)] & ATEXT != 0
+}
+
+/// Byte classes of the detectors' walks, one table look-up a byte: they
+/// run at every `.` of the text with `--find domain`.
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        let mut class = 0;
+        if c.is_ascii_alphanumeric() {
+            class |= ALNUM | LABEL | ATEXT;
+        }
+        if c == b'-' {
+            class |= LABEL;
+        }
+        if c == b'.' {
+            class |= LOCAL | HOST;
+        }
+        if class & LABEL != 0 {
+            class |= HOST;
+        }
+        let mut k = 0;
+        let specials = b"!#$%&'*+-/=?^_`{|}~";
+        while k < specials.len() {
+            if specials[k] == c {
+                class |= ATEXT;
+            }
+            k += 1;
+        }
+        // opens_name: whitespace and controls, non-ASCII, brackets,
+        // quotes and `,;*|`
+        if c <= b' ' || c >= 0x7F {
+            class |= OPENS;
+        }
+        let openers = b"([{<>\"',;*|";
+        let mut k = 0;
+        while k < openers.len() {
+            if openers[k] == c {
+                class |= OPENS;
+            }
+            k += 1;
+        }
+        if class & ATEXT != 0 {
+            class |= LOCAL;
+        }
+        t[b] = class;
+        b += 1;
+    }
+    t
+};
+/// RFC 5322 §3.2.3 `atext`.
+const ATEXT: u8 = 1;
+/// A letter or digit.
+const ALNUM: u8 = 2;
+/// A byte of a DNS label (RFC 1034 §3.5): letter, digit or `-`.
+const LABEL: u8 = 4;
+/// A byte after which a name may start ([`opens_name`]).
+const OPENS: u8 = 8;
+/// A byte of a dot-atom local part: `atext` or `.`.
+const LOCAL: u8 = 16;
+/// A byte of a host run: a label byte or `.`.
+const HOST: u8 = 32;
+
+/// The end of the run of `class` bytes from `from`, at most `limit`:
+/// [`Incomplete`] when it reaches the end of a window that is not the
+/// end of input before `limit`.
+#[inline]
+fn run_end(
+    hay: &Hay<'_>,
+    from: usize,
+    limit: usize,
+    class: u8,
+) -> Result<usize, Incomplete> {
+    let bytes = hay.bytes;
+    let stop = limit.min(bytes.len());
+    let mut i = from;
+    while i < stop && CLASS[usize::from(bytes[i])] & class != 0 {
+        i += 1;
+    }
+    if i < limit && i >= bytes.len() && !hay.eof {
+        return Err(Incomplete);
+    }
+    Ok(i)
+}
+
+/// Whether `b` is a letter or digit (one table look-up).
+#[inline]
+fn is_alnum(b: u8) -> bool {
+    CLASS[usize::from(b)] & ALNUM != 0
 }
 
 /// Longest local part walked back over (RFC 5321 §4.5.3.1.1).
@@ -70,7 +160,7 @@ pub(crate) fn may_address(hay: &[u8], at: usize, floor: usize) -> bool {
 /// case) right before it, at or after `floor`, with no byte of a word or
 /// of a URL before that, and a letter or digit after the dot, or the
 /// window ends there.
-#[inline]
+#[inline(always)]
 pub(crate) fn may_name(hay: &[u8], dot: usize, floor: usize) -> bool {
     let Some(start) = dot.checked_sub(3).filter(|&s| s >= floor) else {
         return false;
@@ -94,45 +184,67 @@ pub(crate) fn may_name(hay: &[u8], dot: usize, floor: usize) -> bool {
 /// `x.www.…`, `/www.…`, `@www.…` are parts of something else).
 #[inline]
 fn opens_name(b: u8) -> bool {
-    b <= b' '
-        || b >= 0x7F
-        || matches!(b, b'(' | b'[' | b'{' | b'<' | b'>' | b'"' | b'\'')
-        || matches!(b, b',' | b';' | b'*' | b'|')
+    CLASS[usize::from(b)] & OPENS != 0
 }
 
 /// Longest DNS label (RFC 1034 §3.1).
 const MAX_LABEL: usize = 63;
 
-/// Whether the `.` at `dot` may follow the first label of a name: a
-/// letter or digit before it, a label of at most 63 letters, digits and
-/// hyphens starting with a letter or digit at or after `floor`, with
-/// nothing of a word or URL before it ([`opens_name`]), and a letter or
-/// digit after the dot, or the window ends there.
-#[inline]
-pub(crate) fn may_domain(hay: &[u8], dot: usize, floor: usize) -> bool {
-    if dot <= floor
-        || !hay.get(dot - 1).is_some_and(u8::is_ascii_alphanumeric)
-        || !hay.get(dot + 1).map_or(true, u8::is_ascii_alphanumeric)
-    {
-        return false;
-    }
-    label_start(hay, dot, floor).is_some()
+/// What opens the name whose first label ends at a dot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Opened {
+    /// A byte that opens a name ([`opens_name`]), or the floor: a domain
+    /// name.
+    Name,
+    /// `//` after such a byte or at the floor: the host of a network-path
+    /// reference (RFC 3986 §4.2).
+    Slashes,
 }
 
-/// The start of the label that ends at `dot`, when it opens a name.
-fn label_start(hay: &[u8], dot: usize, floor: usize) -> Option<usize> {
-    let lowest = floor.max(dot.saturating_sub(MAX_LABEL));
-    let mut s = dot;
-    while s > lowest
-        && hay
-            .get(s - 1)
-            .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'-')
+/// The start of the label that ends at `dot` and what opens it, when
+/// the dot may follow the first label of a host: a letter or digit
+/// before it, a label of at most 63 letters, digits and hyphens starting
+/// with a letter or digit at or after `floor`, and a letter or digit
+/// after the dot, or the window ends there; before the label, for a
+/// domain name nothing of a word or URL ([`opens_name`]), for the host of
+/// a network-path reference `//` and then such a byte (never `:` as in
+/// `http://`, nor `/`). One walk back over the class table for both
+/// detectors: the trigger test of [`host`].
+#[inline]
+pub(crate) fn host_start(
+    hay: &[u8],
+    dot: usize,
+    floor: usize,
+) -> Option<(usize, Opened)> {
+    if dot <= floor
+        || !hay.get(dot - 1).is_some_and(|&b| is_alnum(b))
+        || !hay.get(dot + 1).map_or(true, |&b| is_alnum(b))
     {
-        s -= 1;
+        return None;
     }
-    let opens = s == floor || hay.get(s - 1).is_some_and(|&b| opens_name(b));
-    let first = hay.get(s).is_some_and(u8::is_ascii_alphanumeric);
-    (opens && first && s < dot).then_some(s)
+    let lowest = floor.max(dot.saturating_sub(MAX_LABEL));
+    let run = hay.get(lowest..dot)?;
+    // After the walk, `s` is where the label starts: after the nearest
+    // byte that is no label byte, or at `lowest` (the floor, or 63 bytes
+    // back, where the byte before decides).
+    let s = match run.iter().rposition(|&b| CLASS[usize::from(b)] & LABEL == 0)
+    {
+        Some(i) => lowest + i + 1,
+        None => lowest,
+    };
+    if !hay.get(s).is_some_and(|&b| is_alnum(b)) || s >= dot {
+        return None;
+    }
+    let opens = |at: usize| {
+        at == floor
+            || hay.get(at.wrapping_sub(1)).is_some_and(|&b| opens_name(b))
+    };
+    if opens(s) {
+        return Some((s, Opened::Name));
+    }
+    let slashes = s.checked_sub(2).filter(|&p| p >= floor)?;
+    (hay.get(slashes..s)? == b"//" && opens(slashes))
+        .then_some((s, Opened::Slashes))
 }
 
 /// Whether `start` begins a line whose line before ends with `=`: a
@@ -155,7 +267,7 @@ pub(crate) fn is_tld(tld: &[u8]) -> bool {
         return false;
     }
     if let Some(key) = pack(tld) {
-        let table = packed_tlds();
+        let table = &PACKED;
         let mut i = slot(key);
         // open addressing, linear probing; a zero slot ends the chain
         loop {
@@ -192,26 +304,35 @@ const SLOTS: usize = 4096;
 
 /// The home slot of a packed name (Fibonacci hashing).
 #[inline]
-fn slot(key: u64) -> usize {
+const fn slot(key: u64) -> usize {
     (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize & (SLOTS - 1)
 }
 
 /// The TLDs of up to eight bytes, packed, in an open-addressing table
-/// of [`SLOTS`] (zero is no name), built once.
-fn packed_tlds() -> &'static [u64] {
-    static PACKED: std::sync::OnceLock<Vec<u64>> = std::sync::OnceLock::new();
-    PACKED.get_or_init(|| {
-        let mut table = vec![0u64; SLOTS];
-        for key in TLDS.iter().filter_map(|t| pack(t.as_bytes())) {
+/// of [`SLOTS`] (zero is no name), built at compile time: no lazy
+/// initialisation to check at every look-up.
+static PACKED: [u64; SLOTS] = {
+    let mut table = [0u64; SLOTS];
+    let mut t = 0;
+    while t < TLDS.len() {
+        let name = TLDS[t].as_bytes();
+        if name.len() <= 8 {
+            // `pack`, in a const context
+            let (mut key, mut k) = (0u64, 0);
+            while k < name.len() {
+                key |= (name[k].to_ascii_lowercase() as u64) << (8 * k);
+                k += 1;
+            }
             let mut i = slot(key);
             while table[i] != 0 && table[i] != key {
                 i = (i + 1) & (SLOTS - 1);
             }
             table[i] = key;
         }
-        table
-    })
-}
+        t += 1;
+    }
+    table
+};
 
 /// A TLD that names alone do not end in often enough to be told from
 /// file names and code (`setup.py`, `self.name`): every one but the
@@ -233,32 +354,63 @@ fn weak_tld(tld: &[u8]) -> bool {
     !STRONG.iter().any(|e| e.eq_ignore_ascii_case(tld))
 }
 
-/// A bare domain name whose first dot is at `dot`, with an optional
-/// port, path, query and fragment.
-pub(crate) fn domain(
+/// A bare domain name, or the host of a network-path reference
+/// (`//example.com/lib.js`, RFC 3986 §4.2), whose first dot is at `dot`,
+/// with an optional port, path, query and fragment: the one the
+/// detectors that are on and what opens it ([`host_start`]) say.
+///
+/// When the host's run of labels and dots is read and refused, `skip` is
+/// set to the run's end: no trigger stands inside it (no `:` or `@`, and
+/// every later dot follows a label that follows a dot, which opens
+/// neither a name nor `//`), so the trigger search may go on there.
+pub(crate) fn host(
     cfg: &Config,
     hay: &Hay<'_>,
     dot: usize,
     floor: usize,
+    skip: &mut usize,
 ) -> Result<Option<(Raw, usize)>, Incomplete> {
-    if !may_domain(hay.bytes, dot, floor) {
-        return Ok(None);
+    match host_start(hay.bytes, dot, floor) {
+        Some((start, opened)) => host_at(cfg, hay, start, opened, dot, skip),
+        None => Ok(None),
     }
-    let Some(start) = label_start(hay.bytes, dot, floor) else {
-        return Ok(None);
-    };
-    // The host: labels and dots, at most 253 bytes.
-    let limit = start + MAX_DOMAIN;
-    let mut i = dot;
-    while i < limit {
-        match hay.get(i)? {
-            Some(b) if b.is_ascii_alphanumeric() || b == b'-' || b == b'.' => {
-                i += 1
-            }
-            _ => break,
+}
+
+/// [`host`], its label start and opener known (from [`host_start`]).
+pub(crate) fn host_at(
+    cfg: &Config,
+    hay: &Hay<'_>,
+    start: usize,
+    opened: Opened,
+    dot: usize,
+    skip: &mut usize,
+) -> Result<Option<(Raw, usize)>, Incomplete> {
+    let (begin, kind) = match opened {
+        Opened::Name if cfg.finds.contains(Finds::DOMAIN) => {
+            (start, Kind::Domain)
         }
-    }
-    let run_end = i;
+        Opened::Slashes if cfg.finds.contains(Finds::NETWORK_PATH) => {
+            (start - 2, Kind::NetworkPath)
+        }
+        _ => return Ok(None),
+    };
+    host_name(cfg, hay, begin, start, dot, skip, kind)
+}
+
+/// A host name from `start` (its first dot at `dot`) and what may follow
+/// it, found as `kind` from `begin` (`start`, or the `//` before it).
+fn host_name(
+    cfg: &Config,
+    hay: &Hay<'_>,
+    begin: usize,
+    start: usize,
+    dot: usize,
+    skip: &mut usize,
+    kind: Kind,
+) -> Result<Option<(Raw, usize)>, Incomplete> {
+    // The host: labels and dots, at most 253 bytes.
+    let run_end = run_end(hay, dot, start + MAX_DOMAIN, HOST)?;
+    *skip = run_end;
     let bytes = hay.bytes;
     let mut host_end = run_end;
     while host_end > dot && matches!(bytes[host_end - 1], b'.' | b'-') {
@@ -303,16 +455,19 @@ pub(crate) fn domain(
         return Ok(None); // not a name: nothing read is kept
     }
     let (end, hard_end, trimmed) = if path {
-        let e = bare::bare_end(hay, start, host_end, cfg.max_url)?;
+        let e = bare::bare_end(hay, begin, host_end, cfg.max_url)?;
         if e.too_long {
-            return Ok(Some(reject(start, e.hard_end, Kind::Domain)));
+            return Ok(Some(reject(begin, e.hard_end, kind)));
         }
         (e.end, e.hard_end, e.trimmed)
     } else {
         (host_end, run_end, host_end < run_end)
     };
-    let verdict = implied(cfg, b"http://", &bytes[start..end], Scheme::Http);
-    let mut raw = found(start, end, hard_end, Kind::Domain, verdict);
+    // Judged as the URL it implies: `http://` and the name, or `http:`
+    // and the network path (the same URL).
+    let prefix: &[u8] = if begin < start { b"http:" } else { b"http://" };
+    let verdict = implied(cfg, prefix, &bytes[begin..end], Scheme::Http);
+    let mut raw = found(begin, end, hard_end, kind, verdict);
     if trimmed {
         raw.0.flags.insert(Flags::TRIMMED);
     }
@@ -333,15 +488,14 @@ pub(crate) fn email(
     // The local part: a dot-atom, walked back (RFC 5322 §3.2.3:
     // `dot-atom-text = 1*atext *("." 1*atext)`).
     let lowest = floor.max(at.saturating_sub(MAX_LOCAL + 1));
-    let mut s = at;
-    while s > lowest && (is_atext(bytes[s - 1]) || bytes[s - 1] == b'.') {
-        s -= 1;
-    }
-    if s == lowest && s > floor {
-        let b = bytes[s - 1];
-        if is_atext(b) || b == b'.' {
-            return Ok(None); // longer than a local part may be
-        }
+    let local_byte = |b: &u8| CLASS[usize::from(*b)] & LOCAL != 0;
+    let run = bytes.get(lowest..at).unwrap_or_default();
+    let mut s = match run.iter().rposition(|b| !local_byte(b)) {
+        Some(i) => lowest + i + 1,
+        None => lowest,
+    };
+    if s == lowest && s > floor && bytes.get(s - 1).is_some_and(local_byte) {
+        return Ok(None); // longer than a local part may be
     }
     // Not the user of a URL (`ftp://u@h`, `mailto:u@h`) nor a path.
     if s > floor && matches!(bytes[s - 1], b':' | b'/' | b'@') {
@@ -355,16 +509,7 @@ pub(crate) fn email(
         return Ok(None);
     }
     // The domain: labels of letters, digits and hyphens.
-    let limit = at + 1 + MAX_DOMAIN;
-    let mut end = at + 1;
-    while end < limit {
-        match hay.get(end)? {
-            Some(b) if b.is_ascii_alphanumeric() || b == b'-' || b == b'.' => {
-                end += 1
-            }
-            _ => break,
-        }
-    }
+    let mut end = run_end(hay, at + 1, at + 1 + MAX_DOMAIN, HOST)?;
     let hard_end = end;
     while end > at + 1 && matches!(bytes[end - 1], b'.' | b'-') {
         end -= 1;
@@ -425,7 +570,8 @@ fn implied(
     text: &[u8],
     scheme: Scheme,
 ) -> Result<Verdict, parse::Reject> {
-    let mut buf = [0u8; 384];
+    // Most finds are short: a small buffer to clear, the heap beyond.
+    let mut buf = [0u8; 160];
     let len = prefix.len() + text.len();
     let verdict = match buf.get_mut(..len) {
         Some(dst) => {
@@ -591,6 +737,59 @@ mod tests {
         // www. and addresses keep their own kinds
         assert_eq!(finds("www.example.com")[0].1, Kind::Www);
         assert_eq!(finds("bob@example.com")[0].1, Kind::Email);
+    }
+
+    /// RFC 3986 §4.2: `//` and an authority, in running text only
+    /// after a byte that opens a name, with a host whose last label is a
+    /// TLD; under the same guards as `domain`.
+    #[test]
+    fn network_paths() {
+        let got = finds(
+            "load //cdn.example.com/lib.js, src=\"//ajax.example.org/x.js\" \
+             url(//fonts.example.net/css) and (//www.example.org).",
+        );
+        let want = [
+            ("//cdn.example.com/lib.js", Kind::NetworkPath),
+            ("//ajax.example.org/x.js", Kind::NetworkPath),
+            ("//fonts.example.net/css", Kind::NetworkPath),
+            ("//www.example.org", Kind::NetworkPath),
+        ];
+        let want: Vec<(String, Kind)> =
+            want.iter().map(|(s, k)| (s.to_string(), *k)).collect();
+        assert_eq!(got, want);
+        // the URL that holds `//` is the URL's; the rest is no path
+        for text in [
+            "http://example.com/",
+            "svn+ssh://repo.example.org/trunk",
+            "a//b.example.com",
+            "///c.example.com",
+            "x=//d.example.com/",
+            "// see example",
+            "//server/share",
+            "//localhost:8080/x",
+            "//setup.py",
+            "//1.2.3/x",
+            "//example.comx",
+        ] {
+            let got = finds(text);
+            assert!(
+                got.iter().all(|(_, k)| *k != Kind::NetworkPath),
+                "{text}: {got:?}"
+            );
+        }
+        assert_eq!(finds("http://example.com/")[0].1, Kind::Bare);
+        // the implied URL's host, shifted onto the text
+        let cfg = Config { finds: Finds::NETWORK_PATH, ..Config::default() };
+        let text = b" //Cdn.Example.com:8080/x";
+        let hay = Hay { bytes: text, eof: true };
+        let Step::Found(raw, _) = cfg.step(hay, 0, 0) else {
+            panic!("no find")
+        };
+        // relative to the match, which starts at its `//`
+        assert_eq!(raw.span.start, 1);
+        let host = raw.verdict.ok().and_then(|v| v.host);
+        assert_eq!(host, Some((2, 17)), "{raw:?}");
+        assert_eq!(&text[1 + 2..1 + 17], b"Cdn.Example.com");
     }
 
     #[test]
