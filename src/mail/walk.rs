@@ -8,6 +8,7 @@ use super::field_cache;
 use super::finder::MailFinder;
 use super::frame::{is_separator, Message};
 use super::header::{self, Field, Mime, TransferEncoding};
+use super::html;
 use super::map::{Layers, Map};
 use super::meta::{Picked, Slot};
 use super::repair::repair_iter;
@@ -406,6 +407,9 @@ impl<'w, 'h, S: MailSink> Walk<'w, 'h, S> {
             _ => {}
         }
         let decoding = encoding != Encoding::Identity;
+        // The HTML context reads the part before its references are
+        // decoded (the tokenizer decodes them), through these maps.
+        let (html_src, html_maps) = (text, layers.len());
         if decoding && mime.flowed && mime.is(b"text/plain") {
             decode::unflow(
                 text,
@@ -437,6 +441,29 @@ impl<'w, 'h, S: MailSink> Walk<'w, 'h, S> {
             origin: self.origin,
         };
         let layers = Layers { maps: layers };
+        if cfg.html_context
+            && mime.is(b"text/html")
+            && raw.len() <= cfg.max_part
+        {
+            let maps = layers.maps.get(..html_maps).unwrap_or_default();
+            let html_layers = Layers { maps: maps.to_vec() };
+            return html::with_index(|index| {
+                index.build(html_src, &html_layers, body.start);
+                let mut sink = html::Linked { index, inner: &mut *self.sink };
+                emit(
+                    self.mf,
+                    hay,
+                    self.msg,
+                    self.id,
+                    &mut self.meta,
+                    text,
+                    &layers,
+                    &ctx,
+                    repair,
+                    &mut sink,
+                )
+            });
+        }
         emit(
             self.mf,
             hay,
@@ -525,6 +552,7 @@ pub(super) fn emit_all<'t, S: MailSink>(
             message_span: msg.span,
             message_id: id.map(Cow::Borrowed),
             meta: meta.get(),
+            html: None,
             part: ctx.part,
             location: ctx.location,
             encoding: if repaired { Encoding::QpRepair } else { ctx.encoding },

@@ -3,8 +3,8 @@
 
 use super::escape::{self, json_text};
 use super::json::{
-    EndRecord, ErrorRecord, FromRecord, MailRecord, MatchRecord, Origin,
-    Record, RejectRecord, SummaryRecord,
+    EndRecord, ErrorRecord, FromRecord, HtmlRecord, MailRecord, MatchRecord,
+    Origin, Record, RejectRecord, SummaryRecord,
 };
 use super::printer::{path_bytes, Ctx, Emit, Run, Tally, Url};
 use super::url::host_ref;
@@ -76,6 +76,17 @@ impl<W: Write> Emit<W> for JsonLines {
         if hit.repaired {
             flags.push(Cow::Borrowed("qp-repair"));
         }
+        let html = hit.mail.as_ref().and_then(|m| m.html).map(|h| {
+            if h.text_host_differs() {
+                flags.push(Cow::Borrowed("text-host-differs"));
+            }
+            Box::new(HtmlRecord {
+                place: Cow::Borrowed(h.place().name()),
+                element: h.element().map(Cow::Borrowed),
+                attribute: h.attribute().map(Cow::Borrowed),
+                link_text: h.link_text().map(Cow::Borrowed),
+            })
+        });
         let mail = hit.mail.as_ref().map(|m| {
             let meta = m.meta;
             Box::new(MailRecord {
@@ -123,6 +134,7 @@ impl<W: Write> Emit<W> for JsonLines {
             host: host_ref(hit.url, hit.host),
             flags,
             mail,
+            html,
         });
         line(out, &rec)
     }

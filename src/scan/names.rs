@@ -63,7 +63,7 @@ const MAX_DOMAIN: usize = 253;
 pub(crate) fn may_address(hay: &[u8], at: usize, floor: usize) -> bool {
     at > floor
         && hay.get(at - 1).is_some_and(|&b| is_atext(b))
-        && hay.get(at + 1).map_or(true, |b| b.is_ascii_alphanumeric())
+        && hay.get(at + 1).is_none_or(|b| b.is_ascii_alphanumeric())
 }
 
 /// Whether the `.` at `dot` may end the `www` of a name: `www` (any
@@ -85,7 +85,7 @@ pub(crate) fn may_name(hay: &[u8], dot: usize, floor: usize) -> bool {
     };
     www && (start == floor
         || hay.get(start - 1).is_some_and(|&b| opens_name(b)))
-        && hay.get(dot + 1).map_or(true, |b| b.is_ascii_alphanumeric())
+        && hay.get(dot + 1).is_none_or(|b| b.is_ascii_alphanumeric())
 }
 
 /// Bytes after which a name may start: whitespace and controls,
@@ -112,7 +112,7 @@ const MAX_LABEL: usize = 63;
 pub(crate) fn may_domain(hay: &[u8], dot: usize, floor: usize) -> bool {
     if dot <= floor
         || !hay.get(dot - 1).is_some_and(u8::is_ascii_alphanumeric)
-        || !hay.get(dot + 1).map_or(true, u8::is_ascii_alphanumeric)
+        || !hay.get(dot + 1).is_none_or(u8::is_ascii_alphanumeric)
     {
         return false;
     }
