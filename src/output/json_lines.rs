@@ -6,6 +6,7 @@ use super::json::{
     EndRecord, ErrorRecord, FromRecord, HtmlRecord, MailRecord, MatchRecord,
     Origin, Record, RejectRecord, SummaryRecord,
 };
+use super::json_fast;
 use super::printer::{path_bytes, Ctx, Emit, Run, Tally, Url};
 use super::url::host_ref;
 use crate::driver::InputDone;
@@ -15,8 +16,11 @@ use std::borrow::Cow;
 use std::io::{self, Write};
 
 /// The JSON Lines writer.
-#[derive(Debug)]
-pub(super) struct JsonLines;
+#[derive(Debug, Default)]
+pub(super) struct JsonLines {
+    /// The line being written (match records, see [`super::json_fast`]).
+    buf: Vec<u8>,
+}
 
 /// The input's name for JSON; a path that is not UTF-8 is escaped and
 /// flagged (`path_escaped`).
@@ -121,7 +125,7 @@ impl<W: Write> Emit<W> for JsonLines {
             })
         });
         let o = origin(&cx.opts.stdin_label, &url.input.source);
-        let rec = Record::Match(MatchRecord {
+        let rec = MatchRecord {
             path: o.path,
             path_escaped: o.path_escaped,
             source: o.source,
@@ -135,8 +139,12 @@ impl<W: Write> Emit<W> for JsonLines {
             flags,
             mail,
             html,
-        });
-        line(out, &rec)
+        };
+        // Written by hand, as serde writes `Record::Match(rec)`.
+        self.buf.clear();
+        json_fast::match_record(&mut self.buf, &rec);
+        self.buf.push(b'\n');
+        out.write_all(&self.buf)
     }
 
     fn reject(
