@@ -266,6 +266,10 @@ impl<'w, 'h, S: MailSink> Walk<'w, 'h, S> {
                 origin: self.origin,
             };
             let layers = Layers::default();
+            // Where encoded words may start (`=?`), searched once over the
+            // block as the runs need it: a search per run cost more in
+            // calls than in bytes (most runs are a few fields long).
+            let mut words = encoded_word::word_starts(block).peekable();
             let mut in_run = std::mem::take(&mut self.scratch.in_run);
             let mut next = starts.iter().peekable();
             for r in &runs {
@@ -287,9 +291,9 @@ impl<'w, 'h, S: MailSink> Walk<'w, 'h, S> {
                 }
                 let ctx = Context { base: at + r.start, ..ctx };
                 let meta = &mut self.meta;
-                go_on = if encoded_word::may_have_word(text)
-                    && encoded_word::has_word_with_colon(text)
-                {
+                while words.next_if(|&w| w < r.start).is_some() {}
+                let word = words.peek().is_some_and(|&w| w < r.end);
+                go_on = if word && encoded_word::has_word_with_colon(text) {
                     // RFC 2047: a URL in an encoded word is found in its
                     // decoded text (and points at the word).
                     let sc = &mut *self.scratch;
