@@ -41,7 +41,7 @@ fn matches(out: &Output) -> Vec<serde_json::Value> {
 
 #[test]
 fn json_matches_in_html_carry_their_context() {
-    let out = run(&["--json", "--mail", "on"], SPOOL);
+    let out = run(&["--json", "--html-context", "--mail", "on"], SPOOL);
     let m = matches(&out);
     let urls: Vec<&str> =
         m.iter().map(|v| v["url"].as_str().unwrap()).collect();
@@ -80,10 +80,22 @@ fn json_matches_in_html_carry_their_context() {
 fn plain_output_and_offsets_are_unchanged_by_the_context() {
     let plain = run(&["--mail", "on", "-b"], SPOOL);
     let text = String::from_utf8(plain.stdout).unwrap();
-    let json = run(&["--json", "--mail", "on"], SPOOL);
+    let json = run(&["--json", "--html-context", "--mail", "on"], SPOOL);
     let offsets: Vec<String> = matches(&json)
         .iter()
         .map(|v| format!("{}:{}", v["offset"], v["url"].as_str().unwrap()))
         .collect();
     assert_eq!(text.lines().collect::<Vec<_>>(), offsets);
+}
+
+#[test]
+fn the_context_is_read_only_when_asked() {
+    let plain = run(&["--json", "--mail", "on"], SPOOL);
+    let m = matches(&plain);
+    assert_eq!(m.len(), 6);
+    assert!(m.iter().all(|v| v.get("html").is_none()));
+    assert!(m.iter().all(|v| v["flags"] == serde_json::json!([])));
+    // It needs --json.
+    let alone = run(&["--html-context", "--mail", "on"], SPOOL);
+    assert_eq!(alone.status.code(), Some(2));
 }

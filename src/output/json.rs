@@ -71,8 +71,8 @@
 //!   at the URL's first byte in the input as stored (decompressed); the
 //!   URL's encoded form may span several lines. A mail search reports no
 //!   rejected candidates.
-//! - A URL found in a `text/html` part of mail (with `--json`) also has
-//!   an `html` object ([`crate::mail::html`]):
+//! - A URL found in a `text/html` part of mail (with `--json
+//!   --html-context`) also has an `html` object ([`crate::mail::html`]):
 //!
 //!   ```text
 //!   {"type":"match",…,"url":"http://evil.example/","flags":["text-host-differs"],
@@ -184,7 +184,7 @@ pub struct MatchRecord<'a> {
     #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
     pub mail: Option<Box<MailRecord<'a>>>,
     /// Where in its `text/html` part the URL was (mail searched with
-    /// `--json`; boxed like `mail`).
+    /// `--json --html-context`; boxed like `mail`).
     #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
     pub html: Option<Box<HtmlRecord<'a>>>,
 }

@@ -81,3 +81,17 @@ proptest! {
         same(&s, &t);
     }
 }
+
+#[test]
+fn a_special_character_at_every_place_of_a_long_run() {
+    for special in [
+        "\0", "\u{1f}", "\"", "\\", "\u{7f}", "\u{80}", "\u{9f}", "é",
+        "\u{202e}", " ", "~", "!",
+    ] {
+        for at in 0..24 {
+            let mut s = "abcdefghijklmnopqrstuvwxyz".to_string();
+            s.insert_str(at, special);
+            same(&s, &s);
+        }
+    }
+}
