@@ -232,8 +232,8 @@ pub struct Args {
 
     /// Give each --json match in a text/html part an `html` object: the
     /// element and attribute it is in, an anchor's link text, and the
-    /// flag `text-host-differs` (tokenizes every HTML part: on spam,
-    /// about half again the time of --json).
+    /// flag `text-host-differs` (tokenizes every HTML part: 15% more CPU
+    /// time than --json on the spool, 40% on the SpamAssassin folder).
     #[arg(long, requires = "json")]
     pub html_context: bool,
 
