@@ -391,7 +391,7 @@ fn boundary_expansion() {
                 for right in 0..=PAD {
                     let mut text = vec![filler; left];
                     text.extend_from_slice(seed);
-                    text.extend(std::iter::repeat(filler).take(right));
+                    text.extend(std::iter::repeat_n(filler, right));
                     let want: Vec<Hit> = base
                         .iter()
                         .map(|h| {

@@ -7,7 +7,8 @@ The files are the shapes a Spark job hands urlgrep, deterministic (no
 randomness, fixed gzip timestamps):
 
 list.mbox     an mbox with CRLF line ends and Latin-1 bytes (in the text
-              and inside a URL, which --json must percent-encode), RFC
+              and inside a URL, which --json must percent-encode), dates
+              over several months (for --by month), RFC
               1738 `<URL:...>` wrappers broken across lines, `<...>`,
               `"..."` and bare URLs
 news.gz       a multi-member gzip (two members, as in WARC/WET files) of
@@ -35,6 +36,7 @@ def message(i):
         f"12:00:00 1996\n"
         f"From: R\xe9my Fran\xe7ois <remy{i}@example.fr>\n"
         f"Subject: Caf\xe9 r\xe9sum\xe9 #{i}\n"
+        f"{date(i)}"
         f"Message-ID: <{i}.1996@example.fr>\n"
         f"\n"
         f"Le caf\xe9 est ici <URL:http://www.example.fr/caf%E9/\n"
@@ -50,6 +52,19 @@ def message(i):
         f"   /index.html> (Latin-1 inside a wrapper)\n"
         f"\n"
     ).encode("latin-1")
+
+
+def date(i):
+    """A `Date:` line for message i: spread over five months of 1996 and
+    1997 (for `--by month`), every seventh message without one (counted
+    under `unknown`)."""
+    if i % 7 == 6:
+        return ""
+    return f"Date: Mon, {i % 28 + 1} {MONTHS[i % 5]} {1996 + i % 2} " \
+        f"12:00:00 +0100\n"
+
+
+MONTHS = ("Jan", "Feb", "Mar", "Jun", "Dec")
 
 
 def article(i):

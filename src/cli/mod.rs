@@ -217,7 +217,9 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
                 || !args.header.is_empty()
                 || opts.by.is_some(),
         )
-        .header_fields(&args.header);
+        .header_fields(&args.header)
+        // The HTML context costs a tokenizer pass: only when asked.
+        .html_context(format == Format::Json && args.html_context);
     let driver = driver.build(finder);
 
     // The progress bar needs the total, so on a terminal the walk is done

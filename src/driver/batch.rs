@@ -5,7 +5,9 @@ use super::newlines::MailLines;
 use super::report::{Hit, MailHit, Report};
 use super::schedule::Part;
 use crate::input::{Compression, Input};
-use crate::mail::{self, Encoding, Location, MailMatch, MailSink, Metadata};
+use crate::mail::{
+    self, Encoding, HtmlLink, Location, MailMatch, MailSink, Metadata,
+};
 use crate::parse::{Reject, Scheme};
 use crate::scan::{Flags, Kind};
 use crate::search::lines::LineCounter;
@@ -70,6 +72,8 @@ pub(super) struct Batch {
     /// The metadata of the messages of `hits` (when asked for), one
     /// entry per message, not per hit.
     pub(super) metas: Vec<Arc<Metadata>>,
+    /// The HTML context of the hits that have one (when asked for).
+    pub(super) htmls: Vec<Arc<HtmlLink>>,
     /// Bytes searched.
     pub(super) bytes: u64,
     /// Newlines in the slice (slices only).
@@ -112,6 +116,8 @@ pub(super) struct FoundMail {
     pub(super) id: Option<(usize, usize)>,
     /// Its message's metadata: `metas[meta]` of its batch.
     pub(super) meta: Option<u32>,
+    /// Its HTML context: `htmls[html]` of its batch.
+    pub(super) html: Option<u32>,
     pub(super) part: usize,
     pub(super) location: Location,
     pub(super) encoding: Encoding,
@@ -133,10 +139,12 @@ impl Batch {
         let mut hits = std::mem::take(&mut self.hits);
         let mut urls = std::mem::take(&mut self.urls);
         let mut metas = std::mem::take(&mut self.metas);
+        let mut htmls = std::mem::take(&mut self.htmls);
         hits.clear();
         urls.clear();
         metas.clear();
-        *self = Batch { hits, urls, metas, ..Batch::default() };
+        htmls.clear();
+        *self = Batch { hits, urls, metas, htmls, ..Batch::default() };
     }
 
     pub(super) fn push(
@@ -192,12 +200,18 @@ impl Batch {
                 (id, meta)
             }
         };
+        let html = m.html().and_then(|h| {
+            let k = u32::try_from(self.htmls.len()).ok()?;
+            self.htmls.push(Arc::clone(h));
+            Some(k)
+        });
         if let Some(f) = self.hits.last_mut() {
             f.mail = Some(FoundMail {
                 message,
                 message_offset: base + m.message_offset(),
                 id,
                 meta,
+                html,
                 part: m.part(),
                 location: m.location(),
                 encoding: m.encoding(),
@@ -280,6 +294,10 @@ impl Batch {
                     location: m.location,
                     encoding: m.encoding,
                     decoded: m.decoded,
+                    html: m
+                        .html
+                        .and_then(|k| self.htmls.get(k as usize))
+                        .map(|h| &**h),
                 }),
                 repaired: f.repaired,
             };
@@ -405,6 +423,7 @@ impl Collect<'_, '_> {
             hits: std::mem::take(&mut self.batch.hits),
             urls: std::mem::take(&mut self.batch.urls),
             metas: std::mem::take(&mut self.batch.metas),
+            htmls: std::mem::take(&mut self.batch.htmls),
             opened: true,
             raw: raw.saturating_sub(self.sent),
             ..Batch::default()

@@ -44,6 +44,7 @@ pub struct DriverBuilder {
     pub(super) skip_binary: bool,
     pub(super) metadata: bool,
     pub(super) header_fields: Vec<String>,
+    pub(super) html_context: bool,
 }
 
 impl DriverBuilder {
@@ -107,6 +108,15 @@ impl DriverBuilder {
         self
     }
 
+    /// Whether hits in `text/html` parts carry their HTML context
+    /// ([`crate::MailHit::html`]; see
+    /// [`crate::mail::MailFinderBuilder::html_context`]). By default,
+    /// they do not.
+    pub fn html_context(&mut self, yes: bool) -> &mut DriverBuilder {
+        self.html_context = yes;
+        self
+    }
+
     /// Other fields the metadata holds, by name
     /// ([`crate::mail::MailFinderBuilder::header_fields`]); set, they turn
     /// [`DriverBuilder::metadata`] on. By default, none.
@@ -142,6 +152,7 @@ impl DriverBuilder {
             mail: MailFinder::builder()
                 .qp_repair(self.qp_repair)
                 .metadata(self.metadata)
+                .html_context(self.html_context)
                 .header_fields(&self.header_fields)
                 .build(finder.clone()),
             finder,

@@ -1,7 +1,7 @@
 //! The report contract: what the driver tells an output, in input order.
 
 use crate::input::{Compression, Input, InputError};
-use crate::mail::{Encoding, Location, Metadata};
+use crate::mail::{Encoding, HtmlLink, Location, Metadata};
 use crate::parse::{Reject, Scheme};
 use crate::scan::{Flags, Kind};
 use crate::search::Position;
@@ -54,6 +54,9 @@ pub struct MailHit<'a> {
     pub encoding: Encoding,
     /// Whether its text differs from the bytes its span covers.
     pub decoded: bool,
+    /// Where in its `text/html` part it was, when that was asked for
+    /// ([`crate::DriverBuilder::html_context`]).
+    pub html: Option<&'a HtmlLink>,
 }
 
 /// What the driver knows about an input once it is done.

@@ -83,47 +83,52 @@ impl fmt::Display for UtcTime {
 pub fn parse(value: &[u8]) -> Option<UtcTime> {
     // Comments hold no date: `(PST)`, `(via …)`.
     let text = strip_comments(value);
-    let mut words: Vec<&[u8]> = text
-        .split(|b| b.is_ascii_whitespace())
-        .filter(|w| !w.is_empty())
-        .collect();
-    let first = *words.first()?;
+    // The words, in a small array: a date has five or six, and a vector
+    // (with the comments' copy) was a third of the cost of a date.
+    let mut words = Words::default();
+    for w in text.split(|b| b.is_ascii_whitespace()).filter(|w| !w.is_empty())
+    {
+        words.push(w);
+    }
+    let first = *words.as_slice().first()?;
     if first.ends_with(b",") || DAYS.iter().any(|d| eq(first, d)) {
-        words.remove(0);
+        words.remove_first();
     } else if let Some(i) = first.iter().rposition(|&b| b == b',') {
         // `Mon,1 Jan …`: the blank after the comma is missing.
-        words[0] = &first[i + 1..];
+        words.w[0] = &first[i + 1..];
     }
     // RFC 850: `Monday, 01-Jan-01 12:00:00 GMT`.
-    let mut split: Vec<&[u8]>;
     if words.len() == 3 {
-        let parts: Vec<&[u8]> = words[0].split(|&b| b == b'-').collect();
-        if parts.len() == 3 {
-            split = parts;
-            split.extend_from_slice(&words[1..]);
-            words = split;
+        let mut parts = words.w[0].split(|&b| b == b'-');
+        if let (Some(d), Some(m), Some(y), None) =
+            (parts.next(), parts.next(), parts.next(), parts.next())
+        {
+            let (t, z) = (words.w[1], words.w[2]);
+            words = Words::default();
+            for w in [d, m, y, t, z] {
+                words.push(w);
+            }
         }
     }
     // The zone glued to the time: `12:00:00+0100`.
     if words.len() == 4 {
-        let s = words[3];
+        let s = words.w[3];
         let at = s
             .iter()
             .position(|&b| b == b'+')
             .or_else(|| s.iter().position(|&b| b == b'-').filter(|&i| i > 0));
         match at {
             Some(i) if i > 0 => {
-                words[3] = &s[..i];
+                words.w[3] = &s[..i];
                 words.push(&s[i..]);
             }
             _ => words.push(b""),
         }
     }
-    if words.len() < 5 {
-        return None;
-    }
-    let [mut dd, mut mm, mut yy, mut tm, mut tz] =
-        [words[0], words[1], words[2], words[3], words[4]];
+    let [mut dd, mut mm, mut yy, mut tm, mut tz] = match words.as_slice() {
+        [a, b, c, d, e, ..] => [*a, *b, *c, *d, *e],
+        _ => return None,
+    };
     if dd.is_empty() || mm.is_empty() || yy.is_empty() {
         return None;
     }
@@ -150,17 +155,15 @@ pub fn parse(value: &[u8]) -> Option<UtcTime> {
         std::mem::swap(&mut yy, &mut tz);
     }
     tm = tm.strip_suffix(b",").unwrap_or(tm);
-    let parts: Vec<&[u8]> = tm.split(|&b| b == b':').collect();
-    let parts = match parts.len() {
-        2 | 3 => parts,
-        1 => tm.split(|&b| b == b'.').collect(),
-        _ => return None,
-    };
-    let (hh, mi, ss) = match parts[..] {
-        [h, m] => (h, m, &b"0"[..]),
-        [h, m, s] => (h, m, s),
-        _ => return None,
-    };
+    // `hh:mm[:ss]`, or `hh.mm[.ss]` when there is no colon.
+    let sep = if tm.contains(&b':') { b':' } else { b'.' };
+    let mut parts = tm.split(|&b| b == sep);
+    let (hh, mi, ss) =
+        match (parts.next(), parts.next(), parts.next(), parts.next()) {
+            (Some(h), Some(m), None, _) => (h, m, &b"0"[..]),
+            (Some(h), Some(m), Some(s), None) => (h, m, s),
+            _ => return None,
+        };
     let mut year = number(yy)?;
     let day = number(dd)?;
     let (hour, minute, second) = (number(hh)?, number(mi)?, number(ss)?);
@@ -201,7 +204,10 @@ pub fn parse(value: &[u8]) -> Option<UtcTime> {
 
 /// `value` without its comments (RFC 5322 §3.2.2, nested, quoted pairs
 /// inside); an unclosed one runs to the end.
-fn strip_comments(value: &[u8]) -> Vec<u8> {
+fn strip_comments(value: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    if !value.contains(&b'(') {
+        return std::borrow::Cow::Borrowed(value);
+    }
     let mut out = Vec::with_capacity(value.len());
     let mut depth = 0usize;
     let mut bytes = value.iter();
@@ -220,7 +226,37 @@ fn strip_comments(value: &[u8]) -> Vec<u8> {
             _ => {}
         }
     }
-    out
+    std::borrow::Cow::Owned(out)
+}
+
+/// The first eight words of a date (the rules read five or six; more
+/// only keep it from being read as a shorter form).
+#[derive(Default)]
+struct Words<'a> {
+    w: [&'a [u8]; 8],
+    n: usize,
+}
+
+impl<'a> Words<'a> {
+    fn push(&mut self, word: &'a [u8]) {
+        if let Some(slot) = self.w.get_mut(self.n) {
+            *slot = word;
+            self.n += 1;
+        }
+    }
+
+    fn remove_first(&mut self) {
+        self.w.copy_within(1.., 0);
+        self.n = self.n.saturating_sub(1);
+    }
+
+    fn len(&self) -> usize {
+        self.n
+    }
+
+    fn as_slice(&self) -> &[&'a [u8]] {
+        self.w.get(..self.n).unwrap_or_default()
+    }
 }
 
 /// A run of 1 to 9 ASCII digits, with an optional sign (as Python's

@@ -134,11 +134,14 @@ fn pieces(value: &[u8]) -> Vec<Piece> {
     out
 }
 
-/// Whether `value` has an `=?`, which every encoded word starts with:
-/// a `memchr` for the rarer `?` (a `memmem` search would first build its
-/// searcher, at every header run).
-pub(crate) fn may_have_word(value: &[u8]) -> bool {
-    memchr::memchr_iter(b'?', value).any(|i| i > 0 && value[i - 1] == b'=')
+/// Where `=?` stands in `text` (the position of its `=`): where an
+/// encoded word may start; lazily, a `memchr` for the rarer `?`. (A
+/// two-byte `memmem` searcher built once cost more: 60.44 M against
+/// 59.78 M instructions for the first 8 MB of the spool.)
+pub(crate) fn word_starts(text: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    memchr::memchr_iter(b'?', text)
+        .filter(|&i| i > 0 && text[i - 1] == b'=')
+        .map(|i| i - 1)
 }
 
 /// Whether an encoded word of `value` decodes to text with a colon: only
@@ -265,8 +268,9 @@ mod tests {
         let word = (4, v.len() - 4);
         assert_eq!(map.range(4, 10), word);
         assert_eq!(map.range(0, 3), (0, 3));
-        assert!(has_word_with_colon(v) && may_have_word(v));
-        assert!(!may_have_word(b"?a=b? =") && may_have_word(b"x=?"));
+        assert!(has_word_with_colon(v) && word_starts(v).next().is_some());
+        assert_eq!(word_starts(b"?a=b? =").count(), 0);
+        assert_eq!(word_starts(b"x=?a=?").collect::<Vec<_>>(), [1, 4]);
         assert!(!has_word_with_colon(b"=?utf-8?q?no_colon?= http://x"));
         assert!(!has_word_with_colon(b"http://x/?a=?b"));
     }

@@ -32,6 +32,8 @@ pub(super) struct Config {
     pub(super) qp_repair: bool,
     pub(super) field_cache: bool,
     pub(super) metadata: bool,
+    /// Give matches in `text/html` parts their [`super::HtmlLink`].
+    pub(super) html_context: bool,
     /// Lower-case names of the fields [`super::Metadata::headers`] holds.
     pub(super) header_fields: Vec<String>,
 }
@@ -47,6 +49,7 @@ impl Default for MailFinderBuilder {
                 qp_repair: false,
                 field_cache: true,
                 metadata: false,
+                html_context: false,
                 header_fields: Vec::new(),
             },
         }
@@ -120,6 +123,17 @@ impl MailFinderBuilder {
     /// By default, it is not read.
     pub fn metadata(&mut self, yes: bool) -> &mut MailFinderBuilder {
         self.cfg.metadata = yes;
+        self
+    }
+
+    /// Give each match in a `text/html` part its HTML context: the
+    /// element and attribute it is in, an anchor's link text, and whether
+    /// that text names another host ([`MailMatch::html`]; see
+    /// [`super::html`]). The part is then tokenized once besides the
+    /// search. Only a part of a message held whole is given it (see
+    /// [`MailFinderBuilder::whole_message_len`]). By default, it is not.
+    pub fn html_context(&mut self, yes: bool) -> &mut MailFinderBuilder {
+        self.cfg.html_context = yes;
         self
     }
 

@@ -285,6 +285,8 @@ impl Leaf {
                 location: spec.location,
                 encoding: spec.encoding,
                 decoded,
+                // The HTML link context is read from a part held whole.
+                html: None,
             };
             sink.matched(&mm)
         })?;

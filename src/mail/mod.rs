@@ -63,6 +63,7 @@ mod field_cache;
 mod finder;
 mod frame;
 pub(crate) mod header;
+pub mod html;
 mod leaf;
 mod map;
 mod meta;
@@ -77,6 +78,7 @@ pub use finder::{MailFinder, MailFinderBuilder};
 pub use frame::{
     is_separator, messages, next_separator, Format, Message, Messages,
 };
+pub use html::HtmlLink;
 pub use meta::{mailbox, Mailbox, Metadata};
 pub use repair::{repair_iter, RepairIter, Repaired};
 
@@ -141,6 +143,7 @@ pub struct MailMatch<'a> {
     message_span: Span,
     message_id: Option<Cow<'a, [u8]>>,
     meta: Option<Arc<Metadata>>,
+    html: Option<Arc<HtmlLink>>,
     part: usize,
     location: Location,
     encoding: Encoding,
@@ -192,6 +195,12 @@ impl<'a> MailMatch<'a> {
     /// ([`MailFinderBuilder::metadata`]); shared by the message's matches.
     pub fn metadata(&self) -> Option<&Arc<Metadata>> {
         self.meta.as_ref()
+    }
+
+    /// Where in its `text/html` part the URL was, when the finder was
+    /// asked for it ([`MailFinderBuilder::html_context`]).
+    pub fn html(&self) -> Option<&Arc<HtmlLink>> {
+        self.html.as_ref()
     }
 
     /// The MIME entity the URL was in, numbered as Python's

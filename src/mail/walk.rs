@@ -8,6 +8,7 @@ use super::field_cache;
 use super::finder::MailFinder;
 use super::frame::{is_separator, Message};
 use super::header::{self, Field, Mime, TransferEncoding};
+use super::html;
 use super::map::{Layers, Map};
 use super::meta::{Picked, Slot};
 use super::repair::repair_iter;
@@ -265,6 +266,10 @@ impl<'w, 'h, S: MailSink> Walk<'w, 'h, S> {
                 origin: self.origin,
             };
             let layers = Layers::default();
+            // Where encoded words may start (`=?`), searched once over the
+            // block as the runs need it: a search per run cost more in
+            // calls than in bytes (most runs are a few fields long).
+            let mut words = encoded_word::word_starts(block).peekable();
             let mut in_run = std::mem::take(&mut self.scratch.in_run);
             let mut next = starts.iter().peekable();
             for r in &runs {
@@ -286,9 +291,9 @@ impl<'w, 'h, S: MailSink> Walk<'w, 'h, S> {
                 }
                 let ctx = Context { base: at + r.start, ..ctx };
                 let meta = &mut self.meta;
-                go_on = if encoded_word::may_have_word(text)
-                    && encoded_word::has_word_with_colon(text)
-                {
+                while words.next_if(|&w| w < r.start).is_some() {}
+                let word = words.peek().is_some_and(|&w| w < r.end);
+                go_on = if word && encoded_word::has_word_with_colon(text) {
                     // RFC 2047: a URL in an encoded word is found in its
                     // decoded text (and points at the word).
                     let sc = &mut *self.scratch;
@@ -403,6 +408,9 @@ impl<'w, 'h, S: MailSink> Walk<'w, 'h, S> {
             _ => {}
         }
         let decoding = encoding != Encoding::Identity;
+        // The HTML context reads the part before its references are
+        // decoded (the tokenizer decodes them), through these maps.
+        let (html_src, html_maps) = (text, layers.len());
         if decoding && mime.flowed && mime.is(b"text/plain") {
             decode::unflow(
                 text,
@@ -434,6 +442,26 @@ impl<'w, 'h, S: MailSink> Walk<'w, 'h, S> {
             origin: self.origin,
         };
         let layers = Layers { maps: layers };
+        if cfg.html_context && mime.is(b"text/html") {
+            let maps = layers.maps.get(..html_maps).unwrap_or_default();
+            let html_layers = Layers { maps: maps.to_vec() };
+            return html::with_index(|index| {
+                index.build(html_src, &html_layers, body.start);
+                let mut sink = html::Linked { index, inner: &mut *self.sink };
+                emit(
+                    self.mf,
+                    hay,
+                    self.msg,
+                    self.id,
+                    &mut self.meta,
+                    text,
+                    &layers,
+                    &ctx,
+                    repair,
+                    &mut sink,
+                )
+            });
+        }
         emit(
             self.mf,
             hay,
@@ -522,6 +550,7 @@ pub(super) fn emit_all<'t, S: MailSink>(
             message_span: msg.span,
             message_id: id.map(Cow::Borrowed),
             meta: meta.get(),
+            html: None,
             part: ctx.part,
             location: ctx.location,
             encoding: if repaired { Encoding::QpRepair } else { ctx.encoding },

@@ -40,7 +40,7 @@
 //!   after `-`), `trimmed` (trailing punctuation left out), `quote-prefix`
 //!   (a mail quote prefix removed), `escaped` (see `url`), `qp-repair`
 //!   (raw quoted-printable repaired by `--qp-repair` in text that is not
-//!   searched as mail).
+//!   searched as mail), `text-host-differs` (see `html` below).
 //! - An input searched as mail (`--mail`) adds to each `match` a `mail`
 //!   object, and to its `end` record (and the `summary`) a `messages`
 //!   count:
@@ -71,6 +71,22 @@
 //!   at the URL's first byte in the input as stored (decompressed); the
 //!   URL's encoded form may span several lines. A mail search reports no
 //!   rejected candidates.
+//! - A URL found in a `text/html` part of mail (with `--json
+//!   --html-context`) also has an `html` object ([`crate::mail::html`]):
+//!
+//!   ```text
+//!   {"type":"match",…,"url":"http://evil.example/","flags":["text-host-differs"],
+//!    "mail":{…},"html":{"in":"attribute","element":"a","attribute":"href",
+//!    "link_text":"www.paypal.com"}}
+//!   ```
+//!
+//!   `in` is `attribute` (with `element` and `attribute`, lower case),
+//!   `comment` or `text` (with `element` when that is a raw-text element
+//!   such as `script` or `style`); `link_text` is an anchor's text
+//!   content for its `href` (tags stripped, references decoded, white
+//!   space collapsed, at most 200 characters; empty for an image link).
+//!   The flag `text-host-differs` says the link text reads as a URL or
+//!   host name whose host is not the link's (`www.` and case aside).
 //! - `reject` records appear only with `--rejects`; `reason` is a stable
 //!   name, `message` the readable text. A candidate that is not UTF-8 is
 //!   percent-encoded in `url` like a match's, but without a flag.
@@ -167,6 +183,30 @@ pub struct MatchRecord<'a> {
     /// (boxed: the other records stay small).
     #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
     pub mail: Option<Box<MailRecord<'a>>>,
+    /// Where in its `text/html` part the URL was (mail searched with
+    /// `--json --html-context`; boxed like `mail`).
+    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+    pub html: Option<Box<HtmlRecord<'a>>>,
+}
+
+/// Where in an HTML part a URL was ([`crate::mail::HtmlLink`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HtmlRecord<'a> {
+    /// `attribute`, `text` or `comment`.
+    #[serde(borrow, rename = "in")]
+    pub place: Cow<'a, str>,
+    /// The element, lower case: the attribute's, or the raw-text element
+    /// (`script`, `style`, …) the text is in.
+    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+    pub element: Option<Cow<'a, str>>,
+    /// The attribute, lower case.
+    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+    pub attribute: Option<Cow<'a, str>>,
+    /// An anchor's link text (for its `href`): tags stripped, references
+    /// decoded, white space collapsed, at most 200 characters.
+    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+    pub link_text: Option<Cow<'a, str>>,
 }
 
 /// Where in a mail input a URL was (`--mail`).

@@ -3,9 +3,10 @@
 
 use super::escape::{self, json_text};
 use super::json::{
-    EndRecord, ErrorRecord, FromRecord, MailRecord, MatchRecord, Origin,
-    Record, RejectRecord, SummaryRecord,
+    EndRecord, ErrorRecord, FromRecord, HtmlRecord, MailRecord, MatchRecord,
+    Origin, Record, RejectRecord, SummaryRecord,
 };
+use super::json_fast;
 use super::printer::{path_bytes, Ctx, Emit, Run, Tally, Url};
 use super::url::host_ref;
 use crate::driver::InputDone;
@@ -15,8 +16,11 @@ use std::borrow::Cow;
 use std::io::{self, Write};
 
 /// The JSON Lines writer.
-#[derive(Debug)]
-pub(super) struct JsonLines;
+#[derive(Debug, Default)]
+pub(super) struct JsonLines {
+    /// The line being written (match records, see [`super::json_fast`]).
+    buf: Vec<u8>,
+}
 
 /// The input's name for JSON; a path that is not UTF-8 is escaped and
 /// flagged (`path_escaped`).
@@ -76,6 +80,17 @@ impl<W: Write> Emit<W> for JsonLines {
         if hit.repaired {
             flags.push(Cow::Borrowed("qp-repair"));
         }
+        let html = hit.mail.as_ref().and_then(|m| m.html).map(|h| {
+            if h.text_host_differs() {
+                flags.push(Cow::Borrowed("text-host-differs"));
+            }
+            Box::new(HtmlRecord {
+                place: Cow::Borrowed(h.place().name()),
+                element: h.element().map(Cow::Borrowed),
+                attribute: h.attribute().map(Cow::Borrowed),
+                link_text: h.link_text().map(Cow::Borrowed),
+            })
+        });
         let mail = hit.mail.as_ref().map(|m| {
             let meta = m.meta;
             Box::new(MailRecord {
@@ -110,7 +125,7 @@ impl<W: Write> Emit<W> for JsonLines {
             })
         });
         let o = origin(&cx.opts.stdin_label, &url.input.source);
-        let rec = Record::Match(MatchRecord {
+        let rec = MatchRecord {
             path: o.path,
             path_escaped: o.path_escaped,
             source: o.source,
@@ -123,8 +138,13 @@ impl<W: Write> Emit<W> for JsonLines {
             host: host_ref(hit.url, hit.host),
             flags,
             mail,
-        });
-        line(out, &rec)
+            html,
+        };
+        // Written by hand, as serde writes `Record::Match(rec)`.
+        self.buf.clear();
+        json_fast::match_record(&mut self.buf, &rec);
+        self.buf.push(b'\n');
+        out.write_all(&self.buf)
     }
 
     fn reject(

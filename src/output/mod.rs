@@ -8,6 +8,7 @@ pub mod escape;
 mod files;
 mod hll;
 pub mod json;
+mod json_fast;
 mod json_lines;
 mod plain;
 mod printer;

@@ -54,7 +54,7 @@ impl Format {
             Format::Count => Box::new(CountLines),
             Format::FilesWithMatches => Box::new(FileNames::with_match()),
             Format::FilesWithoutMatch => Box::new(FileNames::without_match()),
-            Format::Json => Box::new(JsonLines),
+            Format::Json => Box::new(JsonLines::default()),
             Format::Stats => Box::new(StatsReport::text(exact_stats, by)),
             Format::StatsJson => Box::new(StatsReport::json(exact_stats, by)),
             Format::StatsTsv => Box::new(StatsReport::tsv(exact_stats, by)),

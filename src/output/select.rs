@@ -55,7 +55,7 @@ impl Selection {
         (self.kinds.is_empty() || self.kinds.contains(&hit.kind))
             && (self.schemes.is_empty()
                 || self.schemes.iter().any(|s| s == scheme))
-            && self.filter.as_ref().map_or(true, |f| {
+            && self.filter.as_ref().is_none_or(|f| {
                 let text = self.text(hit.url);
                 if !f.needs_host() {
                     return f.keep(&text, None);

@@ -455,7 +455,7 @@ mod tests {
         assert_eq!(quote_depth(b"x\r\n> The draft is at <", 23), 1);
         // a line start out of reach counts as no prefix
         let mut long = b"> ".to_vec();
-        long.extend(std::iter::repeat(b'x').take(QUOTE_REACH));
+        long.extend(std::iter::repeat_n(b'x', QUOTE_REACH));
         long.push(b'<');
         assert_eq!(quote_depth(&long, long.len() - 1), 0);
     }

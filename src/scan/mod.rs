@@ -32,6 +32,7 @@ mod names;
 mod tld;
 mod triggers;
 
+pub(crate) use names::is_tld;
 use triggers::Trigger;
 pub use triggers::Triggers;
 

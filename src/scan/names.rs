@@ -153,7 +153,7 @@ const MAX_DOMAIN: usize = 253;
 pub(crate) fn may_address(hay: &[u8], at: usize, floor: usize) -> bool {
     at > floor
         && hay.get(at - 1).is_some_and(|&b| is_atext(b))
-        && hay.get(at + 1).map_or(true, |b| b.is_ascii_alphanumeric())
+        && hay.get(at + 1).is_none_or(|b| b.is_ascii_alphanumeric())
 }
 
 /// Whether the `.` at `dot` may end the `www` of a name: `www` (any
@@ -175,7 +175,7 @@ pub(crate) fn may_name(hay: &[u8], dot: usize, floor: usize) -> bool {
     };
     www && (start == floor
         || hay.get(start - 1).is_some_and(|&b| opens_name(b)))
-        && hay.get(dot + 1).map_or(true, |b| b.is_ascii_alphanumeric())
+        && hay.get(dot + 1).is_none_or(|b| b.is_ascii_alphanumeric())
 }
 
 /// Bytes after which a name may start: whitespace and controls,
@@ -218,7 +218,7 @@ pub(crate) fn host_start(
 ) -> Option<(usize, Opened)> {
     if dot <= floor
         || !hay.get(dot - 1).is_some_and(|&b| is_alnum(b))
-        || !hay.get(dot + 1).map_or(true, |&b| is_alnum(b))
+        || !hay.get(dot + 1).is_none_or(|&b| is_alnum(b))
     {
         return None;
     }

@@ -1,0 +1,273 @@
+//! The `match` record of `--json` written by hand, byte for byte what
+//! serde's derive through [`super::escape::write_json`] writes (a test holds the
+//! two to each other), in one pass over each string.
+//!
+//! Why: with message metadata a match record carries six or more
+//! strings, and serde_json escapes each byte by byte before
+//! [`super::escape::SafeFormatter`] looks at each fragment again for DEL, C1 and
+//! bidi controls; callgrind on the first 8 MB of the spool put 65% of a
+//! `--json` run in writing the records, 44% in `serialize_str`. Here a
+//! byte that needs no escape costs one table look-up, and only the three
+//! UTF-8 lead bytes an unsafe non-ASCII character can start with (`C2`,
+//! `D8`, `E2`) make it decode a character.
+
+use super::escape::is_unsafe;
+use super::json::{HtmlRecord, MailRecord, MatchRecord};
+
+/// `PLAIN[b]`: byte `b` is copied as it is (printable ASCII but `"` and
+/// `\`, and the bytes of non-ASCII characters but the three lead bytes
+/// above).
+const PLAIN: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0x20;
+    while b < 256 {
+        t[b] = !matches!(b, 0x22 | 0x5c | 0x7f | 0xc2 | 0xd8 | 0xe2);
+        b += 1;
+    }
+    t
+};
+
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// Appends `s` as a JSON string: serde_json's escapes for `"`, `\` and
+/// the C0 controls (`\b \t \n \f \r`, `\u00XX` for the others), and
+/// `\uXXXX` for DEL, the C1 controls and the bidi controls, as
+/// [`super::escape::SafeFormatter`] writes them.
+pub(crate) fn string(out: &mut Vec<u8>, s: &str) {
+    out.push(b'"');
+    let bytes = s.as_bytes();
+    let mut from = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        i = plain_ascii_end(bytes, i);
+        let Some(&b) = bytes.get(i) else { break };
+        if PLAIN[b as usize] {
+            i += 1;
+            continue;
+        }
+        let (len, esc): (usize, Option<u32>) = match b {
+            b'"' | b'\\' | 0..=0x1f | 0x7f => (1, Some(u32::from(b))),
+            _ => {
+                // A lead byte: the character decides.
+                let c = s.get(i..).and_then(|r| r.chars().next());
+                match c {
+                    Some(c) if is_unsafe(c) => {
+                        (c.len_utf8(), Some(u32::from(c)))
+                    }
+                    Some(c) => (c.len_utf8(), None),
+                    None => (1, None),
+                }
+            }
+        };
+        if let Some(code) = esc {
+            out.extend_from_slice(&bytes[from..i]);
+            match code {
+                0x22 => out.extend_from_slice(b"\\\""),
+                0x5c => out.extend_from_slice(b"\\\\"),
+                0x08 => out.extend_from_slice(b"\\b"),
+                0x09 => out.extend_from_slice(b"\\t"),
+                0x0a => out.extend_from_slice(b"\\n"),
+                0x0c => out.extend_from_slice(b"\\f"),
+                0x0d => out.extend_from_slice(b"\\r"),
+                _ => {
+                    out.extend_from_slice(b"\\u");
+                    for shift in [12, 8, 4, 0] {
+                        out.push(HEX[(code >> shift) as usize & 0xf]);
+                    }
+                }
+            }
+            from = i + len;
+        }
+        i += len;
+    }
+    out.extend_from_slice(&bytes[from..]);
+    out.push(b'"');
+}
+
+/// Where the run of printable ASCII other than `"` and `\` that starts at
+/// `i` ends, looked at eight bytes at a time (a URL or a path is mostly
+/// such a run); it may stop early, never late.
+fn plain_ascii_end(bytes: &[u8], mut i: usize) -> usize {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let Ok(word) = <[u8; 8]>::try_from(chunk) else { break };
+        let w = u64::from_le_bytes(word);
+        // Bit 7 of a byte set when it is below 0x20, above 0x7e, `"` or
+        // `\` (the classic SWAR tests: each is exact on whether some
+        // byte matches).
+        let below = w.wrapping_sub(LO * 0x20) & !w;
+        let above = w.wrapping_add(LO) | w;
+        let quote = (w ^ (LO * 0x22)).wrapping_sub(LO) & !(w ^ (LO * 0x22));
+        let slash = (w ^ (LO * 0x5c)).wrapping_sub(LO) & !(w ^ (LO * 0x5c));
+        if (below | above | quote | slash) & HI != 0 {
+            break;
+        }
+        i += 8;
+    }
+    i
+}
+
+/// Appends `n` in decimal.
+fn number(out: &mut Vec<u8>, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut k = digits.len();
+    loop {
+        k -= 1;
+        digits[k] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[k..]);
+}
+
+/// A key after the first, written whole: `key(out, b",\"name\":")` (one
+/// copy, where four small ones cost 60 instructions a key).
+fn key(out: &mut Vec<u8>, comma_name_colon: &[u8]) {
+    out.extend_from_slice(comma_name_colon);
+}
+
+fn opt_string(out: &mut Vec<u8>, s: Option<&str>) {
+    match s {
+        Some(s) => string(out, s),
+        None => out.extend_from_slice(b"null"),
+    }
+}
+
+fn boolean(out: &mut Vec<u8>, yes: bool) {
+    out.extend_from_slice(if yes { b"true" } else { b"false" });
+}
+
+/// Appends `rec` as `Record::Match` serializes it (no line break).
+pub(crate) fn match_record(out: &mut Vec<u8>, rec: &MatchRecord<'_>) {
+    out.extend_from_slice(b"{\"type\":\"match\"");
+    if let Some(p) = &rec.path {
+        key(out, b",\"path\":");
+        string(out, p);
+    }
+    if let Some(s) = &rec.source {
+        key(out, b",\"source\":");
+        string(out, s);
+    }
+    if rec.path_escaped {
+        key(out, b",\"path_escaped\":");
+        boolean(out, true);
+    }
+    key(out, b",\"offset\":");
+    number(out, rec.offset);
+    key(out, b",\"line\":");
+    number(out, rec.line);
+    key(out, b",\"column\":");
+    number(out, rec.column);
+    key(out, b",\"kind\":");
+    string(out, &rec.kind);
+    key(out, b",\"url\":");
+    string(out, &rec.url);
+    key(out, b",\"scheme\":");
+    string(out, &rec.scheme);
+    key(out, b",\"host\":");
+    opt_string(out, rec.host.as_deref());
+    key(out, b",\"flags\":");
+    out.push(b'[');
+    for (k, f) in rec.flags.iter().enumerate() {
+        if k > 0 {
+            out.push(b',');
+        }
+        string(out, f);
+    }
+    out.push(b']');
+    if let Some(m) = &rec.mail {
+        key(out, b",\"mail\":");
+        mail(out, m);
+    }
+    if let Some(h) = &rec.html {
+        key(out, b",\"html\":");
+        html(out, h);
+    }
+    out.push(b'}');
+}
+
+fn mail(out: &mut Vec<u8>, m: &MailRecord<'_>) {
+    out.extend_from_slice(b"{\"message\":");
+    number(out, m.message);
+    key(out, b",\"message_offset\":");
+    number(out, m.message_offset);
+    key(out, b",\"message_id\":");
+    opt_string(out, m.message_id.as_deref());
+    key(out, b",\"part\":");
+    number(out, m.part);
+    key(out, b",\"location\":");
+    string(out, &m.location);
+    key(out, b",\"encoding\":");
+    string(out, &m.encoding);
+    key(out, b",\"decoded\":");
+    boolean(out, m.decoded);
+    if let Some(f) = &m.from {
+        key(out, b",\"from\":");
+        out.extend_from_slice(b"{\"address\":");
+        opt_string(out, f.address.as_deref());
+        key(out, b",\"name\":");
+        opt_string(out, f.name.as_deref());
+        out.push(b'}');
+    }
+    for (name, value) in [
+        (&b",\"subject\":"[..], &m.subject),
+        (b",\"date\":", &m.date),
+        (b",\"date_utc\":", &m.date_utc),
+    ] {
+        if let Some(v) = value {
+            key(out, name);
+            string(out, v);
+        }
+    }
+    if let Some(headers) = &m.headers {
+        key(out, b",\"headers\":");
+        out.push(b'{');
+        for (k, (name, values)) in headers.iter().enumerate() {
+            if k > 0 {
+                out.push(b',');
+            }
+            string(out, name);
+            out.extend_from_slice(b":[");
+            for (j, v) in values.iter().enumerate() {
+                if j > 0 {
+                    out.push(b',');
+                }
+                string(out, v);
+            }
+            out.push(b']');
+        }
+        out.push(b'}');
+    }
+    out.push(b'}');
+}
+
+fn html(out: &mut Vec<u8>, h: &HtmlRecord<'_>) {
+    out.extend_from_slice(b"{\"in\":");
+    string(out, &h.place);
+    for (name, value) in [
+        (&b",\"element\":"[..], &h.element),
+        (b",\"attribute\":", &h.attribute),
+        (b",\"link_text\":", &h.link_text),
+    ] {
+        if let Some(v) = value {
+            key(out, name);
+            string(out, v);
+        }
+    }
+    out.push(b'}');
+}
+
+/// What serde writes for `rec`, for the tests and the fuzz of the two.
+#[cfg(test)]
+fn by_serde(rec: &MatchRecord<'_>) -> Vec<u8> {
+    let mut out = Vec::new();
+    let rec = super::json::Record::Match(rec.clone());
+    super::escape::write_json(&mut out, &rec).expect("writes to a Vec");
+    out
+}
+
+#[cfg(test)]
+mod tests;
