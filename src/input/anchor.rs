@@ -10,10 +10,16 @@ use std::io;
 /// A file as a handle on the folder that holds it and its name in that
 /// folder: `openat(2)` opens it whatever the length of its path. The
 /// handle is shared by the files of one folder, and closed when the last
-/// of them is dropped.
+/// of them is dropped. One pointer wide, so that every [`super::Input`]
+/// (most have none) stays small.
 #[cfg(target_os = "linux")]
 #[derive(Clone, Debug)]
-pub struct Anchor {
+pub struct Anchor(std::sync::Arc<Inner>);
+
+/// What an [`Anchor`] points to.
+#[cfg(target_os = "linux")]
+#[derive(Debug)]
+struct Inner {
     /// The folder, opened (`O_DIRECTORY`).
     dir: std::sync::Arc<std::os::fd::OwnedFd>,
     /// The file's name in it (one path component).
@@ -33,7 +39,7 @@ impl Anchor {
         dir: std::sync::Arc<std::os::fd::OwnedFd>,
         name: std::ffi::CString,
     ) -> Anchor {
-        Anchor { dir, name }
+        Anchor(std::sync::Arc::new(Inner { dir, name }))
     }
 
     /// Opens the file for reading (`openat(dir, name, O_RDONLY |
@@ -41,8 +47,8 @@ impl Anchor {
     pub fn open(&self) -> io::Result<File> {
         use rustix::fs::{openat, Mode, OFlags};
         let flags = OFlags::RDONLY | OFlags::CLOEXEC;
-        let fd =
-            openat(&*self.dir, self.name.as_c_str(), flags, Mode::empty())?;
+        let Inner { dir, name } = &*self.0;
+        let fd = openat(&**dir, name.as_c_str(), flags, Mode::empty())?;
         Ok(File::from(fd))
     }
 }
@@ -59,8 +65,8 @@ impl Anchor {
 #[cfg(target_os = "linux")]
 impl PartialEq for Anchor {
     fn eq(&self, other: &Anchor) -> bool {
-        std::sync::Arc::ptr_eq(&self.dir, &other.dir)
-            && self.name == other.name
+        let (a, b) = (&*self.0, &*other.0);
+        std::sync::Arc::ptr_eq(&a.dir, &b.dir) && a.name == b.name
     }
 }
 
