@@ -13,9 +13,16 @@
 //! gzip (multi-member files such as WARC/WET included), bzip2, xz and zstd
 //! are decompressed on the fly by [`decoder`].
 
+mod anchor;
+#[cfg(target_os = "linux")]
+pub(crate) mod deep;
+
+pub use anchor::Anchor;
+
 use crate::search::buffer::read_retry;
 use std::cmp::Ordering;
 use std::fmt;
+use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::PathBuf;
 
@@ -43,6 +50,28 @@ pub struct Input {
     /// Found in a folder walk, not named: a binary one may be skipped
     /// ([`crate::DriverBuilder::skip_binary`]).
     pub walked: bool,
+    /// How to open it when its path cannot be: a file deep in a folder
+    /// walk (on Linux), found through its folder's handle (see
+    /// [`Anchor`]). `None` for inputs opened by path.
+    pub anchor: Option<Anchor>,
+}
+
+impl Input {
+    /// Opens the input for reading: through its [`Anchor`] when it has
+    /// one (its path may be longer than the system accepts), else by its
+    /// path. Standard input is not opened: an error.
+    pub fn open(&self) -> io::Result<File> {
+        if let Some(anchor) = &self.anchor {
+            return anchor.open();
+        }
+        match &self.source {
+            Source::Path(path) => File::open(path),
+            Source::Stdin => Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "standard input is not opened by name",
+            )),
+        }
+    }
 }
 
 /// An input that could not be listed or opened.
@@ -168,19 +197,28 @@ pub fn walk(
 
 /// The lazy form of [`walk`]: folders are read as the inputs are taken,
 /// so searching can start before the walk ends.
+///
+/// On Linux, the part of a tree whose paths could pass `PATH_MAX` is
+/// walked by folder handles, in the same order: its files are listed
+/// with an [`Anchor`] and their real (long) paths, so any depth is
+/// searched.
 pub struct Walk {
     paths: std::vec::IntoIter<PathBuf>,
     dir: Option<(PathBuf, Entries)>,
+    /// The folder of `dir` being walked by handles, if any.
+    #[cfg(target_os = "linux")]
+    deep: Option<deep::Deep>,
     opts: WalkOptions,
 }
 
 impl fmt::Debug for Walk {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Walk")
-            .field("paths", &self.paths)
-            .field("dir", &self.dir.as_ref().map(|(p, _)| p))
-            .field("opts", &self.opts)
-            .finish()
+        let mut d = f.debug_struct("Walk");
+        d.field("paths", &self.paths)
+            .field("dir", &self.dir.as_ref().map(|(p, _)| p));
+        #[cfg(target_os = "linux")]
+        d.field("deep", &self.deep);
+        d.field("opts", &self.opts).finish()
     }
 }
 
@@ -193,16 +231,29 @@ type Entries = walkdir::FilterEntry<
 impl Walk {
     /// Walks `paths`.
     pub fn new(paths: Vec<PathBuf>, opts: WalkOptions) -> Walk {
-        Walk { paths: paths.into_iter(), dir: None, opts }
+        Walk {
+            paths: paths.into_iter(),
+            dir: None,
+            #[cfg(target_os = "linux")]
+            deep: None,
+            opts,
+        }
     }
 
     /// The next input of the folder being walked, if any.
     fn next_in_dir(&mut self) -> Option<Result<Input, InputError>> {
-        let (dir, entries) = self.dir.as_mut()?;
-        for entry in entries.by_ref() {
-            let entry = match entry {
-                Ok(e) => e,
-                Err(e) => {
+        loop {
+            #[cfg(target_os = "linux")]
+            if let Some(deep) = &mut self.deep {
+                match deep.next(&self.opts) {
+                    Some(item) => return Some(item),
+                    None => self.deep = None,
+                }
+            }
+            let (dir, entries) = self.dir.as_mut()?;
+            let entry = match entries.next() {
+                Some(Ok(e)) => e,
+                Some(Err(e)) => {
                     let path = e.path().unwrap_or(dir).to_path_buf();
                     let error = match e.io_error() {
                         Some(io) => io::Error::new(io.kind(), io.to_string()),
@@ -215,10 +266,28 @@ impl Walk {
                         error,
                     }));
                 }
+                None => {
+                    self.dir = None;
+                    return None;
+                }
             };
             // Only regular files: symbolic links (when not followed),
             // FIFOs, sockets and devices inside a folder are skipped.
             if !entry.file_type().is_file() {
+                // A folder whose files' paths could be too long goes on
+                // by handles (walkdir has listed it, not entered it).
+                #[cfg(target_os = "linux")]
+                if entry.file_type().is_dir()
+                    && deep::by_handle(entry.path())
+                    && self.opts.max_depth.is_none_or(|m| entry.depth() < m)
+                {
+                    entries.skip_current_dir();
+                    let (path, depth) = (entry.path(), entry.depth());
+                    match deep::Deep::start(dir, path, depth, &self.opts) {
+                        Ok(deep) => self.deep = Some(deep),
+                        Err(e) => return Some(Err(e)),
+                    }
+                }
                 continue;
             }
             if !self.opts.globs.is_empty() && entry.depth() > 0 {
@@ -234,10 +303,15 @@ impl Walk {
             };
             let source = Source::Path(entry.into_path());
             let walked = true;
-            return Some(Ok(Input { source, size, regular: true, walked }));
+            let anchor = None;
+            return Some(Ok(Input {
+                source,
+                size,
+                regular: true,
+                walked,
+                anchor,
+            }));
         }
-        self.dir = None;
-        None
     }
 }
 
@@ -256,6 +330,7 @@ impl Iterator for Walk {
                     size: None,
                     regular: false,
                     walked: false,
+                    anchor: None,
                 }));
             }
             let meta = match std::fs::metadata(&path) {
@@ -303,7 +378,8 @@ impl Iterator for Walk {
             let size = regular.then_some(meta.len());
             let source = Source::Path(path);
             let walked = false;
-            return Some(Ok(Input { source, size, regular, walked }));
+            let anchor = None;
+            return Some(Ok(Input { source, size, regular, walked, anchor }));
         }
     }
 }

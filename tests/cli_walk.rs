@@ -1,6 +1,7 @@
 //! The binary's folder walks: `-g/--glob` (with `!`), `--max-depth`,
 //! binary files skipped in a walk (`-a/--text` searches them), hidden
-//! folders searched, and a tree deeper than PATH_MAX.
+//! folders searched, and a tree deeper than PATH_MAX searched to the
+//! bottom.
 
 mod support;
 
@@ -121,16 +122,14 @@ fn max_depth() {
     );
 }
 
-/// Issue 20, B2: a tree deeper than PATH_MAX. Every folder whose path
-/// the system refuses is reported by name, with exit status 2; nothing
-/// is skipped silently, and everything above it is searched.
+/// A tree 25 folders of 200-byte names deep under `deep/`, made by a
+/// shell that descends folder by folder (a path this long cannot be
+/// created from the top): `deep/top` and an `f` in every folder, each
+/// with one URL naming its level.
 #[cfg(target_os = "linux")]
-#[test]
-fn tree_deeper_than_path_max_is_reported() {
+fn deep_tree() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let name = "d".repeat(200);
-    // Built by a shell that descends folder by folder: a path this long
-    // cannot be created from the top.
     let script = format!(
         "cd deep && echo http://top.example/ > top && \
          for i in $(seq 25); do mkdir {name} && cd -P {name} || exit 1; \
@@ -144,21 +143,67 @@ fn tree_deeper_than_path_max_is_reported() {
         .status()
         .unwrap();
     assert!(ok.success());
-    let o = run_in(dir.path(), &["-c", "deep"], b"");
-    let out = stdout(&o);
-    let err = stderr(&o);
-    let searched = out.lines().count();
-    // 25 levels of 201 bytes: the deepest ones pass PATH_MAX (4096).
-    assert!(searched > 15, "{out}");
-    if searched < 26 {
-        assert_eq!(code(&o), 2, "{err}");
-        let lines: Vec<&str> = err.lines().collect();
-        assert!(!lines.is_empty());
-        for line in lines {
-            assert!(line.starts_with("urlgrep: deep/ddd"), "{line}");
-            assert!(line.contains("File name too long"), "{line}");
-        }
-    } else {
-        assert_eq!(code(&o), 0, "{err}");
+    dir
+}
+
+/// The path of the `f` at `level` of [`deep_tree`], as printed.
+#[cfg(target_os = "linux")]
+fn deep_path(level: usize) -> String {
+    format!("deep/{}f", format!("{}/", "d".repeat(200)).repeat(level))
+}
+
+/// Output with each 200-byte folder name of [`deep_tree`] shortened to
+/// `D`, so that a failure prints readably.
+#[cfg(target_os = "linux")]
+fn short(out: &[u8]) -> String {
+    String::from_utf8_lossy(out).replace(&"d".repeat(200), "D")
+}
+
+/// Issue 20, B2: a tree deeper than PATH_MAX is searched to the bottom:
+/// below 19 levels the paths of `deep/` pass 4096 bytes, and those
+/// folders are walked by handle; the real paths are printed, in walk
+/// order (sorted by name: a folder's `D/` before its `f`), the same with
+/// one worker and two, with no error.
+#[cfg(target_os = "linux")]
+#[test]
+fn tree_deeper_than_path_max_is_searched() {
+    let dir = deep_tree();
+    assert!(deep_path(25).len() > 5000);
+    let path = |level: usize| format!("deep/{}f", "D/".repeat(level));
+    let mut want = String::new();
+    for i in (1..=25).rev() {
+        want += &format!("{}:http://level{i}.example/\n", path(i));
     }
+    want += "deep/top:http://top.example/\n";
+    for j in ["-j1", "-j2"] {
+        for args in [&[j, "deep"][..], &[j, "--slice-size", "8", "deep"]] {
+            let o = run_in(dir.path(), args, b"");
+            assert_eq!(short(&o.stderr), "", "{args:?}");
+            assert_eq!(code(&o), 0, "{args:?}");
+            assert_eq!(short(&o.stdout), want, "{args:?}");
+        }
+        let o = run_in(dir.path(), &[j, "-c", "deep"], b"");
+        let counts = short(&o.stdout);
+        let counts: Vec<&str> = counts.lines().collect();
+        assert_eq!(counts.len(), 26, "{}", short(&o.stderr));
+        assert_eq!(counts[0], format!("{}:1", path(25)));
+    }
+    // The long path printed is the real one.
+    let o = run_in(dir.path(), &["-l", "deep"], b"");
+    assert_eq!(stdout(&o).lines().next(), Some(&*deep_path(25)));
+    // Globs and --max-depth hold below the hand-over too: the `f` of
+    // level i is at depth i + 1.
+    let o = run_in(dir.path(), &["-g", "!f", "deep"], b"");
+    assert_eq!(short(&o.stdout), "deep/top:http://top.example/\n");
+    let glob = format!("/{}f", "*/".repeat(24));
+    let o = run_in(dir.path(), &["-g", &glob, "deep"], b"");
+    assert_eq!(
+        short(&o.stdout),
+        format!("{}:http://level24.example/\n", path(24))
+    );
+    let o = run_in(dir.path(), &["--max-depth", "22", "-l", "deep"], b"");
+    let listed = short(&o.stdout);
+    let listed: Vec<&str> = listed.lines().collect();
+    assert_eq!(listed.len(), 22, "{}", short(&o.stderr));
+    assert_eq!(listed[0], path(21));
 }

@@ -102,6 +102,7 @@ fn print(
                 size: None,
                 regular: true,
                 walked: false,
+                anchor: None,
             })
         })
         .collect();

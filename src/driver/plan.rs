@@ -99,14 +99,13 @@ impl<'d, I: Iterator<Item = Result<Input, InputError>>> Planner<'d, I> {
             Err(e) => return self.queue.push_back(Unit::Failed(e)),
         };
         let slice = self.driver.slice as u64;
-        let (Source::Path(path), Some(size)) = (&input.source, input.size)
-        else {
+        let (Source::Path(_), Some(size)) = (&input.source, input.size) else {
             return self.queue.push_back(Unit::Whole(input));
         };
         if size <= slice {
             return self.queue.push_back(Unit::Whole(input));
         }
-        let file = match File::open(path) {
+        let file = match input.open() {
             Ok(f) => f,
             Err(error) => {
                 let source = input.source.clone();

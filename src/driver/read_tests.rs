@@ -83,7 +83,13 @@ fn driver(mode: MailMode, repair: bool) -> Driver {
 }
 
 fn stdin() -> Input {
-    Input { source: Source::Stdin, size: None, regular: false, walked: false }
+    Input {
+        source: Source::Stdin,
+        size: None,
+        regular: false,
+        walked: false,
+        anchor: None,
+    }
 }
 
 /// URLs in a batch and the parts sent before it.
@@ -171,6 +177,7 @@ fn a_file_that_shrank_is_searched_to_its_end_and_says_so() {
         size: Some(size),
         regular: true,
         walked: false,
+        anchor: None,
     };
     let (batch, err) =
         d.search_whole(&input, &mut Buffer::default(), &mut Keep::default());
@@ -198,6 +205,7 @@ fn slices_of_a_file_that_shrank_keep_what_was_read() {
             size: Some(size),
             regular: true,
             walked: false,
+            anchor: None,
         };
         let file = std::fs::File::open(&path).unwrap();
         let slices = d.cut(&input, file, size).expect("sliced");

@@ -208,6 +208,7 @@ fn pseudo_file_is_read_to_its_end() {
         size: None,
         regular: true,
         walked: false,
+        anchor: None,
     };
     let mut r = Record::default();
     d.run([Ok(input)], &mut r).unwrap();
@@ -288,12 +289,13 @@ fn a_stopped_run_stops_reading() {
         size: None,
         regular: true,
         walked: false,
+        anchor: None,
     };
     let mut stop = Stop(0);
     let file = File::open(&path).unwrap();
     let size = text.len() as u64;
     let mut buf = Buffer::default();
-    d.search_big(&input, &path, file, size, &mut buf, &mut stop);
+    d.search_big(&input, file, size, &mut buf, &mut stop);
     assert_eq!(stop.0, 1);
     let mut stop = Stop(0);
     let file = File::open(&path).unwrap();
@@ -378,4 +380,38 @@ fn no_more_threads_than_units() {
     let mut seen = PoolSize(Vec::new());
     d.run(input::walk(&paths, Default::default()), &mut seen).unwrap();
     assert_eq!(seen.0, [2, 2, 2]);
+}
+
+/// Issue 20, B2: the files of a tree deeper than PATH_MAX are opened
+/// through their folder's handle on every path of the driver: listed
+/// with their sizes (cut into slices by the planner) and without (read
+/// whole, or found big by the worker), with one worker and three.
+#[cfg(target_os = "linux")]
+#[test]
+fn files_past_path_max_are_searched() {
+    let dir = tempfile::tempdir().unwrap();
+    crate::input::deep::testing::tree(dir.path(), 25);
+    let get = |threads, slice, skip_stat| {
+        let d = Driver::builder()
+            .threads(threads)
+            .slice_size(slice)
+            .build(Finder::new());
+        let opts = input::WalkOptions { skip_stat, ..Default::default() };
+        let inputs = input::walk(&[dir.path().to_path_buf()], opts);
+        let mut r = Record::default();
+        d.run(inputs, &mut r).unwrap();
+        r.0
+    };
+    let want = get(1, 1 << 20, false);
+    let urls = want.iter().filter(|l| l.contains(".example/")).count();
+    assert_eq!(urls, 25, "{want:?}");
+    assert!(!want.iter().any(|l| l.starts_with("error")), "{want:?}");
+    for slice in [8, 1 << 20] {
+        for threads in [1, 3] {
+            for skip_stat in [false, true] {
+                let got = get(threads, slice, skip_stat);
+                assert_eq!(got, want, "{slice} {threads} {skip_stat}");
+            }
+        }
+    }
 }

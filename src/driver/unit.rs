@@ -107,13 +107,10 @@ impl Driver {
         part: Part<'_>,
     ) -> (Batch, Option<InputError>) {
         let fail = |error, offset| failure(input, error, offset);
-        let path = match &input.source {
-            Source::Stdin => {
-                return self.search_stream(input, io::stdin(), part);
-            }
-            Source::Path(p) => p,
-        };
-        let file = match File::open(path) {
+        if input.source == Source::Stdin {
+            return self.search_stream(input, io::stdin(), part);
+        }
+        let file = match input.open() {
             Ok(f) => f,
             Err(e) => return (Batch::failed(), Some(fail(e, None))),
         };
@@ -166,7 +163,7 @@ impl Driver {
             return (batch, error.or(Some(err)));
         }
         if let Some(size) = big {
-            return self.search_big(input, path, file, size, buf, part);
+            return self.search_big(input, file, size, buf, part);
         }
         if bytes.len() as u64 >= limit && probe {
             // Grown past a slice since the look: sliced when its size
@@ -174,14 +171,7 @@ impl Driver {
             // kernel's pseudo-file) is streamed, below.
             match file.metadata() {
                 Ok(m) if m.len() >= limit => {
-                    return self.search_big(
-                        input,
-                        path,
-                        file,
-                        m.len(),
-                        buf,
-                        part,
-                    );
+                    return self.search_big(input, file, m.len(), buf, part);
                 }
                 Ok(_) => {}
                 Err(e) => return (Batch::failed(), Some(fail(e, None))),
@@ -189,7 +179,7 @@ impl Driver {
         }
         if bytes.len() as u64 >= limit {
             // It grew since we looked: stream it instead.
-            return match File::open(path) {
+            return match input.open() {
                 Ok(f) => self.search_stream(input, f, part),
                 Err(e) => (Batch::failed(), Some(fail(e, None))),
             };
@@ -433,7 +423,6 @@ impl Driver {
     pub(super) fn search_big(
         &self,
         input: &Input,
-        path: &std::path::Path,
         file: File,
         size: u64,
         buf: &mut Buffer,
@@ -441,7 +430,7 @@ impl Driver {
     ) -> (Batch, Option<InputError>) {
         let fail = |error, offset| failure(input, error, offset);
         let Some(slices) = self.cut(input, file, size) else {
-            return match File::open(path) {
+            return match input.open() {
                 Ok(f) => self.search_stream(input, f, part),
                 Err(e) => (Batch::failed(), Some(fail(e, None))),
             };

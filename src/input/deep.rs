@@ -1,0 +1,437 @@
+//! Folders walked by handle (Linux): the part of a tree whose paths could
+//! pass `PATH_MAX` (issue 20, B2).
+//!
+//! Linux refuses a path of `PATH_MAX` (4096) bytes or more with "File
+//! name too long", so walkdir, which opens every folder by its path,
+//! cannot go below a certain depth. [`super::Walk`] hands a folder over to
+//! [`Deep`] as soon as one name more could make a path too long: from
+//! there, each folder is opened relative to its parent's handle
+//! (`openat(2)`), and each file is listed with an [`Anchor`] (its
+//! folder's handle and its name), which the driver opens it by
+//! ([`super::Input::open`]). Paths are still built, to be printed.
+//!
+//! The walk is walkdir's, entry for entry: the same sorted order (by the
+//! bytes of the names), the same globs, depth limit, symbolic link rules
+//! and loop check, and the same error messages at the same places. Each
+//! folder being walked holds one descriptor (walkdir holds at most ten):
+//! a tree deeper than the descriptor limit reports "Too many open files"
+//! on the folder it cannot open, by name, as any unreadable folder.
+
+use super::{Anchor, Input, InputError, Source, WalkOptions};
+use rustix::fs::{
+    fstat, openat, statat, AtFlags, Dir, FileType, Mode, OFlags, Stat,
+};
+use std::cmp::Ordering;
+use std::ffi::{CStr, CString, OsStr};
+use std::io;
+use std::os::fd::OwnedFd;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Linux's `PATH_MAX`: the bytes of a path, its closing NUL included.
+const PATH_MAX: usize = 4096;
+
+/// Linux's `NAME_MAX`: the bytes of one name.
+const NAME_MAX: usize = 255;
+
+/// Whether the folder `path` is walked by handle: a name below it could
+/// make a path of `PATH_MAX` bytes with its NUL. Below a folder that is
+/// not, every path is short enough, so walkdir never opens a path that
+/// is too long.
+pub(super) fn by_handle(path: &Path) -> bool {
+    path.as_os_str().len() + 1 + NAME_MAX >= PATH_MAX
+}
+
+/// One entry of a folder: its name and type as `readdir` gives them.
+type Entry = io::Result<(CString, FileType)>;
+
+/// A folder being walked.
+#[derive(Debug)]
+struct Frame {
+    /// The folder, opened.
+    dir: Arc<OwnedFd>,
+    /// Its path, as printed.
+    path: PathBuf,
+    /// Its depth below the folder named (walkdir's: that folder is 0).
+    depth: usize,
+    /// Its entries not yet walked, sorted by name (a read error last).
+    entries: std::vec::IntoIter<Entry>,
+}
+
+/// The walk of one folder's tree by handles.
+#[derive(Debug)]
+pub(super) struct Deep {
+    /// The folder named, that globs are matched below.
+    root: PathBuf,
+    /// The folders being walked, the innermost last.
+    stack: Vec<Frame>,
+    /// With links followed: the device and inode of every folder from
+    /// the root to the innermost, with its path, for walkdir's loop check.
+    ancestors: Vec<(PathBuf, u64, u64)>,
+}
+
+/// An error about `path`.
+fn error(path: PathBuf, error: io::Error) -> InputError {
+    InputError { source: Source::Path(path), offset: None, error }
+}
+
+/// The entries of the folder `dir` but `.` and `..`, sorted as walkdir
+/// sorts them ([`super::by_name`]): by the bytes of the names, a read
+/// error last.
+fn entries(dir: &OwnedFd) -> io::Result<Vec<Entry>> {
+    let mut out = Vec::new();
+    for entry in Dir::read_from(dir)? {
+        match entry {
+            Ok(e) => {
+                let name = e.file_name();
+                if name != c"." && name != c".." {
+                    out.push(Ok((name.to_owned(), e.file_type())));
+                }
+            }
+            Err(e) => {
+                out.push(Err(e.into()));
+                break;
+            }
+        }
+    }
+    out.sort_by(|a, b| match (a, b) {
+        (Ok(a), Ok(b)) => a.0.as_bytes().cmp(b.0.as_bytes()),
+        (Ok(_), Err(_)) => Ordering::Less,
+        (Err(_), Ok(_)) => Ordering::Greater,
+        (Err(_), Err(_)) => Ordering::Equal,
+    });
+    Ok(out)
+}
+
+/// Opens the folder `name` of `dir` (following a link to it).
+fn open_dir(dir: &OwnedFd, name: &CStr) -> io::Result<OwnedFd> {
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+    Ok(openat(dir, name, flags, Mode::empty())?)
+}
+
+/// The device and inode of an open file.
+fn dev_ino(fd: &OwnedFd) -> io::Result<(u64, u64)> {
+    Ok(id(&fstat(fd)?))
+}
+
+/// The device and inode a `stat` gives.
+// `c_ulong` on some targets (32 bits on 32-bit ones), `u64` on others.
+#[allow(clippy::useless_conversion)]
+fn id(st: &Stat) -> (u64, u64) {
+    (u64::from(st.st_dev), u64::from(st.st_ino))
+}
+
+impl Deep {
+    /// Starts below the folder `path` (at `depth`, walkdir's depth, of the
+    /// walk of `root`), which walkdir has listed but not entered. Its
+    /// path is still short enough to open.
+    pub(super) fn start(
+        root: &Path,
+        path: &Path,
+        depth: usize,
+        opts: &WalkOptions,
+    ) -> Result<Deep, InputError> {
+        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+        let dir = rustix::fs::open(path, flags, Mode::empty())
+            .map_err(|e| error(path.to_path_buf(), e.into()))?;
+        let list = entries(&dir).map_err(|e| error(path.to_path_buf(), e))?;
+        let mut ancestors = Vec::new();
+        if opts.follow_links {
+            // walkdir's ancestors: every folder entered, from the root.
+            let above: Vec<&Path> = path
+                .ancestors()
+                .skip(1)
+                .take_while(|a| a.starts_with(root))
+                .collect();
+            for a in above.into_iter().rev() {
+                use std::os::unix::fs::MetadataExt;
+                if let Ok(m) = std::fs::metadata(a) {
+                    ancestors.push((a.to_path_buf(), m.dev(), m.ino()));
+                }
+            }
+            if let Ok((dev, ino)) = dev_ino(&dir) {
+                ancestors.push((path.to_path_buf(), dev, ino));
+            }
+        }
+        let frame = Frame {
+            dir: Arc::new(dir),
+            path: path.to_path_buf(),
+            depth,
+            entries: list.into_iter(),
+        };
+        Ok(Deep { root: root.to_path_buf(), stack: vec![frame], ancestors })
+    }
+
+    /// The next input, or error, of the walk; `None` at its end.
+    pub(super) fn next(
+        &mut self,
+        opts: &WalkOptions,
+    ) -> Option<Result<Input, InputError>> {
+        loop {
+            let frame = self.stack.last_mut()?;
+            let Some(entry) = frame.entries.next() else {
+                self.stack.pop();
+                if opts.follow_links {
+                    self.ancestors.pop();
+                }
+                continue;
+            };
+            let (name, mut kind) = match entry {
+                Ok(e) => e,
+                // As walkdir: a read error of a folder names the root.
+                Err(e) => return Some(Err(error(self.root.clone(), e))),
+            };
+            let dir = Arc::clone(&frame.dir);
+            let depth = frame.depth + 1;
+            let path = frame.path.join(OsStr::from_bytes(name.as_bytes()));
+            let mut target = None;
+            if kind == FileType::Unknown {
+                let st = statat(&*dir, &*name, AtFlags::SYMLINK_NOFOLLOW);
+                match st {
+                    Ok(st) => kind = FileType::from_raw_mode(st.st_mode),
+                    Err(e) => return Some(Err(error(path, e.into()))),
+                }
+            }
+            if kind == FileType::Symlink && opts.follow_links {
+                match statat(&*dir, &*name, AtFlags::empty()) {
+                    Ok(st) => {
+                        kind = FileType::from_raw_mode(st.st_mode);
+                        target = Some(st);
+                    }
+                    Err(e) => return Some(Err(error(path, e.into()))),
+                }
+            }
+            match kind {
+                FileType::Directory => {
+                    if let Some(st) = target {
+                        let id = id(&st);
+                        let up = self.ancestors.iter().rev();
+                        if let Some((a, ..)) =
+                            up.into_iter().find(|(_, d, i)| (*d, *i) == id)
+                        {
+                            let e = io::Error::other(format!(
+                                "File system loop found: {} points to an \
+                                 ancestor {}",
+                                path.display(),
+                                a.display()
+                            ));
+                            return Some(Err(error(path, e)));
+                        }
+                    }
+                    let rel = path.strip_prefix(&self.root);
+                    let globs = &opts.globs;
+                    if !globs.is_empty()
+                        && !globs.allows(rel.unwrap_or(&path), true)
+                    {
+                        continue;
+                    }
+                    if opts.max_depth.is_some_and(|m| depth >= m) {
+                        continue;
+                    }
+                    let opened = open_dir(&dir, &name).and_then(|fd| {
+                        let list = entries(&fd)?;
+                        Ok((fd, list))
+                    });
+                    let (fd, list) = match opened {
+                        Ok(o) => o,
+                        Err(e) => return Some(Err(error(path, e))),
+                    };
+                    if opts.follow_links {
+                        if let Ok((dev, ino)) = dev_ino(&fd) {
+                            self.ancestors.push((path.clone(), dev, ino));
+                        }
+                    }
+                    self.stack.push(Frame {
+                        dir: Arc::new(fd),
+                        path,
+                        depth,
+                        entries: list.into_iter(),
+                    });
+                }
+                FileType::RegularFile => {
+                    let rel = path.strip_prefix(&self.root);
+                    let globs = &opts.globs;
+                    if !globs.is_empty()
+                        && !globs.allows(rel.unwrap_or(&path), false)
+                    {
+                        continue;
+                    }
+                    let size = match (opts.skip_stat, target) {
+                        (true, _) => None,
+                        (false, Some(st)) => u64::try_from(st.st_size).ok(),
+                        (false, None) => {
+                            let flags = AtFlags::SYMLINK_NOFOLLOW;
+                            statat(&*dir, &*name, flags)
+                                .ok()
+                                .and_then(|st| u64::try_from(st.st_size).ok())
+                        }
+                    };
+                    return Some(Ok(Input {
+                        source: Source::Path(path),
+                        size,
+                        regular: true,
+                        walked: true,
+                        anchor: Some(Anchor::new(dir, name)),
+                    }));
+                }
+                // Links not followed, FIFOs, sockets and devices.
+                _ => continue,
+            }
+        }
+    }
+}
+
+/// Deep trees for tests, built through folder handles (a path this long
+/// cannot be made from the top).
+#[cfg(test)]
+pub(crate) mod testing {
+    use rustix::fs::{mkdirat, openat, Mode, OFlags};
+    use std::io::Write;
+    use std::os::fd::OwnedFd;
+    use std::path::Path;
+
+    /// The name of every folder of [`tree`]: 200 bytes.
+    pub(crate) fn name() -> String {
+        "d".repeat(200)
+    }
+
+    /// `levels` folders named [`name`] below `root`, each holding a file
+    /// `f` with the URL `http://level{i}.example/`; returns the handle of
+    /// every folder, `root`'s first.
+    pub(crate) fn tree(root: &Path, levels: usize) -> Vec<OwnedFd> {
+        let dirs = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+        let file = OFlags::WRONLY | OFlags::CREATE | OFlags::CLOEXEC;
+        let mut fds =
+            vec![rustix::fs::open(root, dirs, Mode::empty()).unwrap()];
+        for i in 1..=levels {
+            let up = fds.last().unwrap();
+            mkdirat(up, name().as_str(), Mode::from_bits_truncate(0o755))
+                .unwrap();
+            let fd = openat(up, name().as_str(), dirs, Mode::empty()).unwrap();
+            let f = openat(&fd, "f", file, Mode::from_bits_truncate(0o644))
+                .unwrap();
+            let mut f = std::fs::File::from(f);
+            writeln!(f, "http://level{i}.example/").unwrap();
+            fds.push(fd);
+        }
+        fds
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::{name, tree};
+    use super::*;
+    use std::io::Read;
+
+    /// The path of the folder at `level` below `root`.
+    fn at(root: &Path, level: usize) -> PathBuf {
+        let mut p = root.to_path_buf();
+        for _ in 0..level {
+            p.push(name());
+        }
+        p
+    }
+
+    /// Every file of a tree 25 folders deep is listed, in walkdir's
+    /// order, with its size and real path; the ones past PATH_MAX have an
+    /// anchor that opens them (their path does not).
+    #[test]
+    fn deep_files_are_listed_and_opened() {
+        let dir = tempfile::tempdir().unwrap();
+        tree(dir.path(), 25);
+        for skip_stat in [false, true] {
+            let opts = WalkOptions { skip_stat, ..Default::default() };
+            let got = super::super::walk(&[dir.path().to_path_buf()], opts);
+            assert_eq!(got.len(), 25);
+            for (k, item) in got.into_iter().enumerate() {
+                let level = 25 - k;
+                let input = item.unwrap();
+                let path = at(dir.path(), level).join("f");
+                assert_eq!(input.source, Source::Path(path.clone()));
+                let text = format!("http://level{level}.example/\n");
+                let size = text.len() as u64;
+                assert_eq!(input.size, (!skip_stat).then_some(size));
+                let mut read = String::new();
+                input.open().unwrap().read_to_string(&mut read).unwrap();
+                assert_eq!(read, text);
+                if path.as_os_str().len() >= PATH_MAX {
+                    assert!(input.anchor.is_some(), "{level}");
+                    let e = std::fs::File::open(&path).unwrap_err();
+                    assert_eq!(e.raw_os_error(), Some(36), "ENAMETOOLONG");
+                }
+            }
+        }
+    }
+
+    /// Below the hand-over, links are followed (`-L`) or skipped as
+    /// walkdir does, and a loop is reported with walkdir's message, at
+    /// the same place: a shallow tree and a deep one give the same.
+    #[test]
+    fn links_and_loops_as_walkdir() {
+        let dir = tempfile::tempdir().unwrap();
+        let fds = tree(dir.path(), 24);
+        // The same links at level 2 (walkdir's walk) and level 23 (by
+        // handle): one to the folder two up, one to the `f` beside it.
+        for level in [2, 23] {
+            rustix::fs::symlinkat("../..", &fds[level], "up").unwrap();
+            rustix::fs::symlinkat("f", &fds[level], "g").unwrap();
+        }
+        let names = |follow_links| -> Vec<String> {
+            let opts = WalkOptions {
+                follow_links,
+                skip_stat: true,
+                ..Default::default()
+            };
+            let got = super::super::walk(&[dir.path().to_path_buf()], opts);
+            let short = |p: &Path| {
+                let p = p.strip_prefix(dir.path()).unwrap_or(p);
+                p.to_string_lossy().replace(&name(), "D")
+            };
+            got.iter()
+                .map(|r| match r {
+                    Ok(Input { source: Source::Path(p), .. }) => short(p),
+                    Ok(_) => "stdin".into(),
+                    Err(e) => {
+                        let at = match &e.source {
+                            Source::Path(p) => short(p),
+                            Source::Stdin => "stdin".into(),
+                        };
+                        let root = dir.path().to_string_lossy().into_owned();
+                        let msg = e.error.to_string().replace(&root, "");
+                        format!("{at}: {}", msg.replace(&name(), "D"))
+                    }
+                })
+                .collect()
+        };
+        let plain = names(false);
+        assert_eq!(plain.len(), 24);
+        let d = |n: usize| "D/".repeat(n);
+        let followed = names(true);
+        // The ancestor two up, the root's path taken out.
+        let loop_at = |n: usize| {
+            let up = d(n - 2);
+            let up = match up.trim_end_matches('/') {
+                "" => String::new(),
+                up => format!("/{up}"),
+            };
+            format!(
+                "{}up: File system loop found: /{}up points to an \
+                 ancestor {up}",
+                d(n),
+                d(n),
+            )
+        };
+        // Walk order: `D/` before `f`, `f` before `g`, `g` before `up`.
+        let mut want = Vec::new();
+        for level in (1..=24).rev() {
+            want.push(format!("{}f", d(level)));
+            if level == 23 || level == 2 {
+                want.push(format!("{}g", d(level)));
+                want.push(loop_at(level));
+            }
+        }
+        assert_eq!(followed, want);
+    }
+}
