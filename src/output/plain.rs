@@ -27,7 +27,9 @@ fn prefix<W: Write>(
     url: &Url<'_>,
     offset: bool,
 ) -> io::Result<()> {
-    out.write_all(name)?;
+    if !name.is_empty() {
+        out.write_all(name)?;
+    }
     if cx.opts.line_number {
         write!(out, "{}:", url.hit.at.line)?;
     }
