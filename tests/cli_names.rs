@@ -234,3 +234,31 @@ fn names_from_args_keep_their_bytes() {
     want.extend(names.get(2).map(|n| n.as_slice()));
     assert_eq!(records(&o.stdout), want);
 }
+
+/// Plain output writes each input's name once per input (at its
+/// beginning) and prints it before every line of that input: each line
+/// carries its own file's escaped name, with `-n`, `-b` and `--rejects`
+/// lines too, and the next file's lines carry the next name.
+#[test]
+fn plain_prefix_is_each_inputs_own_name() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("a%1.txt"),
+        "http://a.example/\nhttp://b.example/ http://[x/\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("b.txt"), "\nftp://c.example/\n").unwrap();
+    let out = run_in(
+        dir.path(),
+        &["-H", "-n", "-b", "--rejects", "a%1.txt", "b.txt"],
+        b"",
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "a%251.txt:1:0:http://a.example/\n\
+         a%251.txt:2:18:http://b.example/\n\
+         a%251.txt:2:36: reject: bad-ipv6: http://[x/\n\
+         b.txt:2:1:ftp://c.example/\n"
+    );
+}

@@ -4,22 +4,31 @@
 
 use super::escape;
 use super::printer::{Ctx, Emit, Url};
+use crate::input::Input;
 use crate::parse::Reject;
 use std::io::{self, Write};
 
 /// The plain-lines writer.
-#[derive(Debug)]
-pub(super) struct PlainLines;
+#[derive(Debug, Default)]
+pub(super) struct PlainLines {
+    /// The current input's name as every line prints it (escaped, with
+    /// its separator), written once at [`Emit::begin`]: escaping the
+    /// name again for every URL cost a tenth of a run over a Maildir
+    /// folder. Empty without `--with-filename`.
+    name: Vec<u8>,
+}
 
-/// The grep-style prefix of a line: name, line number, offset.
+/// The grep-style prefix of a line: name (`name`, already written out),
+/// line number, offset.
 fn prefix<W: Write>(
     out: &mut W,
     cx: &Ctx<'_>,
+    name: &[u8],
     url: &Url<'_>,
     offset: bool,
 ) -> io::Result<()> {
-    if cx.opts.with_filename {
-        cx.name(out, &url.input.source, b':')?;
+    if !name.is_empty() {
+        out.write_all(name)?;
     }
     if cx.opts.line_number {
         write!(out, "{}:", url.hit.at.line)?;
@@ -31,13 +40,26 @@ fn prefix<W: Write>(
 }
 
 impl<W: Write> Emit<W> for PlainLines {
+    fn begin(
+        &mut self,
+        _: &mut W,
+        cx: &Ctx<'_>,
+        input: &Input,
+    ) -> io::Result<()> {
+        self.name.clear();
+        if cx.opts.with_filename {
+            cx.name(&mut self.name, &input.source, b':')?;
+        }
+        Ok(())
+    }
+
     fn url(
         &mut self,
         out: &mut W,
         cx: &Ctx<'_>,
         url: &Url<'_>,
     ) -> io::Result<()> {
-        prefix(out, cx, url, cx.opts.byte_offset)?;
+        prefix(out, cx, &self.name, url, cx.opts.byte_offset)?;
         out.write_all(&escape::url(url.text))?;
         out.write_all(b"\n")?;
         if cx.opts.line_buffered {
@@ -53,7 +75,7 @@ impl<W: Write> Emit<W> for PlainLines {
         url: &Url<'_>,
         reject: Reject,
     ) -> io::Result<()> {
-        prefix(out, cx, url, true)?;
+        prefix(out, cx, &self.name, url, true)?;
         write!(out, " reject: {}: ", reject.name())?;
         // A rejected text may hold any byte: escaped, so that no control
         // reaches a terminal.

@@ -50,7 +50,7 @@ impl Format {
         by: Option<Period>,
     ) -> Box<dyn Emit<W> + Send> {
         match self {
-            Format::Plain => Box::new(PlainLines),
+            Format::Plain => Box::new(PlainLines::default()),
             Format::Count => Box::new(CountLines),
             Format::FilesWithMatches => Box::new(FileNames::with_match()),
             Format::FilesWithoutMatch => Box::new(FileNames::without_match()),
