@@ -383,6 +383,7 @@ impl Driver {
         let log = RefCell::new(NewlineLog::default());
         let len = slice.end - slice.start;
         let mut range = FileRange {
+            count: self.lines,
             file: &slice.file,
             at: slice.start,
             left: len,
@@ -480,8 +481,10 @@ impl Driver {
 /// An mbox slice longer than this is read as a stream, not held.
 const MAIL_SLICE_HOLD: u64 = 8 << 20;
 
-/// A range of a file, read with `pread`; counts its newlines.
+/// A range of a file, read with `pread`; counts its newlines when
+/// `count` (line numbers are asked for).
 struct FileRange<'a> {
+    count: bool,
     file: &'a File,
     at: u64,
     left: u64,
@@ -495,7 +498,10 @@ impl Read for FileRange<'_> {
         let n = self.file.read_at(&mut buf[..want], self.at)?;
         self.at += n as u64;
         self.left -= n as u64;
-        self.newlines += memchr::memchr_iter(b'\n', &buf[..n]).count() as u64;
+        if self.count {
+            self.newlines +=
+                memchr::memchr_iter(b'\n', &buf[..n]).count() as u64;
+        }
         Ok(n)
     }
 }

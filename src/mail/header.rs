@@ -336,6 +336,19 @@ pub(crate) enum TransferEncoding {
     Base64,
 }
 
+impl TransferEncoding {
+    /// The encoding a match found in such a part reports.
+    pub(crate) fn encoding(self) -> super::Encoding {
+        match self {
+            TransferEncoding::Identity => super::Encoding::Identity,
+            TransferEncoding::QuotedPrintable => {
+                super::Encoding::QuotedPrintable
+            }
+            TransferEncoding::Base64 => super::Encoding::Base64,
+        }
+    }
+}
+
 impl<'a> Mime<'a> {
     /// Reads `Content-Type` and `Content-Transfer-Encoding` from a header
     /// block.

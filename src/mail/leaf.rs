@@ -157,22 +157,14 @@ impl Leaf {
             }
             self.pending.extend_from_slice(text);
             if self.pending.len() > PENDING_MAX {
-                let held = std::mem::take(&mut self.pending);
-                let go_on = self.pipe(mf, &held, false, info, sink);
-                self.pending = held;
-                self.pending.clear();
-                return go_on;
+                return self.pipe_pending(mf, false, info, sink);
             }
             return Ok(true);
         }
-        if !self.pending.is_empty() {
-            let held = std::mem::take(&mut self.pending);
-            let go_on = self.pipe(mf, &held, false, info, sink);
-            self.pending = held;
-            self.pending.clear();
-            if !go_on? {
-                return Ok(false);
-            }
+        if !self.pending.is_empty()
+            && !self.pipe_pending(mf, false, info, sink)?
+        {
+            return Ok(false);
         }
         if !self.pipe(mf, &text[..cut], false, info, sink)? {
             return Ok(false);
@@ -209,14 +201,28 @@ impl Leaf {
             };
             let held = std::mem::take(&mut self.pending);
             self.start(tail, self.pending_at);
-            let go_on = self.pipe(mf, &held, true, info, sink);
             self.pending = held;
-            self.pending.clear();
+            let go_on = self.pipe_pending(mf, true, info, sink);
             self.spec = None;
             return go_on;
         }
         self.spec = None;
         Ok(true)
+    }
+
+    /// Hands the held lines to [`Leaf::pipe`] and empties the hold.
+    fn pipe_pending<S: MailSink>(
+        &mut self,
+        mf: &MailFinder,
+        eof: bool,
+        info: &MsgInfo,
+        sink: &mut S,
+    ) -> Result<bool, S::Error> {
+        let held = std::mem::take(&mut self.pending);
+        let go_on = self.pipe(mf, &held, eof, info, sink);
+        self.pending = held;
+        self.pending.clear();
+        go_on
     }
 
     /// Decodes `text` through the stages and searches what they settle.

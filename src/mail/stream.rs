@@ -19,7 +19,7 @@ mod head;
 
 use super::finder::MailFinder;
 use super::frame::Message;
-use super::header::{Mime, TransferEncoding};
+use super::header::Mime;
 use super::leaf::{Leaf, MsgInfo, Spec};
 use super::stage::{Decoder, LONG_LINE};
 use super::walk::{Scratch, MAX_DEPTH};
@@ -292,16 +292,14 @@ impl<'f> StreamMsg<'f> {
         })
     }
 
-    /// The header ends: the line at `at` ended it (an empty line up to
-    /// `body`, or the body's first line, `body == at`). Reads it and
+    /// The header ends, its body starting at `body` (after the empty line
+    /// that ended it, or at the first line that is no field). Reads it and
     /// starts the body as its type says.
     fn head_done<S: MailSink>(
         &mut self,
-        at: usize,
         body: usize,
         sink: &mut S,
     ) -> Result<bool, S::Error> {
-        let _ = at;
         self.pos = body;
         self.fed = body;
         self.line_start = true;
@@ -554,11 +552,7 @@ fn dashes() -> &'static memchr::memmem::Finder<'static> {
 /// [`super::walk::Walk::leaf`] decides).
 fn spec(mf: &MailFinder, mime: &Mime<'_>, part: usize) -> Spec {
     let text = mime.is(b"text/");
-    let encoding = match mime.encoding {
-        TransferEncoding::Identity => Encoding::Identity,
-        TransferEncoding::QuotedPrintable => Encoding::QuotedPrintable,
-        TransferEncoding::Base64 => Encoding::Base64,
-    };
+    let encoding = mime.encoding.encoding();
     let decoding = encoding != Encoding::Identity;
     let html = mf.cfg.html && mime.is(b"text/html");
     let content = if decoding && mime.flowed && mime.is(b"text/plain") {

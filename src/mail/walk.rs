@@ -349,11 +349,7 @@ impl<'w, 'h, S: MailSink> Walk<'w, 'h, S> {
         let raw = &hay[body.start..body.end];
         let cfg = &self.mf.cfg;
         let text_type = mime.is(b"text/");
-        let encoding = match mime.encoding {
-            TransferEncoding::Identity => Encoding::Identity,
-            TransferEncoding::QuotedPrintable => Encoding::QuotedPrintable,
-            TransferEncoding::Base64 => Encoding::Base64,
-        };
+        let encoding = mime.encoding.encoding();
         if encoding == Encoding::Base64 {
             // Text after the last base64 line (a mailing list's footer
             // added to a base64 part) is scanned as it is.

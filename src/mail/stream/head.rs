@@ -11,7 +11,6 @@ use super::super::walk::Walk;
 use super::super::{Location, MailMatch, MailSink, Metadata};
 use super::{StreamMsg, HEADER_WINDOW};
 use crate::scan::Span;
-use crate::search::Match;
 use std::borrow::Cow;
 use std::sync::Arc;
 
@@ -117,11 +116,8 @@ impl StreamMsg<'_> {
         let blank =
             lead == b'\n' || (lead == b'\r' && line.get(1) == Some(&b'\n'));
         if blank {
-            let at = self.pos;
             self.head.buf.extend_from_slice(line);
-            self.pos = end;
-            self.fed = end;
-            return self.head_done(at, end, sink).map(Some);
+            return self.head_done(end, sink).map(Some);
         }
         let continuation =
             matches!(lead, b' ' | b'\t') && self.head.fields_seen;
@@ -164,7 +160,7 @@ impl StreamMsg<'_> {
         }
         // Neither a field nor a continuation: the body starts here.
         let at = self.pos;
-        self.head_done(at, at, sink).map(Some)
+        self.head_done(at, sink).map(Some)
     }
 
     /// Adds the line up to `end` to the header.
@@ -320,28 +316,21 @@ impl<S: MailSink> MailSink for Rebase<'_, S> {
     type Error = S::Error;
 
     fn matched(&mut self, m: &MailMatch<'_>) -> Result<bool, S::Error> {
+        let mut mm = m.clone();
         let span = m.m.span;
-        let origin = m.origin;
-        let mm = MailMatch {
-            m: Match {
-                span: Span {
-                    start: (origin + span.start as u64) as usize,
-                    end: (origin + span.end as u64) as usize,
-                },
-                ..m.m.clone()
-            },
-            origin: 0,
-            message_span: Span {
-                start: self.offset as usize,
-                end: self.offset as usize,
-            },
-            message_id: m
-                .message_id
-                .clone()
-                .or_else(|| self.id.map(Cow::Borrowed)),
-            meta: m.meta.clone().or_else(|| self.meta.cloned()),
-            ..m.clone()
+        mm.m.span = Span {
+            start: (m.origin + span.start as u64) as usize,
+            end: (m.origin + span.end as u64) as usize,
         };
+        mm.origin = 0;
+        let offset = self.offset as usize;
+        mm.message_span = Span { start: offset, end: offset };
+        if mm.message_id.is_none() {
+            mm.message_id = self.id.map(Cow::Borrowed);
+        }
+        if mm.meta.is_none() {
+            mm.meta = self.meta.cloned();
+        }
         self.sink.matched(&mm)
     }
 }
