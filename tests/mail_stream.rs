@@ -272,3 +272,52 @@ fn corpora_streamed_equal_walked() {
     }
     assert!(total > 100_000, "{total} matches in the corpora");
 }
+
+/// Multiparts nested deeper than the walk follows: the bottom is still
+/// searched (as stored), and stderr says where the limit was met, with
+/// the exit status left alone; alike for a message held whole and one
+/// read as a stream.
+#[test]
+fn nesting_past_the_limit_warns_and_searches_on() {
+    for pad in [0, 5 << 20] {
+        let mut mail = b"Subject: deep\n".to_vec();
+        for d in 0..40 {
+            mail.extend_from_slice(
+                format!(
+                    "Content-Type: multipart/mixed; boundary=b{d}\n\n\
+                     {}--b{d}\n",
+                    if d == 0 { "x\n".repeat(pad / 2) } else { String::new() }
+                )
+                .as_bytes(),
+            );
+        }
+        mail.extend_from_slice(
+            b"Content-Type: text/plain\n\nhttp://bottom.example/\n",
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("deep.eml");
+        std::fs::write(&file, &mail).unwrap();
+        let o = run(&["--mail", "on", "-b", &file.display().to_string()], b"");
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        assert!(String::from_utf8_lossy(&o.stdout)
+            .contains("http://bottom.example/"));
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "padding {pad}: {err}");
+        assert!(
+            err.contains(": warning: MIME nesting deeper than 32 levels"),
+            "padding {pad}: {err}"
+        );
+        // The offset is where the first part past the limit starts.
+        let at = err
+            .split(": offset ")
+            .nth(1)
+            .and_then(|r| r.split(':').next())
+            .and_then(|n| n.parse::<usize>().ok())
+            .unwrap_or(usize::MAX);
+        assert!(
+            mail[at..]
+                .starts_with(b"Content-Type: multipart/mixed; boundary=b32"),
+            "padding {pad}: offset {at}"
+        );
+    }
+}

@@ -375,6 +375,19 @@ impl<W: Write, E: Write> Report for Progress<W, E> {
         }
     }
 
+    fn warning(
+        &mut self,
+        input: &Input,
+        offset: u64,
+        what: &str,
+    ) -> io::Result<()> {
+        if let Some(bar) = &self.bar {
+            bar.suspend(|| self.printer.warning(input, offset, what))
+        } else {
+            self.printer.warning(input, offset, what)
+        }
+    }
+
     fn end(&mut self, input: &Input, done: &InputDone) -> io::Result<()> {
         self.printer.end(input, done)
     }

@@ -92,6 +92,8 @@ pub(super) struct Batch {
     /// The read of the slice ended early, at this offset (absolute), for
     /// this reason: what was read before it is in the batch.
     pub(super) ended: Option<(u64, io::Error)>,
+    /// Limits the mail search met: absolute offset, what.
+    pub(super) warnings: Vec<(u64, &'static str)>,
 }
 
 /// A candidate whose URL is `urls[url.0..url.1]` of its batch.
@@ -269,6 +271,9 @@ impl Batch {
         input: &Input,
         report: &mut R,
     ) -> io::Result<()> {
+        for &(offset, what) in &self.warnings {
+            report.warning(input, offset, what)?;
+        }
         for f in &self.hits {
             let at = f.at;
             let url = self.urls.get(f.url.0..f.url.1).unwrap_or_default();
@@ -338,6 +343,10 @@ impl MailSink for SliceCollect<'_> {
         Ok(true)
     }
 
+    fn limit(&mut self, offset: u64, what: &'static str) {
+        self.batch.warnings.push((self.base + offset, what));
+    }
+
     fn message(
         &mut self,
         _: &mail::Message<'_>,
@@ -364,6 +373,10 @@ impl MailSink for RangeCollect<'_> {
         let at = self.log.position(m, self.base);
         self.batch.push_mail(at, m, self.base);
         Ok(true)
+    }
+
+    fn limit(&mut self, offset: u64, what: &'static str) {
+        self.batch.warnings.push((self.base + offset, what));
     }
 
     fn message(&mut self, msg: &mail::Message<'_>) -> io::Result<bool> {
@@ -424,6 +437,7 @@ impl Collect<'_, '_> {
             urls: std::mem::take(&mut self.batch.urls),
             metas: std::mem::take(&mut self.batch.metas),
             htmls: std::mem::take(&mut self.batch.htmls),
+            warnings: std::mem::take(&mut self.batch.warnings),
             opened: true,
             raw: raw.saturating_sub(self.sent),
             ..Batch::default()
@@ -461,6 +475,10 @@ impl MailSink for Collect<'_, '_> {
         self.batch.push_mail(at, m, 0);
         self.sent_on();
         Ok(!self.stopped)
+    }
+
+    fn limit(&mut self, offset: u64, what: &'static str) {
+        self.batch.warnings.push((offset, what));
     }
 
     fn message(&mut self, msg: &mail::Message<'_>) -> io::Result<bool> {

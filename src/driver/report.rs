@@ -83,6 +83,16 @@ pub trait Report {
     /// could not be opened, no `begin` or `end` is reported.
     fn error(&mut self, err: &InputError) -> io::Result<()>;
 
+    /// The mail search met a limit at `offset` of the current input
+    /// (`what` says which; its bytes were still searched, as stored).
+    /// Required, so that a report wrapping another cannot drop it.
+    fn warning(
+        &mut self,
+        input: &Input,
+        offset: u64,
+        what: &str,
+    ) -> io::Result<()>;
+
     /// The current input is done.
     fn end(&mut self, input: &Input, done: &InputDone) -> io::Result<()>;
 

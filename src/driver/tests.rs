@@ -40,6 +40,10 @@ impl Report for Record {
         self.0.push(format!("error {err}"));
         Ok(())
     }
+    fn warning(&mut self, _: &Input, at: u64, what: &str) -> io::Result<()> {
+        self.0.push(format!("warning {at} {what}"));
+        Ok(())
+    }
     fn end(&mut self, _: &Input, d: &InputDone) -> io::Result<()> {
         self.0.push(format!("end {} {:?}", d.bytes, d.messages));
         Ok(())
@@ -355,6 +359,9 @@ impl Report for PoolSize {
         Ok(())
     }
     fn error(&mut self, _: &InputError) -> io::Result<()> {
+        Ok(())
+    }
+    fn warning(&mut self, _: &Input, _: u64, _: &str) -> io::Result<()> {
         Ok(())
     }
     fn end(&mut self, _: &Input, _: &InputDone) -> io::Result<()> {

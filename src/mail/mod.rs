@@ -259,7 +259,19 @@ pub trait MailSink {
     fn settled(&mut self, offset: u64) {
         let _ = offset;
     }
+
+    /// A limit was met at absolute offset `offset` (`what` says which and
+    /// what was done: the bytes are still searched, as stored). By
+    /// default, ignored.
+    fn limit(&mut self, offset: u64, what: &'static str) {
+        let _ = (offset, what);
+    }
 }
+
+/// What [`MailSink::limit`] says when a multipart or message nests
+/// deeper than the walk follows (32 levels).
+pub const TOO_DEEP: &str =
+    "MIME nesting deeper than 32 levels: this part is searched as stored";
 
 impl<F: FnMut(&MailMatch<'_>) -> bool> MailSink for F {
     type Error = Infallible;

@@ -22,7 +22,7 @@ use super::frame::Message;
 use super::header::Mime;
 use super::leaf::{Leaf, MsgInfo, Spec};
 use super::stage::{Decoder, LONG_LINE};
-use super::walk::{Scratch, MAX_DEPTH};
+use super::walk::{nests, Scratch, MAX_DEPTH};
 use super::{Encoding, Location, MailSink};
 use crate::scan::Span;
 use head::{Head, OwnedMime};
@@ -170,6 +170,7 @@ impl<'f> StreamMsg<'f> {
             h.buf = Vec::new();
         }
         h.at = at;
+        h.start = at;
         h.message = message;
         h.envelope = message;
         h.digest = digest;
@@ -326,6 +327,9 @@ impl<'f> StreamMsg<'f> {
         let depth = self.head.depth;
         let part = self.head.part;
         let mime = self.head.mime.mime();
+        if depth >= MAX_DEPTH && nests(&mime, self.head.digest) {
+            sink.limit(self.head.start, super::TOO_DEEP);
+        }
         if depth < MAX_DEPTH {
             if mime.is(b"multipart/") {
                 if let Some(boundary) = mime.boundary {

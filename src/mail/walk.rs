@@ -157,6 +157,9 @@ impl<'w, 'h, S: MailSink> Walk<'w, 'h, S> {
         let Some(mime) = mime? else {
             return Ok(false);
         };
+        if depth >= MAX_DEPTH && nests(&mime, digest) {
+            self.sink.limit(self.origin + h.start as u64, super::TOO_DEEP);
+        }
         if depth < MAX_DEPTH {
             if mime.is(b"multipart/") {
                 if let Some(boundary) = mime.boundary {
@@ -471,6 +474,17 @@ impl<'w, 'h, S: MailSink> Walk<'w, 'h, S> {
             self.sink,
         )
     }
+}
+
+/// Whether an entity of this type holds entities the walk would follow:
+/// a multipart with its boundary, or a message (RFC 2046 §5.1, §5.2; in a
+/// digest, a part without a type is a message, §5.1.5).
+pub(super) fn nests(mime: &Mime<'_>, digest: bool) -> bool {
+    (mime.is(b"multipart/") && mime.boundary.is_some())
+        || mime.is(b"message/rfc822")
+        || mime.is(b"message/news")
+        || mime.is(b"message/global")
+        || (digest && mime.content_type.is_empty())
 }
 
 /// Where the text being scanned sits.

@@ -473,6 +473,27 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
         self.emit.error(&mut self.out, &cx, err)
     }
 
+    /// A warning is no error: it says on stderr where a limit was met
+    /// and leaves the exit status alone.
+    fn warning(
+        &mut self,
+        input: &Input,
+        offset: u64,
+        what: &str,
+    ) -> io::Result<()> {
+        self.out.flush()?;
+        let cx = Ctx { opts: &self.opts };
+        let mut line = b"urlgrep: ".to_vec();
+        line.extend_from_slice(&escape::text(&cx.label(&input.source)));
+        line.extend_from_slice(
+            format!(": offset {offset}: warning: {what}\n").as_bytes(),
+        );
+        // A closed stderr must not stop the run.
+        let _ = self.err.write_all(&line);
+        let _ = self.err.flush();
+        Ok(())
+    }
+
     fn end(&mut self, input: &Input, done: &InputDone) -> io::Result<()> {
         let cur = std::mem::take(&mut self.cur);
         if let Some(n) = done.messages {

@@ -64,6 +64,8 @@ pub(super) struct Head {
     /// In a `multipart/digest`: no type means `message/rfc822`.
     pub(super) digest: bool,
     pub(super) depth: usize,
+    /// Absolute offset of the header's first byte.
+    pub(super) start: u64,
     pub(super) part: usize,
     pub(super) fields_seen: bool,
     /// No window of this header was read yet.
@@ -332,5 +334,9 @@ impl<S: MailSink> MailSink for Rebase<'_, S> {
             mm.meta = self.meta.cloned();
         }
         self.sink.matched(&mm)
+    }
+
+    fn limit(&mut self, offset: u64, what: &'static str) {
+        self.sink.limit(offset, what);
     }
 }
