@@ -96,6 +96,42 @@ fn mail_off_is_the_raw_scan() {
     assert!(!out.contains("=3D"), "{out}");
 }
 
+/// `--qp-repair` on text that is not mail reads a stream in windows:
+/// a file read whole, the same file searched as a stream (bigger than a
+/// slice), stdin and gzip give the same lines, every URL repaired.
+#[test]
+fn qp_repair_streams_give_what_whole_files_give() {
+    let mut text = String::from("Notes pasted from a mail client\n\n");
+    let n = 40_000;
+    for i in 0..n {
+        text.push_str(&format!(
+            "item {i}: see http://h{i}.example/lo=\nng/p?a=3D{i}&b=3D2 now\n"
+        ));
+    }
+    assert!(text.len() > 2 << 20);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("notes.txt");
+    std::fs::write(&file, &text).unwrap();
+    let whole = run(&["-nb", "--qp-repair", p(&file)], b"");
+    assert_eq!(code(&whole), 0, "{}", stderr(&whole));
+    let out = stdout(&whole);
+    assert_eq!(out.lines().count(), n);
+    assert!(
+        out.contains("http://h39999.example/long/p?a=39999&b=2"),
+        "{out:.300}"
+    );
+    assert!(!out.contains("=3D"));
+    let streamed =
+        run(&["-nb", "--qp-repair", "--slice-size=65536", p(&file)], b"");
+    let stdin = run(&["-nb", "--qp-repair", "-"], text.as_bytes());
+    let gz = run(&["-nb", "--qp-repair", "-"], &gzip(text.as_bytes()));
+    for (what, o) in [("sliced", streamed), ("stdin", stdin), ("gzip", gz)] {
+        assert_eq!(code(&o), 0, "{what}: {}", stderr(&o));
+        // One input: no name before the line and offset.
+        assert!(stdout(&o) == out, "{what} differs");
+    }
+}
+
 #[test]
 fn mail_json_records_carry_message_fields() {
     let o = run(&["--json", "--source", "spool"], spool().as_bytes());

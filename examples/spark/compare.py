@@ -70,8 +70,16 @@ def compare_stats(expected, folder):
     return False
 
 
+def without_nulls(value):
+    """`value` with null object members dropped, as Spark writes JSON."""
+    if isinstance(value, dict):
+        return {k: without_nulls(v) for k, v in value.items() if v is not None}
+    return value
+
+
 def match_key(record):
     label = record.get("path") or record.get("source") or ""
+    nested = {k: without_nulls(record.get(k)) for k in ("mail", "html")}
     return (
         record.get("type"),
         os.path.basename(label.rstrip("/")),
@@ -84,6 +92,7 @@ def match_key(record):
         record.get("host"),
         tuple(record.get("flags") or ()),
         record.get("reason"),
+        json.dumps(nested, sort_keys=True),
     )
 
 
@@ -114,9 +123,11 @@ def compare_jsonl(expected, folder):
     print(f"  {escaped} with percent-encoded bytes in url")
     flags = collections.Counter()
     for key, n in want.items():
-        for flag in key[-2]:
+        for flag in key[-3]:
             flags[flag] += n
     print("  flags: " + ", ".join(f"{f} {n}" for f, n in sorted(flags.items())))
+    mail = sum(n for key, n in want.items() if '"mail": {"' in key[-1])
+    print(f"  {mail} with a mail object (message, part, sender, date)")
     if not want:
         print("  the plain CLI run found no match: nothing to compare")
         return False

@@ -80,7 +80,18 @@ from operator import add
 RECORD_SCHEMA = (
     "type STRING, path STRING, source STRING, offset BIGINT, line BIGINT, "
     "column BIGINT, kind STRING, url STRING, scheme STRING, host STRING, "
-    "flags ARRAY<STRING>, reason STRING, message STRING"
+    "flags ARRAY<STRING>, reason STRING, message STRING, "
+    # An input searched as mail: where the URL was in which message, and
+    # the message's sender, subject and date (`--json` asks for them);
+    # `headers` with `--header NAME`.
+    "mail STRUCT<message: BIGINT, message_offset: BIGINT, "
+    "message_id: STRING, part: BIGINT, location: STRING, encoding: STRING, "
+    "decoded: BOOLEAN, `from`: STRUCT<address: STRING, name: STRING>, "
+    "subject: STRING, date: STRING, date_utc: STRING, "
+    "headers: MAP<STRING, ARRAY<STRING>>>, "
+    # A URL of an HTML part, with `--html-context`.
+    "html STRUCT<`in`: STRING, element: STRING, attribute: STRING, "
+    "link_text: STRING>"
 )
 
 # The values of `type` that are kept.

@@ -14,7 +14,7 @@ pub(super) enum How {
     /// As mail of this format.
     Mail(mail::Format),
     /// Raw quoted-printable repaired (`--qp-repair` on text that is not
-    /// mail); the input is read whole.
+    /// mail); a stream is read in windows (`mail::repair_reader`).
     Repair,
     /// Not at all: a binary file found in a folder walk
     /// ([`DriverBuilder::skip_binary`](super::DriverBuilder::skip_binary)),

@@ -260,17 +260,6 @@ impl Driver {
                 shared: None,
             };
         }
-        if how == How::Repair {
-            // Raw repair: the whole input at once.
-            let mut all = Vec::new();
-            let got = counted.read_to_end(&mut all);
-            let mut b = self.search_repair(&all);
-            b.compression = Some(format);
-            b.raw = raw.load(Ordering::Relaxed);
-            let at = Some(counted.bytes);
-            let error = got.err().map(|error| failure(input, error, at));
-            return (b, error);
-        }
         let log = RefCell::new(NewlineLog::default());
         let finder = &self.finder;
         let mut sink = Collect {
@@ -295,6 +284,22 @@ impl Driver {
                     at: 0,
                 };
                 self.mail.find_reader(rdr, f, &mut sink)
+            }
+            How::Repair => {
+                // Raw repair, in windows: bounded memory.
+                mail::repair_reader(
+                    finder,
+                    &mut counted,
+                    self.lines,
+                    |at, r| {
+                        sink.batch.push(*at, r.as_match(), None);
+                        if let Some(f) = sink.batch.hits.last_mut() {
+                            f.repaired = r.is_repaired();
+                        }
+                        sink.sent_on();
+                        !sink.stopped
+                    },
+                )
             }
             _ => finder.find_reader(&mut counted, &mut sink),
         };

@@ -80,7 +80,7 @@ pub use frame::{
 };
 pub use html::HtmlLink;
 pub use meta::{mailbox, Mailbox, Metadata};
-pub use repair::{repair_iter, RepairIter, Repaired};
+pub use repair::{repair_iter, repair_reader, RepairIter, Repaired};
 
 use crate::scan::Span;
 use crate::search::Match;

@@ -377,6 +377,8 @@ pub struct CandidateIter<'f, 'h> {
     eof: bool,
     /// The scan stopped where a candidate would read past the window.
     incomplete: bool,
+    /// Where that unfinished candidate's scan starts again.
+    pending: usize,
 }
 
 impl<'f, 'h> CandidateIter<'f, 'h> {
@@ -394,6 +396,7 @@ impl<'f, 'h> CandidateIter<'f, 'h> {
             stop,
             eof: true,
             incomplete: false,
+            pending: start,
         }
     }
 
@@ -420,6 +423,18 @@ impl<'f, 'h> CandidateIter<'f, 'h> {
         found.map(|(c, _)| c)
     }
 
+    /// Where the trigger search goes on, and the look-behind limit: the
+    /// state [`CandidateIter::jump`] restores.
+    pub(crate) fn state(&self) -> (usize, usize) {
+        (self.pos, self.floor)
+    }
+
+    /// When the scan stopped [`CandidateIter::incomplete`], where it
+    /// starts again once the window holds more.
+    pub(crate) fn pending(&self) -> usize {
+        self.pending
+    }
+
     /// Goes on from `pos`, the look-behind limited at `floor`.
     pub(crate) fn jump(&mut self, pos: usize, floor: usize) {
         (self.pos, self.floor) = (pos, floor);
@@ -442,10 +457,11 @@ impl<'f, 'h> CandidateIter<'f, 'h> {
                 self.pos = stop.min(self.hay.len());
                 None
             }
-            Step::NeedMore(_) => {
+            Step::NeedMore(at) => {
                 // Only a window asks; with the whole input in hand the
                 // scanner never needs more.
                 self.incomplete = !self.eof;
+                self.pending = at;
                 self.pos = stop.min(self.hay.len());
                 None
             }
