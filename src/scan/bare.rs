@@ -3,15 +3,24 @@
 //! A bare URL runs from its scheme to the first byte that cannot be in a
 //! URL in running text, then gives back what a reader would not count:
 //!
-//! - hard stops: ASCII whitespace and control bytes, `<>"{}|\^` and the
+//! - hard stops: ASCII whitespace and control bytes, `<>"|\^}` and the
 //!   backtick (RFC 1738 §2.2 "unsafe" characters, RFC 3986 Appendix C);
 //!   invalid UTF-8; Unicode spaces, general punctuation such as `“”…`,
 //!   `«»`, and CJK / full-width punctuation (`。，、）」』`);
+//! - an HTML character reference to `<`, `>` or `"` (`&lt;`, `&gt;`,
+//!   `&quot;` and their numeric forms): HTML-escaped text (crawl dumps,
+//!   web archives of lists) writes the delimiters of RFC 3986 Appendix C
+//!   so, and the characters cannot be in a URL;
+//! - a `{` ends the URL unless a `}` closes it before any stop or other
+//!   `{` (`…/Sprite_{computer_graphics}` keeps its pair, `…/i{j` ends at
+//!   `i`): the unsafe `{}` of RFC 1738 §2.2 are kept as the parser's
+//!   lenient level keeps `[]`, balanced and only so;
 //! - a `)` or `]` with no unclosed `(` or `[` before it in the URL ends it
 //!   (`(see http://a.b/c)`), while balanced pairs stay (`…/Foo_(bar)`);
 //! - trailing `.,;:!?*` are given back (`see http://a.b/c.`), and so is
 //!   a trailing `(` or `[`, and a trailing `'` that closes no `'` opened
-//!   in the URL (`…/c',` but not `…/Rock_'n'`).
+//!   in the URL (`…/c',` but not `…/Rock_'n'`); a trailing reference to
+//!   `'` (`&#39;`, `&#x27;`, `&apos;`) is given back as a `'` is.
 
 use super::Hay;
 use super::Incomplete;
@@ -59,6 +68,14 @@ pub(crate) fn bare_end(
             b')' => paren -= 1,
             b']' if bracket == 0 => break,
             b']' => bracket -= 1,
+            b'{' => match closing_brace(hay, i + 1)? {
+                Some(close) => {
+                    i = close + 1;
+                    continue;
+                }
+                None => break,
+            },
+            b'&' if delimiter_reference(hay, i)? => break,
             0x80..=0xFF => match utf8_char(hay, i)? {
                 Some((c, len)) if !ends_url(c) => {
                     i += len;
@@ -91,6 +108,15 @@ pub(crate) fn bare_end(
 fn trim(run: &[u8], openers: bool) -> usize {
     let mut end = run.len();
     while let Some(&last) = run[..end].last() {
+        if last == b';' {
+            let head = &run[..end];
+            if let Some(r) =
+                QUOTE_REFERENCES.iter().find(|r| head.ends_with(r))
+            {
+                end -= r.len();
+                continue;
+            }
+        }
         match last {
             b'\'' => {
                 // The quotes are counted only when one ends the run (most
@@ -124,18 +150,72 @@ static PLAIN: [bool; 256] = {
     let mut b = 0;
     while b < 128 {
         let c = b as u8;
-        t[b] = !is_hard_stop(c) && !matches!(c, b'(' | b')' | b'[' | b']');
+        t[b] = !is_hard_stop(c) && !is_counted(c);
         b += 1;
     }
     t
 };
+
+/// Bytes [`bare_end`] decides on that are not hard stops.
+const fn is_counted(b: u8) -> bool {
+    matches!(b, b'(' | b')' | b'[' | b']' | b'{' | b'&')
+}
+
+/// Where the `}` that closes a `{` is, reading from `from`: before any
+/// hard stop, other `{` or non-ASCII byte, within 256 bytes.
+fn closing_brace(
+    hay: &Hay<'_>,
+    from: usize,
+) -> Result<Option<usize>, Incomplete> {
+    for j in from..from.saturating_add(256) {
+        match hay.get(j)? {
+            Some(b'}') => return Ok(Some(j)),
+            Some(b'{') | None => return Ok(None),
+            Some(b) if b >= 0x80 || is_hard_stop(b) => return Ok(None),
+            Some(_) => {}
+        }
+    }
+    Ok(None)
+}
+
+/// HTML character references to the delimiters `<`, `>` and `"`
+/// (lower case names, as HTML writes them; decimal and hex forms).
+const DELIMITER_REFERENCES: &[&[u8]] = &[
+    b"&lt;", b"&gt;", b"&quot;", b"&#60;", b"&#62;", b"&#34;", b"&#x3c;",
+    b"&#x3e;", b"&#x22;", b"&#x3C;", b"&#x3E;",
+];
+
+/// References to `'`; see [`trim`].
+const QUOTE_REFERENCES: &[&[u8]] = &[b"&#39;", b"&#x27;", b"&apos;"];
+
+/// Whether an HTML character reference to a delimiter starts at `i` (an
+/// `&`).
+fn delimiter_reference(hay: &Hay<'_>, i: usize) -> Result<bool, Incomplete> {
+    let second = hay.get(i + 1)?;
+    if !matches!(second, Some(b'l' | b'g' | b'q' | b'#')) {
+        return Ok(false);
+    }
+    for r in DELIMITER_REFERENCES {
+        let mut all = true;
+        for (k, &want) in r.iter().enumerate().skip(1) {
+            if hay.get(i + k)? != Some(want) {
+                all = false;
+                break;
+            }
+        }
+        if all {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
 
 /// ASCII bytes that always end a bare URL.
 #[inline]
 pub(crate) const fn is_hard_stop(b: u8) -> bool {
     b <= b' '
         || b == 0x7F
-        || matches!(b, b'<' | b'>' | b'"' | b'{' | b'}' | b'|' | b'\\')
+        || matches!(b, b'<' | b'>' | b'"' | b'}' | b'|' | b'\\')
         || matches!(b, b'^' | b'`')
 }
 
@@ -264,11 +344,47 @@ mod tests {
     }
 
     #[test]
+    fn braces_and_html_references() {
+        // a `{` stays when a `}` closes it, and ends the URL otherwise
+        assert_eq!(end_of("http://a.b/S_{c_g} x"), "http://a.b/S_{c_g}");
+        assert_eq!(end_of("http://a.b/S_{c_g}."), "http://a.b/S_{c_g}");
+        assert_eq!(end_of("http://a.b/i{j x"), "http://a.b/i");
+        assert_eq!(end_of("http://a.b/i{j{k} x"), "http://a.b/i");
+        assert_eq!(end_of("http://a.b/i{j k}"), "http://a.b/i");
+        assert_eq!(end_of("http://a.b/x} y"), "http://a.b/x");
+        // references to `<`, `>` and `"` end it; `&amp;` does not
+        assert_eq!(end_of("http://a.b/c&gt; x"), "http://a.b/c");
+        assert_eq!(end_of("http://a.b/c&lt;/a&gt;"), "http://a.b/c");
+        assert_eq!(
+            end_of("http://a.b/?a=1&amp;b=2&quot;}"),
+            "http://a.b/?a=1&amp;b=2"
+        );
+        assert_eq!(end_of("http://a.b/c&#62;"), "http://a.b/c");
+        assert_eq!(end_of("http://a.b/c&#x3E;"), "http://a.b/c");
+        assert_eq!(end_of("http://a.b/c&#34;"), "http://a.b/c");
+        assert_eq!(end_of("http://a.b/c&g"), "http://a.b/c&g");
+        assert_eq!(end_of("http://a.b/c&gtx"), "http://a.b/c&gtx");
+        // a trailing reference to `'` goes as a `'` does
+        assert_eq!(end_of("http://a.b/c&#39; x"), "http://a.b/c");
+        assert_eq!(end_of("http://a.b/c&#x27;,"), "http://a.b/c");
+        assert_eq!(end_of("http://a.b/c&apos;"), "http://a.b/c");
+        assert_eq!(end_of("http://a.b/it&#39;s x"), "http://a.b/it&#39;s");
+    }
+
+    #[test]
+    fn reference_cut_by_the_window_asks_for_more() {
+        let hay = Hay { bytes: b"http://a.b/c&g", eof: false };
+        assert!(bare_end(&hay, 0, 5, 100).is_err());
+        let hay = Hay { bytes: b"http://a.b/{c", eof: false };
+        assert!(bare_end(&hay, 0, 5, 100).is_err());
+    }
+
+    #[test]
     fn plain_bytes_are_those_the_loop_passes_over() {
         for b in 0..=255u8 {
             let plain = b.is_ascii()
                 && !is_hard_stop(b)
-                && !matches!(b, b'(' | b')' | b'[' | b']');
+                && !matches!(b, b'(' | b')' | b'[' | b']' | b'{' | b'&');
             assert_eq!(PLAIN[usize::from(b)], plain, "{b}");
         }
     }
