@@ -86,15 +86,14 @@ pub(crate) const PCHAR: Class = or(REG_NAME, set(b":@"));
 pub(crate) const PATH: Class = or(PCHAR, set(b"/"));
 /// RFC 3986 §3.4 and §3.5: `query = fragment = *( pchar / "/" / "?" )`
 pub(crate) const QUERY: Class = or(PATH, set(b"?"));
-/// [`PATH`] plus `[`, `]`, `{`, `}` and `|`, which RFC 3986 leaves out of
-/// paths but real URLs in mail carry unescaped (`list[1]`, Google's
-/// `lang_en|lang_sv`, `Sprite_{graphics}`) and browsers accept (WHATWG):
-/// the default level takes them, so that the balanced `[…]` and `{…}`
-/// the scanner keeps inside a bare URL are not thrown away again here;
-/// the strict level does not.
-pub(crate) const PATH_LAX: Class = or(PATH, set(b"[]{}|"));
-/// [`QUERY`] plus `[`, `]`, `{`, `}` and `|`; see [`PATH_LAX`].
-pub(crate) const QUERY_LAX: Class = or(QUERY, set(b"[]{}|"));
+/// [`PATH`] plus `[`, `]` and `|`, which RFC 3986 leaves out of paths but
+/// real URLs in mail carry unescaped (`list[1]`, Google's `lang_en|lang_sv`)
+/// and browsers accept (WHATWG): the default level takes them, so that the
+/// balanced `[…]` the scanner keeps inside a bare URL (issue 2) is not
+/// thrown away again here; the strict level does not.
+pub(crate) const PATH_LAX: Class = or(PATH, set(b"[]|"));
+/// [`QUERY`] plus `[`, `]` and `|`; see [`PATH_LAX`].
+pub(crate) const QUERY_LAX: Class = or(QUERY, set(b"[]|"));
 /// RFC 3986 §3.2.2: `IPvFuture = "v" 1*HEXDIG "." 1*( unreserved /
 /// sub-delims / ":" )`, the part after the dot.
 pub(crate) const IPV_FUTURE: Class = USERINFO;

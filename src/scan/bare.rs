@@ -3,18 +3,16 @@
 //! A bare URL runs from its scheme to the first byte that cannot be in a
 //! URL in running text, then gives back what a reader would not count:
 //!
-//! - hard stops: ASCII whitespace and control bytes, `<>"|\^}` and the
-//!   backtick (RFC 1738 §2.2 "unsafe" characters, RFC 3986 Appendix C);
+//! - hard stops: ASCII whitespace and control bytes, `<>"{}|\^` and the
+//!   backtick (RFC 1738 §2.2 "unsafe" characters, RFC 3986 Appendix C;
+//!   a `{…}` in a URI-like string is a template expression, RFC 6570
+//!   §1.1, not part of a URL: `…/dns-query{?dns}` is `…/dns-query`);
 //!   invalid UTF-8; Unicode spaces, general punctuation such as `“”…`,
 //!   `«»`, and CJK / full-width punctuation (`。，、）」』`);
 //! - an HTML character reference to `<`, `>` or `"` (`&lt;`, `&gt;`,
 //!   `&quot;` and their numeric forms): HTML-escaped text (crawl dumps,
 //!   web archives of lists) writes the delimiters of RFC 3986 Appendix C
 //!   so, and the characters cannot be in a URL;
-//! - a `{` ends the URL unless a `}` closes it before any stop or other
-//!   `{` (`…/Sprite_{computer_graphics}` keeps its pair, `…/i{j` ends at
-//!   `i`): the unsafe `{}` of RFC 1738 §2.2 are kept as the parser's
-//!   lenient level keeps `[]`, balanced and only so;
 //! - a `)` or `]` with no unclosed `(` or `[` before it in the URL ends it
 //!   (`(see http://a.b/c)`), while balanced pairs stay (`…/Foo_(bar)`);
 //! - trailing `.,;:!?*` are given back (`see http://a.b/c.`), and so is
@@ -68,13 +66,6 @@ pub(crate) fn bare_end(
             b')' => paren -= 1,
             b']' if bracket == 0 => break,
             b']' => bracket -= 1,
-            b'{' => match closing_brace(hay, i + 1)? {
-                Some(close) => {
-                    i = close + 1;
-                    continue;
-                }
-                None => break,
-            },
             b'&' if delimiter_reference(hay, i)? => break,
             0x80..=0xFF => match utf8_char(hay, i)? {
                 Some((c, len)) if !ends_url(c) => {
@@ -158,24 +149,7 @@ static PLAIN: [bool; 256] = {
 
 /// Bytes [`bare_end`] decides on that are not hard stops.
 const fn is_counted(b: u8) -> bool {
-    matches!(b, b'(' | b')' | b'[' | b']' | b'{' | b'&')
-}
-
-/// Where the `}` that closes a `{` is, reading from `from`: before any
-/// hard stop, other `{` or non-ASCII byte, within 256 bytes.
-fn closing_brace(
-    hay: &Hay<'_>,
-    from: usize,
-) -> Result<Option<usize>, Incomplete> {
-    for j in from..from.saturating_add(256) {
-        match hay.get(j)? {
-            Some(b'}') => return Ok(Some(j)),
-            Some(b'{') | None => return Ok(None),
-            Some(b) if b >= 0x80 || is_hard_stop(b) => return Ok(None),
-            Some(_) => {}
-        }
-    }
-    Ok(None)
+    matches!(b, b'(' | b')' | b'[' | b']' | b'&')
 }
 
 /// HTML character references to the delimiters `<`, `>` and `"`
@@ -215,7 +189,7 @@ fn delimiter_reference(hay: &Hay<'_>, i: usize) -> Result<bool, Incomplete> {
 pub(crate) const fn is_hard_stop(b: u8) -> bool {
     b <= b' '
         || b == 0x7F
-        || matches!(b, b'<' | b'>' | b'"' | b'}' | b'|' | b'\\')
+        || matches!(b, b'<' | b'>' | b'"' | b'{' | b'}' | b'|' | b'\\')
         || matches!(b, b'^' | b'`')
 }
 
@@ -344,14 +318,9 @@ mod tests {
     }
 
     #[test]
-    fn braces_and_html_references() {
-        // a `{` stays when a `}` closes it, and ends the URL otherwise
-        assert_eq!(end_of("http://a.b/S_{c_g} x"), "http://a.b/S_{c_g}");
-        assert_eq!(end_of("http://a.b/S_{c_g}."), "http://a.b/S_{c_g}");
-        assert_eq!(end_of("http://a.b/i{j x"), "http://a.b/i");
-        assert_eq!(end_of("http://a.b/i{j{k} x"), "http://a.b/i");
-        assert_eq!(end_of("http://a.b/i{j k}"), "http://a.b/i");
-        assert_eq!(end_of("http://a.b/x} y"), "http://a.b/x");
+    fn templates_and_html_references() {
+        // a `{…}` is a template expression (RFC 6570), not the URL's
+        assert_eq!(end_of("http://a.b/q{?dns} x"), "http://a.b/q");
         // references to `<`, `>` and `"` end it; `&amp;` does not
         assert_eq!(end_of("http://a.b/c&gt; x"), "http://a.b/c");
         assert_eq!(end_of("http://a.b/c&lt;/a&gt;"), "http://a.b/c");
@@ -375,8 +344,6 @@ mod tests {
     fn reference_cut_by_the_window_asks_for_more() {
         let hay = Hay { bytes: b"http://a.b/c&g", eof: false };
         assert!(bare_end(&hay, 0, 5, 100).is_err());
-        let hay = Hay { bytes: b"http://a.b/{c", eof: false };
-        assert!(bare_end(&hay, 0, 5, 100).is_err());
     }
 
     #[test]
@@ -384,7 +351,7 @@ mod tests {
         for b in 0..=255u8 {
             let plain = b.is_ascii()
                 && !is_hard_stop(b)
-                && !matches!(b, b'(' | b')' | b'[' | b']' | b'{' | b'&');
+                && !matches!(b, b'(' | b')' | b'[' | b']' | b'&');
             assert_eq!(PLAIN[usize::from(b)], plain, "{b}");
         }
     }
