@@ -4,13 +4,11 @@
 //!
 //! Why hand-written quoted-printable and HTML decoders: the crates that
 //! decode them (`quoted_printable`, `html-escape`) return the decoded text
-//! only, and every match must point into the original bytes. Base64 goes
-//! through the `base64` crate, one run of quanta at a time.
+//! only, and every match must point into the original bytes. Base64's
+//! quanta are decoded by table in [`super::quanta`], one run at a time.
 
 use super::map::Map;
-use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
-use base64::engine::DecodePaddingMode;
-use base64::Engine;
+use super::quanta;
 use memchr::memchr;
 
 /// Appends the quoted-printable decoding of `src` (RFC 2045 §6.7) to
@@ -66,15 +64,6 @@ fn hex_value(b: u8) -> Option<u8> {
     }
 }
 
-/// Lenient base64: padding optional, trailing bits ignored (what mail
-/// readers accept).
-const BASE64: GeneralPurpose = GeneralPurpose::new(
-    &base64::alphabet::STANDARD,
-    GeneralPurposeConfig::new()
-        .with_decode_allow_trailing_bits(true)
-        .with_decode_padding_mode(DecodePaddingMode::Indifferent),
-);
-
 /// Base64-decodes `src` (RFC 2045 §6.8) in two steps with a map each
 /// (the buffers and maps are cleared first):
 /// first the alphabet characters are gathered into `chars` (line breaks
@@ -95,8 +84,9 @@ pub(crate) fn base64(
         map.clear();
     }
     let (c0, o0) = (0, 0);
-    // The common case first: whole lines copied, and the crate checks the
-    // alphabet as it decodes.
+    // The common case first: whole lines copied, and the decoder checks
+    // the alphabet as it decodes (lenient: padding optional, trailing
+    // bits ignored, what mail readers accept).
     let mut pos = 0;
     while pos < src.len() {
         let end = memchr(b'\n', &src[pos..]).map_or(src.len(), |k| pos + k);
@@ -107,7 +97,7 @@ pub(crate) fn base64(
     }
     let run = &chars[c0..];
     out.resize(o0 + run.len().div_ceil(4) * 3, 0);
-    if let Ok(n) = BASE64.decode_slice(run, &mut out[o0..]) {
+    if let Some(n) = quanta::decode(run, &mut out[o0..]) {
         out.truncate(o0 + n);
         out_map.base64(o0, c0);
         return;
@@ -168,12 +158,12 @@ fn decode_run(run: &[u8], at: usize, out: &mut Vec<u8>, map: &mut Map) {
     };
     let start = out.len();
     out.resize(start + run.len().div_ceil(4) * 3, 0);
-    match BASE64.decode_slice(run, &mut out[start..]) {
-        Ok(n) => {
+    match quanta::decode(run, &mut out[start..]) {
+        Some(n) => {
             out.truncate(start + n);
             map.base64(start, at);
         }
-        Err(_) => out.truncate(start),
+        None => out.truncate(start),
     }
 }
 
@@ -479,5 +469,178 @@ mod tests {
         assert_eq!(out, b"<a href=\"http://a.b/?x=1&y=23\">&copy;");
         assert_eq!(map.byte(24), (24, 29));
         assert_eq!(map.range(9, 30), (9, 43));
+    }
+
+    /// [`base64`] as it was on the `base64` crate's lenient engine: the
+    /// oracle for the decoder by table.
+    mod by_crate {
+        use super::super::{is_base64, Map};
+        use base64::engine::general_purpose::{
+            GeneralPurpose, GeneralPurposeConfig,
+        };
+        use base64::engine::DecodePaddingMode;
+        use base64::Engine;
+        use memchr::memchr;
+
+        const BASE64: GeneralPurpose = GeneralPurpose::new(
+            &base64::alphabet::STANDARD,
+            GeneralPurposeConfig::new()
+                .with_decode_allow_trailing_bits(true)
+                .with_decode_padding_mode(DecodePaddingMode::Indifferent),
+        );
+
+        pub fn base64(
+            src: &[u8],
+            chars: &mut Vec<u8>,
+            chars_map: &mut Map,
+            out: &mut Vec<u8>,
+            out_map: &mut Map,
+        ) {
+            chars.clear();
+            chars_map.clear();
+            out.clear();
+            out_map.clear();
+            let mut pos = 0;
+            while pos < src.len() {
+                let end =
+                    memchr(b'\n', &src[pos..]).map_or(src.len(), |k| pos + k);
+                let line = src[pos..end].trim_ascii_end();
+                chars_map.copy(chars.len(), pos, line.len());
+                chars.extend_from_slice(line);
+                pos = end + 1;
+            }
+            out.resize(chars.len().div_ceil(4) * 3, 0);
+            if let Ok(n) = BASE64.decode_slice(&chars[..], &mut out[..]) {
+                out.truncate(n);
+                out_map.base64(0, 0);
+                return;
+            }
+            chars.clear();
+            out.clear();
+            chars_map.clear();
+            out_map.clear();
+            let mut run = 0;
+            for (i, &b) in src.iter().enumerate() {
+                if is_base64(b) {
+                    chars_map.copy(chars.len(), i, 1);
+                    chars.push(b);
+                } else if b == b'=' {
+                    decode_run(&chars[run..], run, out, out_map);
+                    run = chars.len();
+                }
+            }
+            decode_run(&chars[run..], run, out, out_map);
+        }
+
+        fn decode_run(
+            run: &[u8],
+            at: usize,
+            out: &mut Vec<u8>,
+            map: &mut Map,
+        ) {
+            let whole =
+                if run.len() % 4 == 1 { run.len() - 1 } else { run.len() };
+            let Some(run) = run.get(..whole).filter(|r| !r.is_empty()) else {
+                return;
+            };
+            let start = out.len();
+            out.resize(start + run.len().div_ceil(4) * 3, 0);
+            match BASE64.decode_slice(run, &mut out[start..]) {
+                Ok(n) => {
+                    out.truncate(start + n);
+                    map.base64(start, at);
+                }
+                Err(_) => out.truncate(start),
+            }
+        }
+    }
+
+    /// Everything [`base64`] leaves behind: both buffers and both maps.
+    fn base64_all(
+        f: fn(&[u8], &mut Vec<u8>, &mut Map, &mut Vec<u8>, &mut Map),
+        src: &[u8],
+    ) -> (Vec<u8>, String, Vec<u8>, String) {
+        let (mut c, mut cm, mut out, mut om) =
+            (vec![b'x'], Map::default(), vec![b'y'], Map::default());
+        cm.copy(0, 7, 1);
+        om.unit(0, 3, 2);
+        f(src, &mut c, &mut cm, &mut out, &mut om);
+        (c, format!("{cm:?}"), out, format!("{om:?}"))
+    }
+
+    /// Base64 text as mail carries it: lines of `width` characters ended
+    /// by LF or CRLF, then the hostile edits: a byte replaced or inserted
+    /// at each `(at, byte)`.
+    fn base64_mail(
+        data: &[u8],
+        width: usize,
+        crlf: bool,
+        edits: &[(usize, u8)],
+    ) -> Vec<u8> {
+        use base64::Engine;
+        let enc = base64::engine::general_purpose::STANDARD.encode(data);
+        let mut src = Vec::new();
+        for line in enc.as_bytes().chunks(width) {
+            src.extend_from_slice(line);
+            src.extend_from_slice(if crlf { b"\r\n" } else { b"\n" });
+        }
+        for &(at, b) in edits {
+            let at = at % (src.len() + 1);
+            if b & 1 == 0 && at < src.len() {
+                src[at] = b;
+            } else {
+                src.insert(at, b);
+            }
+        }
+        src
+    }
+
+    proptest::proptest! {
+        /// Property: the decoder by table leaves every buffer and map as
+        /// the crate-based one did, on mail-shaped base64 with hostile
+        /// edits (padding inside, bytes outside the alphabet, blanks).
+        #[test]
+        fn base64_as_by_crate_on_mail(
+            data in proptest::collection::vec(proptest::num::u8::ANY, 0..400),
+            width in 1usize..90,
+            crlf in proptest::bool::ANY,
+            edits in proptest::collection::vec(
+                (
+                    proptest::num::usize::ANY,
+                    proptest::sample::select(
+                        b"= \t\r\n!-.\x00\x80\xffAz09+/".to_vec()
+                    ),
+                ),
+                0..4,
+            ),
+        ) {
+            let src = base64_mail(&data, width, crlf, &edits);
+            proptest::prop_assert_eq!(
+                base64_all(base64, &src),
+                base64_all(by_crate::base64, &src)
+            );
+        }
+
+        /// Property: the same on random bytes drawn mostly from the
+        /// alphabet, `=` and line breaks.
+        #[test]
+        fn base64_as_by_crate_on_noise(
+            src in proptest::collection::vec(
+                proptest::prop_oneof![
+                    12 => proptest::sample::select(
+                        b"ABYQWjz019+/".to_vec()
+                    ),
+                    2 => proptest::strategy::Just(b'='),
+                    2 => proptest::sample::select(b"\r\n \t".to_vec()),
+                    1 => proptest::num::u8::ANY,
+                ],
+                0..300,
+            ),
+        ) {
+            proptest::prop_assert_eq!(
+                base64_all(base64, &src),
+                base64_all(by_crate::base64, &src)
+            );
+        }
     }
 }

@@ -67,6 +67,7 @@ pub mod html;
 mod leaf;
 mod map;
 mod meta;
+mod quanta;
 mod repair;
 mod stage;
 mod stream;
