@@ -31,11 +31,25 @@
 use crate::scan::{Raw, Span, Text};
 use crate::search::{Candidate, CandidateIter, Finder, Match};
 
-/// Slots of the cache, direct-mapped by a hash of the field.
-const SLOTS: usize = 256;
+/// Slots of the cache: sets of [`WAYS`] slots chosen by a hash of the
+/// field, the one used last first.
+///
+/// With the scheme-less detectors on (`--find all`), most fields have a
+/// trigger (a `.` or `@`): the first 8 MB of the SpamAssassin spool
+/// asked 29,260 times, and 256 direct-mapped slots that kept only fields
+/// with matches answered 21,449 (73%), where 92% of those fields had
+/// been met word for word before (addresses too: `Delivered-To` 99.5%,
+/// `To` 80%, `From` 79%; `Received` and `Message-ID` are not scanned at
+/// all, [`super::header::is_skipped_field`]). With sets of two, and
+/// fields without matches kept too, the misses went from 7,811 to
+/// 2,736.
+const SLOTS: usize = 512;
+
+/// Slots of a set.
+const WAYS: usize = 2;
 
 /// Longer fields are always scanned, so that the cache stays small (its
-/// keys at most 128 KiB a thread, and the matches in them).
+/// keys at most 256 KiB a thread, and the matches in them).
 const LONGEST: usize = 512;
 
 /// The matches of fields met before, for one scanner configuration.
@@ -62,10 +76,8 @@ struct Slot {
 
 /// What the cache says of a field.
 enum Answer {
-    /// Its matches are in this slot.
+    /// Its matches (none, maybe) are in this slot.
     Slot(usize),
-    /// It has no match; the run's scan goes on at this offset in it.
-    Empty(usize),
     /// It must be scanned within the run.
     Unknown,
 }
@@ -89,12 +101,16 @@ impl FieldCache {
             self.slots.resize_with(SLOTS, Slot::default);
         }
         let hash = hash(field);
-        let index = (hash >> 56) as usize % SLOTS;
-        let Some(slot) = self.slots.get_mut(index) else {
+        let first = (hash >> 56) as usize % (SLOTS / WAYS) * WAYS;
+        let Some(set) = self.slots.get_mut(first..first + WAYS) else {
             return Answer::Unknown;
         };
-        if slot.hash == hash && slot.key == field {
-            return Answer::Slot(index);
+        if let Some(way) =
+            set.iter().position(|s| s.hash == hash && s.key == field)
+        {
+            // the one used last first: a set is in order of use
+            set[..=way].rotate_right(1);
+            return Answer::Slot(first);
         }
         // A miss: the field alone, as a window that is not the end.
         self.fresh.clear();
@@ -108,17 +124,19 @@ impl FieldCache {
             return Answer::Unknown;
         }
         let floor = it.resume();
-        if self.fresh.is_empty() {
-            // Not kept: fields without URLs are cheap to scan, and would
-            // push out those with.
-            return Answer::Empty(floor);
-        }
+        // Kept with or without matches: with the detectors on, fields
+        // such as `MIME-Version: 1.0` and `X-Mailer: … 6.00.2800` have a
+        // trigger (a dot) and nothing to find, 4,503 of the 7,811
+        // misses of that sample when they were not kept. The one used
+        // least goes.
+        set.rotate_right(1);
+        let Some(slot) = set.first_mut() else { return Answer::Unknown };
         slot.hash = hash;
         slot.key.clear();
         slot.key.extend_from_slice(field);
         std::mem::swap(&mut slot.found, &mut self.fresh);
         slot.resume = floor;
-        Answer::Slot(index)
+        Answer::Slot(first)
     }
 }
 
@@ -244,10 +262,6 @@ impl<'h> Iterator for FieldMatches<'_, 'h> {
                             self.cache.slots.get(slot).map_or(0, |s| s.resume);
                         self.it.jump(end, start + resume);
                         self.cached = Some((slot, 0, start));
-                        continue;
-                    }
-                    Answer::Empty(resume) => {
-                        self.it.jump(end, start + resume);
                         continue;
                     }
                     Answer::Unknown => {}
@@ -381,6 +395,40 @@ mod tests {
         assert_eq!(got, whole);
         let kept = cache.slots.iter().filter(|s| !s.key.is_empty()).count();
         assert_eq!(kept, 2);
+    }
+
+    /// With the detectors on, a field with a trigger and nothing to find
+    /// is kept too, and a set keeps the field used last.
+    #[test]
+    fn fields_without_matches_are_kept_and_sets_hold_two() {
+        let finder = Finder::builder().find(crate::scan::Finds::ALL).build();
+        let mut cache = FieldCache::default();
+        let text = b"MIME-Version: 1.0\n";
+        assert_eq!(matches(&finder, &mut cache, text, &[0]).count(), 0);
+        let kept: Vec<_> =
+            cache.slots.iter().filter(|s| !s.key.is_empty()).collect();
+        assert_eq!(kept.len(), 1);
+        assert!(kept[0].found.is_empty() && kept[0].key == text);
+        // Three fields of one set: the two used last stay.
+        let mut cache = FieldCache::default();
+        let set = |f: &[u8]| (hash(f) >> 56) as usize % (SLOTS / WAYS);
+        let fields: Vec<Vec<u8>> = (0..)
+            .map(|k| format!("To: a{k}@example.com\n").into_bytes())
+            .filter(|f| set(f) == 0)
+            .take(3)
+            .collect();
+        for f in &fields {
+            let got: Vec<_> = matches(&finder, &mut cache, f, &[0]).collect();
+            assert_eq!(got.len(), 1, "{got:?}");
+        }
+        let keys: Vec<&[u8]> =
+            cache.slots[..WAYS].iter().map(|s| &s.key[..]).collect();
+        assert_eq!(keys, [&fields[2][..], &fields[1][..]]);
+        // a hit moves its field first
+        assert_eq!(matches(&finder, &mut cache, &fields[1], &[0]).count(), 1);
+        let keys: Vec<&[u8]> =
+            cache.slots[..WAYS].iter().map(|s| &s.key[..]).collect();
+        assert_eq!(keys, [&fields[1][..], &fields[2][..]]);
     }
 
     proptest! {

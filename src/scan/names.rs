@@ -247,6 +247,22 @@ pub(crate) fn host_start(
         .then_some((s, Opened::Slashes))
 }
 
+/// Whether the `.` at `dot` may follow the first label of a host after
+/// `//` (what [`host_start`] calls [`Opened::Slashes`]): a `/` in the
+/// label's reach before it, at most 64 bytes back and after `floor`.
+/// One `memrchr`, where the label walk reads byte by byte: the first
+/// test of a dot when only network-path references are looked for.
+#[inline]
+pub(crate) fn may_follow_slashes(
+    hay: &[u8],
+    dot: usize,
+    floor: usize,
+) -> bool {
+    let lowest = floor.max(dot.saturating_sub(MAX_LABEL + 1));
+    hay.get(lowest..dot)
+        .is_some_and(|run| memchr::memrchr(b'/', run).is_some())
+}
+
 /// Whether `start` begins a line whose line before ends with `=`: a
 /// quoted-printable soft line break (RFC 2045 §6.7, rule 5). Only the
 /// bytes of the line break and the `=` are read, all before `start`
@@ -263,40 +279,60 @@ fn qp_continuation(hay: &[u8], start: usize) -> bool {
 /// one or two integer compares, where a binary search over `&str` spent
 /// a third of a `--find all` run in `memcmp` (perf, blinux-list).
 pub(crate) fn is_tld(tld: &[u8]) -> bool {
-    if tld.is_empty() {
-        return false;
-    }
-    if let Some(key) = pack(tld) {
-        let table = &PACKED;
-        let mut i = slot(key);
-        // open addressing, linear probing; a zero slot ends the chain
-        loop {
-            match table[i] {
-                0 => return false,
-                k if k == key => return true,
-                _ => i = (i + 1) & (SLOTS - 1),
+    match pack(tld) {
+        Some(key) => {
+            let table = &PACKED;
+            let mut i = slot(key);
+            // open addressing, linear probing; a zero slot ends the chain
+            loop {
+                match table[i] {
+                    0 => return false,
+                    k if k == key => return true,
+                    _ => i = (i + 1) & (SLOTS - 1),
+                }
             }
         }
+        None => is_long_tld(tld),
     }
+}
+
+/// [`is_tld`] for a name of more than eight bytes (or none): a binary
+/// search of the table. Out of line: few names get here.
+#[inline(never)]
+fn is_long_tld(tld: &[u8]) -> bool {
     let mut buf = [0u8; MAX_LABEL];
     let Some(dst) = buf.get_mut(..tld.len()) else { return false };
     for (d, s) in dst.iter_mut().zip(tld) {
         *d = s.to_ascii_lowercase();
     }
     let name = std::str::from_utf8(dst).unwrap_or("");
-    TLDS.binary_search(&name).is_ok()
+    !name.is_empty() && TLDS.binary_search(&name).is_ok()
 }
 
-/// `name` lower-cased into a little-endian `u64`, when it has at most
-/// eight bytes (the length is implied: names hold no zero byte).
+/// `name` lower-cased into a little-endian `u64`, when it has one to
+/// eight bytes (the length is implied: names hold no zero byte). The
+/// bytes are copied and lower-cased as one word: `A`-`Z` found by two
+/// additions on the low seven bits of each byte, bit `0x20` set on
+/// them.
 #[inline]
 fn pack(name: &[u8]) -> Option<u64> {
-    let mut word = [0u8; 8];
-    let dst = word.get_mut(..name.len())?;
-    for (d, s) in dst.iter_mut().zip(name) {
-        *d = s.to_ascii_lowercase();
+    if name.is_empty() || name.len() > 8 {
+        return None;
     }
-    Some(u64::from_le_bytes(word))
+    let mut word = [0u8; 8];
+    for (d, s) in word.iter_mut().zip(name) {
+        *d = *s;
+    }
+    let w = u64::from_le_bytes(word);
+    const LOW7: u64 = u64::from_ne_bytes([0x7F; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    let low = w & LOW7;
+    // high bit set where the low seven bits are at least `A`, and where
+    // they are past `Z`; no byte carries into the next (at most 0xFF)
+    let from_a = low + u64::from_ne_bytes([0x80 - b'A'; 8]);
+    let past_z = low + u64::from_ne_bytes([0x80 - b'Z' - 1; 8]);
+    let upper = from_a & !past_z & !w & HIGH;
+    Some(w | (upper >> 2))
 }
 
 /// Slots of the packed table: a power of two, at least twice the names.
@@ -811,6 +847,27 @@ mod tests {
         for pair in TLDS.windows(2) {
             assert!(pair[0] < pair[1], "{} !< {}", pair[0], pair[1]);
         }
+    }
+
+    /// The word-at-a-time lower-casing of [`pack`] is
+    /// `to_ascii_lowercase`, for every byte at every place.
+    #[test]
+    fn pack_lowercases_as_the_standard_library() {
+        for b in 0..=255u8 {
+            for len in 1..=8 {
+                for at in 0..len {
+                    let mut name = vec![b'a'; len];
+                    name[at] = b;
+                    let mut want = [0u8; 8];
+                    for (d, s) in want.iter_mut().zip(&name) {
+                        *d = s.to_ascii_lowercase();
+                    }
+                    assert_eq!(pack(&name), Some(u64::from_le_bytes(want)));
+                }
+            }
+        }
+        assert_eq!(pack(b""), None);
+        assert_eq!(pack(b"abcdefghi"), None);
     }
 
     #[test]

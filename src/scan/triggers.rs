@@ -246,6 +246,11 @@ impl On {
                 if !(self.domain || self.network_path) {
                     return None;
                 }
+                // `//` alone: no `/` in reach before the dot, no label
+                // walk (most dots of text).
+                if !self.domain && !names::may_follow_slashes(hay, i, floor) {
+                    return None;
+                }
                 match names::host_start(hay, i, floor)? {
                     (s, names::Opened::Name) if self.domain => {
                         Some(Trigger::Host(s, names::Opened::Name))
