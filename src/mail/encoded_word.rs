@@ -183,7 +183,7 @@ pub fn decode_text(value: &[u8]) -> String {
     // they are the answer (the general path costs a few allocations).
     if memchr::memchr3(b'?', b'\r', b'\n', value).is_none() {
         if let Ok(s) = std::str::from_utf8(value) {
-            return s.trim().to_string();
+            return trim(s).to_string();
         }
     }
     let mut out = String::with_capacity(value.len());
@@ -194,7 +194,33 @@ pub fn decode_text(value: &[u8]) -> String {
             Piece::Gap => {}
         }
     }
-    out.trim().to_string()
+    let t = trim(&out);
+    if t.len() == out.len() {
+        return out;
+    }
+    t.to_string()
+}
+
+/// `s.trim()` (Unicode `White_Space` at both ends), ASCII first: a
+/// character-by-character trim was a tenth of the metadata's cost.
+fn trim(s: &str) -> &str {
+    // The ASCII characters of `White_Space`: tab, line feed, vertical
+    // tab, form feed, carriage return, space.
+    let blank = |c: &u8| matches!(c, b'\t'..=b'\r' | b' ');
+    let b = s.as_bytes();
+    let start = b.iter().position(|c| !blank(c)).unwrap_or(b.len());
+    let end = b.iter().rposition(|c| !blank(c)).map_or(start, |i| i + 1);
+    // ASCII bytes are character boundaries.
+    let t = s.get(start..end).unwrap_or_default();
+    let tb = t.as_bytes();
+    if tb.first().is_some_and(|&c| c >= 0x80)
+        || tb.last().is_some_and(|&c| c >= 0x80)
+    {
+        // Other blanks (U+00A0, U+3000, ...) are not ASCII.
+        t.trim()
+    } else {
+        t
+    }
 }
 
 /// Appends header text as written, unfolded, to `out`.
@@ -213,6 +239,24 @@ fn push_raw(out: &mut String, raw: &[u8]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn trim_is_str_trim() {
+        for s in [
+            "",
+            " ",
+            "a",
+            " a b ",
+            "\t\x0b\x0c\r\n a\x0b",
+            "\u{a0}a\u{3000}",
+            " \u{a0} a \u{85}",
+            "é ",
+            " \u{2028}",
+            "\x1c a \x1f",
+        ] {
+            assert_eq!(trim(s), s.trim(), "{s:?}");
+        }
+    }
 
     #[test]
     fn q_and_b_words() {
