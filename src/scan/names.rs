@@ -533,8 +533,40 @@ pub(crate) fn email(
     if s == lowest && s > floor && bytes.get(s - 1).is_some_and(local_byte) {
         return Ok(None); // longer than a local part may be
     }
-    // Not the user of a URL (`ftp://u@h`, `mailto:u@h`) nor a path.
-    if s > floor && matches!(bytes[s - 1], b':' | b'/' | b'@') {
+    // RFC 5322 §4.4 `obs-local-part = word *("." word)`, a word an atom
+    // or a quoted string (`test."foo".bar@…`), which a receiver must
+    // accept: walked back a quoted word at a time. Only quoted words of
+    // `atext` are taken: their quotes are "semantically invisible" (§3.2.4),
+    // so the address is its dot-atom without them.
+    let mut quoted = false;
+    while s > lowest.max(floor) && bytes[s] == b'.' && bytes[s - 1] == b'"' {
+        let close = s - 1;
+        let Some(open) = bytes[lowest..close].iter().rposition(|&b| b == b'"')
+        else {
+            break;
+        };
+        let open = lowest + open;
+        let inner = &bytes[open + 1..close];
+        if inner.is_empty() || !inner.iter().all(|&b| is_atext(b)) {
+            break;
+        }
+        quoted = true;
+        let before = bytes[lowest..open]
+            .iter()
+            .rposition(|b| !local_byte(b))
+            .map_or(lowest, |i| lowest + i + 1);
+        s = before;
+        if before == open || bytes[open - 1] != b'.' {
+            s = open;
+            break;
+        }
+    }
+    // Not the user of a URL (`ftp://u@h`, `mailto:u@h`) nor a path, nor
+    // the tail of a quoted local part not read above.
+    if s > floor
+        && (matches!(bytes[s - 1], b':' | b'/' | b'@')
+            || (bytes[s - 1] == b'"' && bytes[s] == b'.'))
+    {
         return Ok(None);
     }
     while s < at && bytes[s] == b'.' {
@@ -556,7 +588,17 @@ pub(crate) fn email(
     if !real || hay.get(hard_end)? == Some(b'@') {
         return Ok(None); // not an address: nothing read is kept
     }
-    let verdict = implied(cfg, b"mailto:", &bytes[s..end], Scheme::Mailto);
+    let verdict = if quoted {
+        // The address without the quotes; its domain is the text's.
+        let plain: Vec<u8> =
+            bytes[s..end].iter().copied().filter(|&b| b != b'"').collect();
+        implied(cfg, b"mailto:", &plain, Scheme::Mailto).map(|v| Verdict {
+            host: Some(((at - s + 1) as u32, (end - s) as u32)),
+            ..v
+        })
+    } else {
+        implied(cfg, b"mailto:", &bytes[s..end], Scheme::Mailto)
+    };
     Ok(Some(found(s, end, hard_end, Kind::Email, verdict)))
 }
 
@@ -714,6 +756,31 @@ mod tests {
             assert_eq!(finds(text), [], "{text}");
         }
         assert_eq!(finds("x.@example.com"), []);
+    }
+
+    /// RFC 5322 §4.4 obs-local-part: quoted words of atext between dots.
+    #[test]
+    fn obsolete_local_parts() {
+        for text in
+            ["test.\"foo\".bar@gmail.co.uk", "a.\"b\".\"c\".d@example.com"]
+        {
+            assert_eq!(
+                finds(&format!("{text}!")),
+                [(text.into(), Kind::Email)]
+            );
+        }
+        assert_eq!(
+            finds("\"foo\".bar@example.com"),
+            [("\"foo\".bar@example.com".into(), Kind::Email)]
+        );
+        // never the tail after a quoted word that is not one
+        for text in [
+            "x \"quoted text\".bar@example.com",
+            "test.\"fo o\".bar@example.com",
+            "x\".bar@example.com",
+        ] {
+            assert_eq!(finds(text), [], "{text}");
+        }
     }
 
     #[test]
