@@ -13,12 +13,19 @@ before each timed run), this times:
 
 Per tool and corpus it reports the median MiB/s over RUNS runs (at least
 5), urlgrep's speed-up over it, the URLs found (output lines) and the peak
-memory (`/usr/bin/time -v`). The table goes to
+memory (the child's `wait4` rusage). The table goes to
 `benches/results/<date>.md` with the commands, tool versions and CPU.
 
 The corpora are unpacked from `../shared/corpora` under /tmp/urlgrep-bench
 (never in the repository): SpamAssassin and blinux-list as folders of
 messages and as one mbox spool, 20 Newsgroups, RFC 1500-2499 + 8400-8499.
+
+With `--json` (issue 18) it times, instead of the peers, urlgrep -j1
+plain, with `--json` (sender, subject and date of every message) and with
+`--json --header List-Id --header Reply-To`, and each `--also` build plain
+and with `--json` (a build from before message metadata gives the rows
+"without the new fields"), on the spool and the SpamAssassin folder by
+default; the table gives each row against the first.
 
 With `--filters` (issue 17) it times, instead of the peers, urlgrep -j1
 without a filter against the same run with `--host-file` of 100,000 and of
@@ -32,7 +39,7 @@ the same); for perf or callgrind, build `cargo build --profile profiling`
 (release with `debug = 1`) and profile target/profiling/urlgrep.
 
 Usage: python3 benches/compare.py [--runs N] [--corpus NAME]... [--no-build]
-       [--also NAME=BINARY]... [--filters] [--urlgrep PATH]
+       [--also NAME=BINARY]... [--filters | --json] [--urlgrep PATH]
 """
 
 import argparse
@@ -44,7 +51,6 @@ import statistics
 import subprocess
 import sys
 import tarfile
-import tempfile
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -127,10 +133,8 @@ def corpora():
 
 
 def ensure_tools():
-    """Installs ripgrep and GNU time when missing."""
-    missing = [p for p, b in (("ripgrep", "rg"), ("time", None))
-               if (b and not shutil.which(b))
-               or (not b and not os.path.exists("/usr/bin/time"))]
+    """Installs ripgrep when missing."""
+    missing = [p for p, b in (("ripgrep", "rg"),) if not shutil.which(b)]
     if not missing:
         return
     log(f"installing {' '.join(missing)}")
@@ -251,6 +255,22 @@ def filter_tools(urlgrep):
     ]
 
 
+def json_tools(urlgrep, also):
+    """(name, argv prefix) of the --json rows; the first is the
+    reference."""
+    rows = [
+        ("urlgrep -j1", [urlgrep, "-j1"]),
+        ("--json", [urlgrep, "-j1", "--json"]),
+        ("--json, 2 --header", [urlgrep, "-j1", "--json", "--header",
+                                "List-Id", "--header", "Reply-To"]),
+    ]
+    for name, binary in also:
+        binary = os.path.abspath(binary)
+        rows += [(f"{name} -j1", [binary, "-j1"]),
+                 (f"{name} --json", [binary, "-j1", "--json"])]
+    return rows
+
+
 def warm(files):
     """Re-reads the files so that the timed run starts from a hot cache."""
     for f in files:
@@ -261,22 +281,23 @@ def warm(files):
 
 def run(argv, files, out_path):
     """One timed run: (wall seconds, CPU seconds, output lines, peak RSS
-    KiB)."""
+    KiB). CPU time and peak RSS come from the child's `wait4` rusage
+    (microseconds, not `time`'s 10 ms)."""
     warm(files)
-    with tempfile.NamedTemporaryFile("r", suffix=".time") as tf, \
-            open(out_path, "wb") as out:
+    with open(out_path, "wb") as out:
         t0 = time.perf_counter()
-        p = subprocess.run(["/usr/bin/time", "-v", "-o", tf.name] + argv
-                           + files, stdout=out, stderr=subprocess.PIPE)
+        p = subprocess.Popen(argv + files, stdout=out,
+                             stderr=subprocess.PIPE)
+        # stderr is small (errors only): read it, then reap with rusage.
+        err = p.stderr.read()
+        _, status, usage = os.wait4(p.pid, 0)
         secs = time.perf_counter() - t0
-        timing = open(tf.name).read()
+        p.returncode = os.waitstatus_to_exitcode(status)
     if p.returncode not in (0, 1):
         raise RuntimeError(f"{argv[0]} failed ({p.returncode}): "
-                           f"{p.stderr.decode(errors='replace')[:300]}")
-    rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)",
-                        timing).group(1))
-    cpu = sum(float(re.search(rf"{k} time \(seconds\): ([\d.]+)",
-                              timing).group(1)) for k in ("User", "System"))
+                           f"{err.decode(errors='replace')[:300]}")
+    rss = usage.ru_maxrss
+    cpu = usage.ru_utime + usage.ru_stime
     with open(out_path, "rb") as fh:
         lines = sum(chunk.count(b"\n") for chunk in iter(
             lambda: fh.read(1 << 20), b""))
@@ -292,6 +313,8 @@ def main():
                     metavar="NAME=BINARY",
                     help="another urlgrep build to run at -j1 beside this "
                     "one, interleaved (before/after comparisons)")
+    ap.add_argument("--json", action="store_true",
+                    help="time --json against plain output (issue 18)")
     ap.add_argument("--filters", action="store_true",
                     help="time urlgrep's host and pattern filters "
                     "(default corpora: spool.mbox and spamassassin)")
@@ -305,16 +328,23 @@ def main():
     if not os.path.isdir(SHARED):
         log("../shared/corpora is absent; nothing to compare")
         return 0
-    if not args.filters:
+    own = args.filters or args.json
+    if not own:
         ensure_tools()
-    if not args.no_build and not (args.filters and args.urlgrep):
+    if not args.no_build and not (own and args.urlgrep):
         build()
     all_corpora = corpora()
     names = args.corpus or list(all_corpora)
-    if args.filters:
+    if own:
         names = args.corpus or ["spool.mbox", "spamassassin"]
         urlgrep = args.urlgrep or os.path.join(TARGET, "release", "urlgrep")
-        tool_list, has_j = filter_tools(os.path.abspath(urlgrep)), True
+        urlgrep = os.path.abspath(urlgrep)
+        if args.json:
+            also = [a.split("=", 1) for a in args.also if "=" in a]
+            tool_list = json_tools(urlgrep, also)
+        else:
+            tool_list = filter_tools(urlgrep)
+        has_j = True
     else:
         also = [a.split("=", 1) for a in args.also if "=" in a]
         tool_list, has_j = tools(also)
@@ -340,7 +370,11 @@ def main():
             t: (statistics.median(times[t]), statistics.median(cpus[t]),
                 info[t][0], info[t][1])
             for t, _ in tool_list})
-    if args.filters:
+    if args.json:
+        write_filters(results, tool_list, runs, args.note,
+                      "urlgrep --json and message metadata (issue 18)",
+                      "json")
+    elif args.filters:
         write_filters(results, tool_list, runs, args.note)
     else:
         write(results, tool_list, has_j, runs, args.note)
@@ -367,9 +401,9 @@ def write(results, tool_list, has_j, runs, note):
         "just before each run (hot page cache). MiB/s = input bytes / wall "
         "time. Speed-up = "
         f"`{ref}` MiB/s / tool MiB/s. URLs = output lines. Peak RSS from "
-        "`/usr/bin/time -v` (max over the runs). CPU MiB/s = input bytes "
-        "/ (user + system time), median: on a loaded machine it is the "
-        "steadier measure (0.01 s resolution).",
+        "`wait4` (max over the runs). CPU MiB/s = input bytes "
+        "/ (user + system time from `wait4`), median: on a loaded machine "
+        "it is the steadier measure.",
         "",
     ]
     if note:
@@ -422,17 +456,18 @@ def write(results, tool_list, has_j, runs, note):
     log(f"wrote {path}")
 
 
-def write_filters(results, tool_list, runs, note):
-    """The --filters table: each row against the unfiltered run."""
+def write_filters(results, tool_list, runs, note,
+                  title="urlgrep filters (issue 17)", suffix="filters"):
+    """The --filters (and --json) table: each row against the first."""
     now = datetime.datetime.now(datetime.timezone.utc)
     ref = tool_list[0][0]
     lines = [
-        f"# urlgrep filters (issue 17), {now:%Y-%m-%d %H:%M} UTC",
+        f"# {title}, {now:%Y-%m-%d %H:%M} UTC",
         "",
         f"Median of {runs} runs per row, rows interleaved run by run, "
         "files re-read before each run. Slower = row time / "
-        f"`{ref}` time - 1, wall and CPU (user + system). Peak RSS from "
-        "`/usr/bin/time -v` (max over the runs).",
+        f"`{ref}` time - 1, wall and CPU (user + system, from `wait4`). "
+        "Peak RSS from `wait4` (max over the runs).",
         "",
     ]
     if note:
@@ -442,14 +477,14 @@ def write_filters(results, tool_list, runs, note):
                      f"{nfiles} file{'s' if nfiles > 1 else ''})")
         lines.append("")
         lines.append("| run | wall s | slower (wall) | CPU s | slower "
-                     "(CPU) | URLs | peak RSS MiB | RSS over unfiltered |")
+                     "(CPU) | lines | peak RSS MiB | RSS over the first |")
         lines.append("|---|---:|---:|---:|---:|---:|---:|---:|")
         r_secs, r_cpu, _, r_rss = per_tool[ref]
         for tool, _ in tool_list:
             secs, cpu, urls, rss = per_tool[tool]
             lines.append(
                 f"| {tool} | {secs:.3f} | {100 * (secs / r_secs - 1):+.1f}% "
-                f"| {cpu:.2f} | {100 * (cpu / max(r_cpu, 0.005) - 1):+.1f}% "
+                f"| {cpu:.4f} | {100 * (cpu / max(r_cpu, 0.0001) - 1):+.1f}% "
                 f"| {urls:,} | {rss / 1024:.1f} | "
                 f"{(rss - r_rss) / 1024:+.1f} |")
         lines.append("")
@@ -462,12 +497,14 @@ def write_filters(results, tool_list, runs, note):
         lines.append(f"- {tool}: `{' '.join(shown)}`")
     rev = subprocess.run(["git", "describe", "--always", "--dirty"],
                          cwd=REPO, capture_output=True, text=True)
-    lines += ["", f"urlgrep {rev.stdout.strip()} (release build); the host "
-              "lists are generated by `host_list()` (seed 42) with "
-              f"{', '.join(CORPUS_DOMAINS)} added.", ""]
+    lines += ["", f"urlgrep {rev.stdout.strip()} (release build)."]
+    if suffix == "filters":
+        lines[-1] += (" The host lists are generated by `host_list()` "
+                      f"(seed 42) with {', '.join(CORPUS_DOMAINS)} added.")
+    lines.append("")
     os.makedirs(os.path.join(REPO, "benches", "results"), exist_ok=True)
     path = os.path.join(REPO, "benches", "results",
-                        f"{now:%Y-%m-%d-%H%M}-filters.md")
+                        f"{now:%Y-%m-%d-%H%M}-{suffix}.md")
     with open(path, "w") as fh:
         fh.write("\n".join(lines))
     print("\n".join(lines))
