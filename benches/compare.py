@@ -13,7 +13,7 @@ before each timed run), this times:
 
 Per tool and corpus it reports the median MiB/s over RUNS runs (at least
 5), urlgrep's speed-up over it, the URLs found (output lines) and the peak
-memory (the child's `wait4` rusage). The table goes to
+memory (`/usr/bin/time -v`). The table goes to
 `benches/results/<date>.md` with the commands, tool versions and CPU.
 
 The corpora are unpacked from `../shared/corpora` under /tmp/urlgrep-bench
@@ -51,6 +51,7 @@ import statistics
 import subprocess
 import sys
 import tarfile
+import tempfile
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -133,8 +134,10 @@ def corpora():
 
 
 def ensure_tools():
-    """Installs ripgrep when missing."""
-    missing = [p for p, b in (("ripgrep", "rg"),) if not shutil.which(b)]
+    """Installs ripgrep and GNU time when missing."""
+    missing = [p for p, b in (("ripgrep", "rg"), ("time", None))
+               if (b and not shutil.which(b))
+               or (not b and not os.path.exists("/usr/bin/time"))]
     if not missing:
         return
     log(f"installing {' '.join(missing)}")
@@ -281,22 +284,27 @@ def warm(files):
 
 def run(argv, files, out_path):
     """One timed run: (wall seconds, CPU seconds, output lines, peak RSS
-    KiB). CPU time and peak RSS come from the child's `wait4` rusage
-    (microseconds, not `time`'s 10 ms)."""
+    KiB). CPU time is the `wait4` rusage of `/usr/bin/time`, which holds
+    its reaped child's (microseconds, not `time`'s 10 ms); the peak RSS is
+    `time`'s (a forked child's own `ru_maxrss` starts at the size of the
+    Python process that forked it)."""
     warm(files)
-    with open(out_path, "wb") as out:
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as tf, \
+            open(out_path, "wb") as out:
         t0 = time.perf_counter()
-        p = subprocess.Popen(argv + files, stdout=out,
-                             stderr=subprocess.PIPE)
+        p = subprocess.Popen(["/usr/bin/time", "-v", "-o", tf.name] + argv
+                             + files, stdout=out, stderr=subprocess.PIPE)
         # stderr is small (errors only): read it, then reap with rusage.
         err = p.stderr.read()
         _, status, usage = os.wait4(p.pid, 0)
         secs = time.perf_counter() - t0
         p.returncode = os.waitstatus_to_exitcode(status)
+        timing = open(tf.name).read()
     if p.returncode not in (0, 1):
         raise RuntimeError(f"{argv[0]} failed ({p.returncode}): "
                            f"{err.decode(errors='replace')[:300]}")
-    rss = usage.ru_maxrss
+    rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)",
+                        timing).group(1))
     cpu = usage.ru_utime + usage.ru_stime
     with open(out_path, "rb") as fh:
         lines = sum(chunk.count(b"\n") for chunk in iter(
@@ -401,7 +409,7 @@ def write(results, tool_list, has_j, runs, note):
         "just before each run (hot page cache). MiB/s = input bytes / wall "
         "time. Speed-up = "
         f"`{ref}` MiB/s / tool MiB/s. URLs = output lines. Peak RSS from "
-        "`wait4` (max over the runs). CPU MiB/s = input bytes "
+        "`/usr/bin/time -v` (max over the runs). CPU MiB/s = input bytes "
         "/ (user + system time from `wait4`), median: on a loaded machine "
         "it is the steadier measure.",
         "",
@@ -467,7 +475,7 @@ def write_filters(results, tool_list, runs, note,
         f"Median of {runs} runs per row, rows interleaved run by run, "
         "files re-read before each run. Slower = row time / "
         f"`{ref}` time - 1, wall and CPU (user + system, from `wait4`). "
-        "Peak RSS from `wait4` (max over the runs).",
+        "Peak RSS from `/usr/bin/time -v` (max over the runs).",
         "",
     ]
     if note:
