@@ -101,9 +101,15 @@ impl Triggers {
             Triggers::Simd => {
                 #[cfg(target_arch = "x86_64")]
                 if let Some(one) = avx2_colon() {
-                    return colon_walk(hay, from, floor, |h| one.find(h));
+                    return colon_walk(hay, from, floor, |at| {
+                        let rest = hay.get(at..).unwrap_or_default();
+                        one.iter(rest).map(move |i| at + i)
+                    });
                 }
-                colon_walk(hay, from, floor, |h| memchr::memchr(b':', h))
+                colon_walk(hay, from, floor, |at| {
+                    let rest = hay.get(at..).unwrap_or_default();
+                    memchr::memchr_iter(b':', rest).map(move |i| at + i)
+                })
             }
             Triggers::Naive => (from..)
                 .zip(rest)
@@ -261,65 +267,97 @@ impl On {
     }
 }
 
-/// The first colon at or after `from` that passes [`may_start`]; `find`
-/// gives the next colon of a slice. After each refused colon the next 8
-/// bytes are looked at as one word and its colons walked bit by bit
-/// ([`colons_in`]) before `find` is called again: on colon-dense text
-/// (`::::`, tables of times) a search call per colon cost ~33
-/// instructions, the word ~8.
+/// The first colon at or after `from` that passes [`may_start`];
+/// `colons(at)` gives the colons of `hay` at or after `at`, in order.
+/// At a refused colon followed by another (`::`, rare on mail: C++
+/// names, IPv6) the search hands over to [`dense`], which looks at the
+/// 8 bytes after a refused colon as one word: on `::::` a search
+/// call per colon cost ~33 instructions, the word ~2 a byte. Sparse
+/// colons (mail headers) take the plain loop, as before.
 #[inline(always)]
-fn colon_walk(
+fn colon_walk<I: Iterator<Item = usize>>(
     hay: &[u8],
     from: usize,
     floor: usize,
-    find: impl Fn(&[u8]) -> Option<usize>,
+    colons: impl Fn(usize) -> I,
 ) -> Option<usize> {
     let mut at = from;
-    while let Some(i) = hay.get(at..).and_then(&find) {
-        let mut c = at + i;
-        if may_start(hay, c, floor) {
-            return Some(c);
-        }
-        loop {
-            let Some(word) = hay
-                .get(c + 1..c + 9)
-                .and_then(|w| <[u8; 8]>::try_from(w).ok())
-            else {
-                at = c + 1;
-                break;
-            };
-            let w = u64::from_le_bytes(word);
-            let colons = equal_bytes(w, b':');
-            if colons == 0 {
-                at = c + 9;
-                break;
+    'search: loop {
+        for c in colons(at) {
+            if may_start(hay, c, floor) {
+                return Some(c);
             }
-            // A colon right after a colon (the byte before the word is
-            // the colon at `c`) is no trigger unless `/` follows it
-            // ([`may_start`]'s one-load test, a word at a time); the
-            // last byte's follower is past the word, so it is tested.
-            let after_colon = (colons << 8) | 0x80;
-            let slash_next = (equal_bytes(w, b'/') >> 8) | (1 << 63);
-            let mut mask = colons & !(after_colon & !slash_next);
-            let base = c + 1;
-            // Each colon left in turn, the nearest first.
-            while mask != 0 {
-                c = base + (mask.trailing_zeros() / 8) as usize;
-                mask &= mask - 1;
-                if may_start(hay, c, floor) {
-                    return Some(c);
+            if hay.get(c + 1) == Some(&b':') {
+                match dense(hay, c, floor) {
+                    Ok(t) => return Some(t),
+                    Err(resume) => {
+                        at = resume;
+                        continue 'search;
+                    }
                 }
             }
-            // None was a trigger: a colon last in the word was tested
-            // (never masked out), the walk goes on in the word after it.
-            if word[7] != b':' {
-                at = base + 8;
-                break;
-            }
-            c = base + 7;
         }
+        return None;
     }
-    None
+}
+
+/// From the refused colon at `c`, the 8 bytes after it as one word, its
+/// colons walked bit by bit ([`equal_bytes`]), word after word while the
+/// last byte of each is a colon: `Ok` with the first trigger, or `Err`
+/// with where the search for the next colon goes on (no trigger before).
+/// Out of line: only colon-dense text gets here.
+#[inline(never)]
+fn dense(hay: &[u8], mut c: usize, floor: usize) -> Result<usize, usize> {
+    loop {
+        let Some(word) =
+            hay.get(c + 1..c + 9).and_then(|w| <[u8; 8]>::try_from(w).ok())
+        else {
+            return Err(c + 1);
+        };
+        let w = u64::from_le_bytes(word);
+        let colons = equal_bytes(w, b':');
+        // A colon right after a colon (the byte before the word is the
+        // colon at `c`) is no trigger unless `/` follows it: its scheme
+        // run is empty ([`named`] says no). The last byte's follower is
+        // past the word, so that colon is always tested.
+        let after_colon = (colons << 8) | 0x80;
+        let slash_next = (equal_bytes(w, b'/') >> 8) | (1 << 63);
+        let mut mask = colons & !(after_colon & !slash_next);
+        let base = c + 1;
+        while mask != 0 {
+            let k = base + (mask.trailing_zeros() / 8) as usize;
+            mask &= mask - 1;
+            if !after_scheme_byte(hay, k, floor) && !slashes_after(hay, k) {
+                continue;
+            }
+            if may_start(hay, k, floor) {
+                return Ok(k);
+            }
+        }
+        // None was a trigger: go on after the word's last byte, in the
+        // next word when that byte is a (refused) colon.
+        if word[7] != b':' {
+            return Err(base + 8);
+        }
+        c = base + 7;
+    }
+}
+
+/// Whether the byte before `c` is a scheme byte at or after the floor:
+/// when not, the scheme run before `c` is empty and [`named`] says no.
+#[inline(always)]
+fn after_scheme_byte(hay: &[u8], c: usize, floor: usize) -> bool {
+    let before = c.checked_sub(1).filter(|&p| p >= floor);
+    before
+        .and_then(|p| hay.get(p))
+        .is_some_and(|&b| CLASS[b as usize] & SCHEME != 0)
+}
+
+/// Whether a `/` follows `c`: `//` or the window's end may follow it,
+/// which [`may_start`] keeps whatever the name.
+#[inline(always)]
+fn slashes_after(hay: &[u8], c: usize) -> bool {
+    hay.get(c + 1).is_none_or(|&b| b == b'/')
 }
 
 /// The bytes of the 8-byte word `w` (the first byte lowest) equal to `b`:
@@ -406,14 +444,6 @@ pub(crate) fn may_start(hay: &[u8], c: usize, floor: usize) -> bool {
             Some(_) => {}
         },
         Some(_) => {}
-    }
-    // One load: the scheme run ends right before the colon, at or after
-    // the floor, or there is none and `named` would say no (`::`, ` :`,
-    // `>:` settle here, before any look further back).
-    let before = c.checked_sub(1).filter(|&p| p >= floor);
-    match before.and_then(|p| hay.get(p)) {
-        Some(&b) if CLASS[b as usize] & SCHEME != 0 => {}
-        _ => return false,
     }
     if surely_not_named(hay, c) {
         return false;
