@@ -1,0 +1,229 @@
+//! Tests of the scheme-less detectors: addresses, `www.` names, domain
+//! names and network-path references, and their guards.
+
+use super::*;
+use crate::scan::{Finds, Step};
+
+/// Accepted matches of `text` with every detector on.
+fn finds(text: &str) -> Vec<(String, Kind)> {
+    let cfg = Config { finds: Finds::ALL, ..Config::default() };
+    let hay = Hay { bytes: text.as_bytes(), eof: true };
+    let (mut pos, mut out) = (0, Vec::new());
+    while let Step::Found(raw, resume) = cfg.step(hay, pos, pos) {
+        if raw.verdict.is_ok() {
+            let s = &text[raw.span.start..raw.span.end];
+            out.push((s.to_owned(), raw.kind));
+        }
+        pos = resume;
+    }
+    out
+}
+
+#[test]
+fn addresses() {
+    let got = finds("mail bob@example.com, or <a.b+c@mail.example.org>.");
+    assert_eq!(
+        got,
+        [
+            ("bob@example.com".into(), Kind::Email),
+            ("a.b+c@mail.example.org".into(), Kind::Email)
+        ]
+    );
+    // a mailto URL is one match, not two
+    let got = finds("mailto:bob@example.com");
+    assert_eq!(got, [("mailto:bob@example.com".into(), Kind::Bare)]);
+    for text in [
+        "user@localhost",
+        "a..b@example.com",
+        "see:u@example.com",
+        "/home/u@example.com",
+        "@example.com",
+        "x@1.2.3.4",
+        "bob@example.c0m",
+    ] {
+        assert_eq!(finds(text), [], "{text}");
+    }
+    assert_eq!(finds("x.@example.com"), []);
+}
+
+/// RFC 5322 §4.4 obs-local-part: quoted words of atext between dots.
+#[test]
+fn obsolete_local_parts() {
+    for text in ["test.\"foo\".bar@gmail.co.uk", "a.\"b\".\"c\".d@example.com"]
+    {
+        assert_eq!(finds(&format!("{text}!")), [(text.into(), Kind::Email)]);
+    }
+    assert_eq!(
+        finds("\"foo\".bar@example.com"),
+        [("\"foo\".bar@example.com".into(), Kind::Email)]
+    );
+    // never the tail after a quoted word that is not one
+    for text in [
+        "x \"quoted text\".bar@example.com",
+        "test.\"fo o\".bar@example.com",
+        "x\".bar@example.com",
+    ] {
+        assert_eq!(finds(text), [], "{text}");
+    }
+}
+
+#[test]
+fn www_names() {
+    let got = finds("see www.example.com/page and (WWW.Example.org).");
+    assert_eq!(
+        got,
+        [
+            ("www.example.com/page".into(), Kind::Www),
+            ("WWW.Example.org".into(), Kind::Www)
+        ]
+    );
+    // inside a URL it is the URL's
+    let got = finds("http://www.example.com/");
+    assert_eq!(got, [("http://www.example.com/".into(), Kind::Bare)]);
+    for text in ["www.", "www.x"] {
+        assert_eq!(finds(text), [], "{text}");
+    }
+    // not www. names, but domain names
+    for text in ["awww.example.com", "x.www.example.com"] {
+        assert_eq!(finds(text), [(text.into(), Kind::Domain)]);
+    }
+}
+
+#[test]
+fn domains() {
+    let got = finds(
+        "see example.com, docs.python.org/3/library and bit.ly/abc; \
+         ok at example.app:8080/x or news.bbc.co.uk.",
+    );
+    let want = [
+        "example.com",
+        "docs.python.org/3/library",
+        "bit.ly/abc",
+        "example.app:8080/x",
+        "news.bbc.co.uk",
+    ];
+    let got: Vec<&str> = got.iter().map(|(s, _)| s.as_str()).collect();
+    assert_eq!(got, want);
+    for text in [
+        "run setup.py and install.sh, read README.md, edit main.rs",
+        "notes.txt",
+        "version 1.2.3 or v2.0.1",
+        "e.g. this, i.e. that, etc.",
+        "src/main.rs",
+        "self.name = x.info_y",
+        "Dr.House",
+        "a_b.example.com",
+        "example.comx",
+        "X-Mailman-Version: 2.0.9-sf.net",
+        "Beitbridge Zimbabwe.At the height",
+        "www.Life-Settlements-Onli=\nne.com</a>",
+        "Subject: NT select.select?",
+    ] {
+        assert_eq!(finds(text), [], "{text}");
+    }
+    // www. and addresses keep their own kinds
+    assert_eq!(finds("www.example.com")[0].1, Kind::Www);
+    assert_eq!(finds("bob@example.com")[0].1, Kind::Email);
+}
+
+/// RFC 3986 §4.2: `//` and an authority, in running text only
+/// after a byte that opens a name, with a host whose last label is a
+/// TLD; under the same guards as `domain`.
+#[test]
+fn network_paths() {
+    let got = finds(
+        "load //cdn.example.com/lib.js, src=\"//ajax.example.org/x.js\" \
+         url(//fonts.example.net/css) and (//www.example.org).",
+    );
+    let want = [
+        ("//cdn.example.com/lib.js", Kind::NetworkPath),
+        ("//ajax.example.org/x.js", Kind::NetworkPath),
+        ("//fonts.example.net/css", Kind::NetworkPath),
+        ("//www.example.org", Kind::NetworkPath),
+    ];
+    let want: Vec<(String, Kind)> =
+        want.iter().map(|(s, k)| (s.to_string(), *k)).collect();
+    assert_eq!(got, want);
+    // the URL that holds `//` is the URL's; the rest is no path
+    for text in [
+        "http://example.com/",
+        "svn+ssh://repo.example.org/trunk",
+        "a//b.example.com",
+        "///c.example.com",
+        "x=//d.example.com/",
+        "// see example",
+        "//server/share",
+        "//localhost:8080/x",
+        "//setup.py",
+        "//1.2.3/x",
+        "//example.comx",
+    ] {
+        let got = finds(text);
+        assert!(
+            got.iter().all(|(_, k)| *k != Kind::NetworkPath),
+            "{text}: {got:?}"
+        );
+    }
+    assert_eq!(finds("http://example.com/")[0].1, Kind::Bare);
+    // the implied URL's host, shifted onto the text
+    let cfg = Config { finds: Finds::NETWORK_PATH, ..Config::default() };
+    let text = b" //Cdn.Example.com:8080/x";
+    let hay = Hay { bytes: text, eof: true };
+    let Step::Found(raw, _) = cfg.step(hay, 0, 0) else { panic!("no find") };
+    // relative to the match, which starts at its `//`
+    assert_eq!(raw.span.start, 1);
+    let host = raw.verdict.ok().and_then(|v| v.host);
+    assert_eq!(host, Some((2, 17)), "{raw:?}");
+    assert_eq!(&text[1 + 2..1 + 17], b"Cdn.Example.com");
+}
+
+#[test]
+fn tld_table() {
+    assert!(is_tld(b"com") && is_tld(b"UK") && is_tld(b"xn--p1ai"));
+    assert!(!is_tld(b"txt") && !is_tld(b"g") && !is_tld(b"3"));
+    assert!(!is_tld(&[b'a'; 100]) && !is_tld(b""));
+    // the packed look-up agrees with the table, any case
+    for t in TLDS {
+        assert!(is_tld(t.as_bytes()), "{t}");
+        assert!(is_tld(t.to_ascii_uppercase().as_bytes()), "{t}");
+        let mut longer = t.to_string();
+        longer.push('x');
+        assert_eq!(
+            is_tld(longer.as_bytes()),
+            TLDS.binary_search(&longer.as_str()).is_ok()
+        );
+    }
+    for pair in TLDS.windows(2) {
+        assert!(pair[0] < pair[1], "{} !< {}", pair[0], pair[1]);
+    }
+}
+
+/// The word-at-a-time lower-casing of [`pack`] is
+/// `to_ascii_lowercase`, for every byte at every place.
+#[test]
+fn pack_lowercases_as_the_standard_library() {
+    for b in 0..=255u8 {
+        for len in 1..=8 {
+            for at in 0..len {
+                let mut name = vec![b'a'; len];
+                name[at] = b;
+                let mut want = [0u8; 8];
+                for (d, s) in want.iter_mut().zip(&name) {
+                    *d = s.to_ascii_lowercase();
+                }
+                assert_eq!(pack(&name), Some(u64::from_le_bytes(want)));
+            }
+        }
+    }
+    assert_eq!(pack(b""), None);
+    assert_eq!(pack(b"abcdefghi"), None);
+}
+
+#[test]
+fn tld_shape() {
+    assert!(tld_like(b"example.com"));
+    assert!(!tld_like(b"example"));
+    assert!(!tld_like(b".com"));
+    assert!(!tld_like(b"1.2.3.4"));
+    assert!(!tld_like(b"example.c"));
+}
