@@ -7,6 +7,7 @@ use super::schedule::Part;
 use crate::input::{Compression, Input};
 use crate::mail::{
     self, Encoding, HtmlLink, Location, MailMatch, MailSink, Metadata,
+    Repaired,
 };
 use crate::parse::{Reject, Scheme};
 use crate::scan::{Flags, Kind};
@@ -181,6 +182,14 @@ impl Batch {
             mail: None,
             repaired: false,
         });
+    }
+
+    /// Pushes a match of `--qp-repair`, marked when it was repaired.
+    pub(super) fn push_repaired(&mut self, at: Position, r: &Repaired<'_>) {
+        self.push(at, r.as_match(), None);
+        if let Some(f) = self.hits.last_mut() {
+            f.repaired = r.is_repaired();
+        }
     }
 
     /// Pushes a mail match; `base` is the absolute offset of the slice

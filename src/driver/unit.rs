@@ -12,7 +12,6 @@ use crate::input::{self, Compression, Input, InputError, Source};
 use crate::mail;
 use crate::search::buffer::Buffer;
 use crate::search::lines::LineCounter;
-use crate::search::Position;
 use rayon::prelude::*;
 use std::cell::RefCell;
 use std::fs::File;
@@ -50,25 +49,13 @@ impl Driver {
     /// repaired.
     pub(super) fn search_repair(&self, bytes: &[u8]) -> Batch {
         let mut batch = Batch { opened: true, ..Batch::default() };
-        let mut lines = self.lines.then(LineCounter::default);
-        for r in mail::repair_iter(&self.finder, bytes) {
-            let m = r.as_match();
-            let span = m.span();
-            let (line, column) = match &mut lines {
-                Some(l) => l.at(bytes, 0, span.start as u64),
-                None => (0, 0),
-            };
-            let at = Position {
-                start: span.start as u64,
-                end: span.end as u64,
-                line,
-                column,
-            };
-            batch.push(at, m, None);
-            if let Some(f) = batch.hits.last_mut() {
-                f.repaired = r.is_repaired();
-            }
-        }
+        // The windowed search over bytes in hand: one path for streams
+        // and whole inputs (a slice reader cannot fail).
+        let _ =
+            mail::repair_reader(&self.finder, bytes, self.lines, |at, r| {
+                batch.push_repaired(*at, r);
+                true
+            });
         batch.bytes = bytes.len() as u64;
         batch
     }
@@ -292,10 +279,7 @@ impl Driver {
                     &mut counted,
                     self.lines,
                     |at, r| {
-                        sink.batch.push(*at, r.as_match(), None);
-                        if let Some(f) = sink.batch.hits.last_mut() {
-                            f.repaired = r.is_repaired();
-                        }
+                        sink.batch.push_repaired(*at, r);
                         sink.sent_on();
                         !sink.stopped
                     },
