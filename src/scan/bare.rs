@@ -67,6 +67,7 @@ pub(crate) fn bare_end(
             b']' if bracket == 0 => break,
             b']' => bracket -= 1,
             b'&' if delimiter_reference(hay, i)? => break,
+            b'\'' if quote_ends_host(hay, from, i, limit)? => break,
             0x80..=0xFF => match utf8_char(hay, i)? {
                 Some((c, len)) if !ends_url(c) => {
                     i += len;
@@ -149,7 +150,42 @@ static PLAIN: [bool; 256] = {
 
 /// Bytes [`bare_end`] decides on that are not hard stops.
 const fn is_counted(b: u8) -> bool {
-    matches!(b, b'(' | b')' | b'[' | b']' | b'&')
+    matches!(b, b'(' | b')' | b'[' | b']' | b'&' | b'\'')
+}
+
+/// Whether the `'` at `i` ends the URL whose text after the scheme's
+/// colon starts at `from`: it stands in the authority (after `//`, before
+/// any `/`, `?` or `#`) and no `@` follows it there, so it would be in
+/// the host. A host name is letters, digits and hyphens (RFC 1123 §2.1;
+/// the `http`, `https` and `ftp` hosts are DNS names, RFC 9110 §4.2.1,
+/// RFC 1738 §3.1), so a reader sees `http://example.org'/>` end before
+/// the quote, as in HTML attribute values closed by `'`. In userinfo
+/// (`https://user'x@host/`, RFC 3986 §3.2.1 sub-delims) it stays.
+fn quote_ends_host(
+    hay: &Hay<'_>,
+    from: usize,
+    i: usize,
+    limit: usize,
+) -> Result<bool, Incomplete> {
+    let bytes = hay.bytes;
+    let Some(authority) = bytes.get(from..i) else { return Ok(false) };
+    let in_authority = match authority.strip_prefix(b"//") {
+        Some(rest) => !rest.iter().any(|&b| matches!(b, b'/' | b'?' | b'#')),
+        None => false,
+    };
+    if !in_authority {
+        return Ok(false);
+    }
+    let mut k = i + 1;
+    while k < limit {
+        match hay.get(k)? {
+            Some(b'@') => return Ok(false),
+            Some(b'/' | b'?' | b'#') | None => return Ok(true),
+            Some(b) if is_hard_stop(b) => return Ok(true),
+            Some(_) => k += 1,
+        }
+    }
+    Ok(true)
 }
 
 /// HTML character references to the delimiters `<`, `>` and `"`
@@ -351,9 +387,28 @@ mod tests {
         for b in 0..=255u8 {
             let plain = b.is_ascii()
                 && !is_hard_stop(b)
-                && !matches!(b, b'(' | b')' | b'[' | b']' | b'&');
+                && !matches!(b, b'(' | b')' | b'[' | b']' | b'&' | b'\'');
             assert_eq!(PLAIN[usize::from(b)], plain, "{b}");
         }
+    }
+
+    #[test]
+    fn a_quote_in_the_host_ends_it() {
+        let end = |text: &[u8]| {
+            let hay = Hay { bytes: text, eof: true };
+            let from = memchr::memchr(b':', text).unwrap() + 1;
+            bare_end(&hay, 0, from, 1000).unwrap().end
+        };
+        // in the host: the URL ends there
+        assert_eq!(end(b"http://example.org'/>"), 18);
+        assert_eq!(end(b"https://a.com'https://b.com"), 13);
+        assert_eq!(end(b"http://a.example:80'x"), 19);
+        // in userinfo (an `@` follows in the authority), the path, the
+        // query, or an opaque URL: it stays
+        assert_eq!(end(b"https://user'x@host/"), 20);
+        assert_eq!(end(b"http://a.b/it's"), 15);
+        assert_eq!(end(b"http://a.b?q='x'"), 16);
+        assert_eq!(end(b"mailto:o'brien@a.b"), 18);
     }
 
     #[test]

@@ -187,6 +187,41 @@ fn opens_name(b: u8) -> bool {
     CLASS[usize::from(b)] & OPENS != 0
 }
 
+/// Whether a letter (or combining mark) of the Latin script ends right
+/// before `at`, in UTF-8: then the ASCII letters from `at` are the rest
+/// of a word (`ELPAÍS.com`, `éric@…`), and a name or local part read
+/// from `at` would be its tail, another name (`S.com`). A name glued to
+/// other scripts still starts there: text in Chinese, Japanese or Thai
+/// puts no space between words (`中国語t.co/abcde`), and punctuation
+/// and spaces open names as their ASCII forms do. Reading the whole word
+/// as an internationalized name (RFC 5890) is not done here.
+fn after_latin_letter(hay: &[u8], at: usize) -> bool {
+    if hay.get(at.wrapping_sub(1)).is_none_or(|&b| b < 0x80) {
+        return false;
+    }
+    let lowest = at.saturating_sub(4);
+    let Some(lead) = (lowest..at).rev().find(|&k| hay[k] & 0xC0 != 0x80)
+    else {
+        return false;
+    };
+    let Some(c) = std::str::from_utf8(&hay[lead..at])
+        .ok()
+        .and_then(|s| s.chars().next())
+    else {
+        return false;
+    };
+    matches!(c,
+        '\u{00C0}'..='\u{024F}'   // Latin-1 letters, Latin Extended-A/B
+        | '\u{0250}'..='\u{02AF}' // IPA
+        | '\u{0300}'..='\u{036F}' // combining diacritical marks
+        | '\u{1E00}'..='\u{1EFF}' // Latin Extended Additional
+        | '\u{2C60}'..='\u{2C7F}'
+        | '\u{A720}'..='\u{A7FF}'
+        | '\u{AB30}'..='\u{AB6F}')
+        && c != '\u{00D7}'
+        && c != '\u{00F7}'
+}
+
 /// Longest DNS label (RFC 1034 §3.1).
 const MAX_LABEL: usize = 63;
 
@@ -238,6 +273,7 @@ pub(crate) fn host_start(
     let opens = |at: usize| {
         at == floor
             || hay.get(at.wrapping_sub(1)).is_some_and(|&b| opens_name(b))
+                && !after_latin_letter(hay, at)
     };
     if opens(s) {
         return Some((s, Opened::Name));
@@ -562,10 +598,12 @@ pub(crate) fn email(
         }
     }
     // Not the user of a URL (`ftp://u@h`, `mailto:u@h`) nor a path, nor
-    // the tail of a quoted local part not read above.
+    // the tail of a quoted local part not read above, nor of a word
+    // (`éric@…` is not `ric@…`).
     if s > floor
         && (matches!(bytes[s - 1], b':' | b'/' | b'@')
-            || (bytes[s - 1] == b'"' && bytes[s] == b'.'))
+            || (bytes[s - 1] == b'"' && bytes[s] == b'.')
+            || after_latin_letter(bytes, s))
     {
         return Ok(None);
     }
