@@ -76,15 +76,16 @@ pub(crate) fn host(
     if !strict && s.contains(&b'_') && s.is_ascii() && !top_underscore(s) {
         // RFC 3986 reg-name allows "_", and real hosts use it
         // (`other_side.blogspot.com`); DNS hostnames (RFC 1123) do not.
-        // The default level takes it as a letter in every label but the
-        // top-level one, which names a TLD of the root zone (RFC 1034
-        // §3.5, RFC 1123 §2.1: letters, digits, hyphens), and none has a
-        // "_" (`example.com_`, `files.example.c_m`); the strict level
-        // refuses it everywhere.
-        let as_letter: Vec<u8> =
-            s.iter().map(|&b| if b == b'_' { b'a' } else { b }).collect();
+        // The default level takes it where RFC 1123 takes a hyphen,
+        // inside a label (`_dmarc`, `x_` are no host names' labels), in
+        // every label but the top-level one, which names a TLD of the
+        // root zone (RFC 1034 §3.5, RFC 1123 §2.1: letters, digits,
+        // hyphens), and none has a "_" (`example.com_`,
+        // `files.example.c_m`); the strict level refuses it everywhere.
+        let as_hyphen: Vec<u8> =
+            s.iter().map(|&b| if b == b'_' { b'-' } else { b }).collect();
         // An `xn--` label with "_" is no IDNA name: not taken.
-        if scan_hostname(&as_letter, true) == Some(false) {
+        if scan_hostname(&as_hyphen, true) == Some(false) {
             return Ok(Host::Domain(s));
         }
     }
