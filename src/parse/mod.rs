@@ -41,6 +41,7 @@ mod scheme;
 mod url;
 
 pub(crate) use cache::validate as validate_cached;
+pub(crate) use host::idn_to_ascii;
 pub use registry::REGISTERED;
 pub(crate) use scheme::{
     is_bare_opaque, is_registered_prefix, is_scheme_byte, MAX_SCHEME_LEN,

@@ -187,41 +187,6 @@ fn opens_name(b: u8) -> bool {
     CLASS[usize::from(b)] & OPENS != 0
 }
 
-/// Whether a letter (or combining mark) of the Latin script ends right
-/// before `at`, in UTF-8: then the ASCII letters from `at` are the rest
-/// of a word (`ELPAÍS.com`, `éric@…`), and a name or local part read
-/// from `at` would be its tail, another name (`S.com`). A name glued to
-/// other scripts still starts there: text in Chinese, Japanese or Thai
-/// puts no space between words (`中国語t.co/abcde`), and punctuation
-/// and spaces open names as their ASCII forms do. Reading the whole word
-/// as an internationalized name (RFC 5890) is not done here.
-fn after_latin_letter(hay: &[u8], at: usize) -> bool {
-    if hay.get(at.wrapping_sub(1)).is_none_or(|&b| b < 0x80) {
-        return false;
-    }
-    let lowest = at.saturating_sub(4);
-    let Some(lead) = (lowest..at).rev().find(|&k| hay[k] & 0xC0 != 0x80)
-    else {
-        return false;
-    };
-    let Some(c) = std::str::from_utf8(&hay[lead..at])
-        .ok()
-        .and_then(|s| s.chars().next())
-    else {
-        return false;
-    };
-    matches!(c,
-        '\u{00C0}'..='\u{024F}'   // Latin-1 letters, Latin Extended-A/B
-        | '\u{0250}'..='\u{02AF}' // IPA
-        | '\u{0300}'..='\u{036F}' // combining diacritical marks
-        | '\u{1E00}'..='\u{1EFF}' // Latin Extended Additional
-        | '\u{2C60}'..='\u{2C7F}'
-        | '\u{A720}'..='\u{A7FF}'
-        | '\u{AB30}'..='\u{AB6F}')
-        && c != '\u{00D7}'
-        && c != '\u{00F7}'
-}
-
 /// Longest DNS label (RFC 1034 §3.1).
 const MAX_LABEL: usize = 63;
 
@@ -252,8 +217,12 @@ pub(crate) fn host_start(
     floor: usize,
 ) -> Option<(usize, Opened)> {
     if dot <= floor
-        || !hay.get(dot - 1).is_some_and(|&b| is_alnum(b))
-        || !hay.get(dot + 1).is_none_or(|&b| is_alnum(b))
+        || !hay.get(dot - 1).is_some_and(|&b| {
+            is_alnum(b) || b >= 0x80 && idn::label_char_before(hay, dot)
+        })
+        || !hay.get(dot + 1).is_none_or(|&b| {
+            is_alnum(b) || b >= 0x80 && idn::label_char_at(hay, dot + 1)
+        })
     {
         return None;
     }
@@ -261,19 +230,23 @@ pub(crate) fn host_start(
     let run = hay.get(lowest..dot)?;
     // After the walk, `s` is where the label starts: after the nearest
     // byte that is no label byte, or at `lowest` (the floor, or 63 bytes
-    // back, where the byte before decides).
-    let s = match run.iter().rposition(|&b| CLASS[usize::from(b)] & LABEL == 0)
-    {
-        Some(i) => lowest + i + 1,
-        None => lowest,
-    };
-    if !hay.get(s).is_some_and(|&b| is_alnum(b)) || s >= dot {
+    // back, where the byte before decides). Where that byte is UTF-8,
+    // the label may go on over letters of an internationalized name.
+    let mut s =
+        match run.iter().rposition(|&b| CLASS[usize::from(b)] & LABEL == 0) {
+            Some(i) => lowest + i + 1,
+            None => lowest,
+        };
+    if s > lowest && hay[s - 1] >= 0x80 {
+        s = idn::label_start(hay, lowest, s, dot);
+    }
+    if !hay.get(s).is_some_and(|&b| is_alnum(b) || b >= 0x80) || s >= dot {
         return None;
     }
     let opens = |at: usize| {
         at == floor
             || hay.get(at.wrapping_sub(1)).is_some_and(|&b| opens_name(b))
-                && !after_latin_letter(hay, at)
+                && !idn::after_latin_letter(hay, at)
     };
     if opens(s) {
         return Some((s, Opened::Name));
@@ -423,6 +396,10 @@ fn weak_tld(tld: &[u8]) -> bool {
     if tld.len() == 2 {
         return EXTENSIONS.iter().any(|e| e.eq_ignore_ascii_case(tld));
     }
+    // An internationalized TLD (`xn--p1ai`, .рф) is no file extension.
+    if tld.len() > 4 && tld[..4].eq_ignore_ascii_case(b"xn--") {
+        return false;
+    }
     !STRONG.iter().any(|e| e.eq_ignore_ascii_case(tld))
 }
 
@@ -480,13 +457,23 @@ fn host_name(
     skip: &mut usize,
     kind: Kind,
 ) -> Result<Option<(Raw, usize)>, Incomplete> {
-    // The host: labels and dots, at most 253 bytes.
-    let run_end = run_end(hay, dot, start + MAX_DOMAIN, HOST)?;
+    // The host: labels and dots, at most 253 bytes (UTF-8 letters of an
+    // internationalized name read where the ASCII run stops at one).
+    let limit = start + MAX_DOMAIN;
+    let mut run_end = run_end(hay, dot, limit, HOST)?;
+    if run_end < limit && hay.get(run_end)?.is_some_and(|b| b >= 0x80) {
+        let label = hay.bytes[dot..run_end].rsplit(|&b| b == b'.').next();
+        let script = idn::ascii_script(label.unwrap_or_default());
+        run_end = idn::host_run_end(hay, run_end, limit, script)?;
+    }
     *skip = run_end;
     let bytes = hay.bytes;
     let mut host_end = run_end;
     while host_end > dot && matches!(bytes[host_end - 1], b'.' | b'-') {
         host_end -= 1;
+    }
+    if host_end <= dot + 1 {
+        return Ok(None); // one label and a dot (`it.` before a no-break space)
     }
     let host = &bytes[start..host_end];
     let top = host.rsplit(|&b| b == b'.').next().unwrap_or_default();
@@ -494,7 +481,12 @@ fn host_name(
         if host_end < run_end { Some(b'.') } else { hay.get(host_end)? };
     // glued to a word, an address or a file name's tail
     let glued = matches!(after, Some(b'_' | b'@' | b'\\' | b'~'));
-    if !is_tld(top) || glued {
+    let tld = if top.is_ascii() {
+        is_tld(top)
+    } else {
+        parse::idn_to_ascii(top).is_ok_and(|a| is_tld(a.as_bytes()))
+    };
+    if !tld || glued {
         return Ok(None); // not a name: nothing read is kept
     }
     // a sentence glued to the next (`Zimbabwe.At the height`): a
@@ -523,7 +515,8 @@ fn host_name(
     let query = matches!(after, Some(b'?' | b'#'))
         && next.is_some_and(|b| b.is_ascii_alphanumeric());
     let path = port || query || after == Some(b'/');
-    if weak_tld(top) && !path {
+    // No file name has an internationalized name.
+    if !path && weak_tld(top) && host.is_ascii() {
         return Ok(None); // not a name: nothing read is kept
     }
     let (end, hard_end, trimmed) = if path {
@@ -603,7 +596,7 @@ pub(crate) fn email(
     if s > floor
         && (matches!(bytes[s - 1], b':' | b'/' | b'@')
             || (bytes[s - 1] == b'"' && bytes[s] == b'.')
-            || after_latin_letter(bytes, s))
+            || idn::after_latin_letter(bytes, s))
     {
         return Ok(None);
     }
@@ -748,6 +741,8 @@ fn found(
 fn reject(start: usize, end: usize, kind: Kind) -> (Raw, usize) {
     found(start, end, end, kind, Err(parse::Reject::TooLong))
 }
+
+mod idn;
 
 #[cfg(test)]
 mod tests;

@@ -237,7 +237,9 @@ impl On {
                 // Both tests want a letter or digit after the dot (or the
                 // window's end): most sentence ends fail here.
                 if test
-                    && !hay.get(i + 1).is_none_or(u8::is_ascii_alphanumeric)
+                    && !hay.get(i + 1).is_none_or(|&b| {
+                        b.is_ascii_alphanumeric() || b >= 0x80
+                    })
                 {
                     return None;
                 }
