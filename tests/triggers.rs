@@ -135,6 +135,14 @@ fn text() -> impl Strategy<Value = Vec<u8>> {
         b"//cdn.example.com/",
         b"(//",
         b"abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijkl",
+        // internationalized names: UTF-8 letters of two scripts, a
+        // no-break space, an A-label TLD
+        "президент".as_bytes(),
+        ".рф".as_bytes(),
+        "ELPAÍS".as_bytes(),
+        "中国語".as_bytes(),
+        "\u{a0}".as_bytes(),
+        b".xn--p1ai",
     ];
     proptest::collection::vec(proptest::sample::select(pieces), 0..60)
         .prop_map(|v| v.concat())

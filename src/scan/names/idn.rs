@@ -40,6 +40,22 @@ fn class(c: char) -> Option<Option<Script>> {
     c.is_alphanumeric().then_some(Some(Script::Other))
 }
 
+/// Whether `c` goes on a label of class `script` (`None`: no letter
+/// yet), which it sets when it is the label's first letter.
+fn continues(script: &mut Option<Script>, c: char) -> bool {
+    match class(c) {
+        None => false,
+        Some(None) => true,
+        Some(Some(k)) => match *script {
+            None => {
+                *script = Some(k);
+                true
+            }
+            Some(have) => have == k,
+        },
+    }
+}
+
 /// Letters and combining marks of the Latin script beyond ASCII.
 fn is_latin(c: char) -> bool {
     matches!(c,
@@ -130,14 +146,8 @@ pub(super) fn label_start(
         if s - len < lowest {
             break;
         }
-        match class(c) {
-            None => break,
-            Some(None) => {}
-            Some(Some(k)) => match script {
-                None => script = Some(k),
-                Some(have) if have != k => break,
-                Some(_) => {}
-            },
+        if !continues(&mut script, c) {
+            break;
         }
         s -= len;
     }
@@ -171,14 +181,8 @@ pub(super) fn host_run_end(
             i += 1;
             continue;
         }
-        match class(c) {
-            None => break,
-            Some(None) => {}
-            Some(Some(k)) => match script {
-                None => script = Some(k),
-                Some(have) if have != k => break,
-                Some(_) => {}
-            },
+        if !continues(&mut script, c) {
+            break;
         }
         i += len;
     }
