@@ -203,6 +203,19 @@ proptest! {
     }
 }
 
+/// A refused host run that goes on over UTF-8 letters is skipped only
+/// to where they start: `é` opens the `www.` after it (proptest found
+/// `WWW.éwww.www` skipped whole).
+#[test]
+fn a_refused_name_is_not_skipped_past_utf8() {
+    let hay = "WWW.éwww.www and x.中国www.example.com".as_bytes();
+    let want = slice_rows_with(Triggers::EveryColon, Finds::ALL, hay);
+    assert!(!want.is_empty());
+    for t in MODES {
+        assert_eq!(slice_rows_with(t, Finds::ALL, hay), want, "{t:?}");
+    }
+}
+
 #[test]
 fn scheme_runs_at_the_length_limit() {
     for zeros in 20..34 {

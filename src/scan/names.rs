@@ -409,9 +409,10 @@ fn weak_tld(tld: &[u8]) -> bool {
 /// detectors that are on and what opens it ([`host_start`]) say.
 ///
 /// When the host's run of labels and dots is read and refused, `skip` is
-/// set to the run's end: no trigger stands inside it (no `:` or `@`, and
-/// every later dot follows a label that follows a dot, which opens
-/// neither a name nor `//`), so the trigger search may go on there.
+/// set to the end of its ASCII part: no trigger stands inside it (no `:`
+/// or `@`, and every later dot follows a label that follows a dot, which
+/// opens neither a name nor `//`; a UTF-8 character would open one), so
+/// the trigger search may go on there.
 pub(crate) fn host(
     cfg: &Config,
     hay: &Hay<'_>,
@@ -461,12 +462,14 @@ fn host_name(
     // internationalized name read where the ASCII run stops at one).
     let limit = start + MAX_DOMAIN;
     let mut run_end = run_end(hay, dot, limit, HOST)?;
+    // The skip stops where UTF-8 starts: a non-ASCII character opens a
+    // name (`é` before `www.`), so the run past it may hold a trigger.
+    *skip = run_end;
     if run_end < limit && hay.get(run_end)?.is_some_and(|b| b >= 0x80) {
         let label = hay.bytes[dot..run_end].rsplit(|&b| b == b'.').next();
         let script = idn::ascii_script(label.unwrap_or_default());
         run_end = idn::host_run_end(hay, run_end, limit, script)?;
     }
-    *skip = run_end;
     let bytes = hay.bytes;
     let mut host_end = run_end;
     while host_end > dot && matches!(bytes[host_end - 1], b'.' | b'-') {
