@@ -38,11 +38,15 @@ pub(crate) struct BareEnd {
 
 /// Reads forward from `from` (just after the scheme's colon) and finds the
 /// end of a bare URL that started at `start`. `cap` bounds `end - start`.
+/// `dns_host`: the host is a DNS name, as for every registered scheme and
+/// the scheme-less finds ([`quote_ends_host`]); an unregistered scheme's
+/// host is an RFC 3986 §3.2.2 `reg-name`, where `'` is a sub-delim.
 pub(crate) fn bare_end(
     hay: &Hay<'_>,
     start: usize,
     from: usize,
     cap: usize,
+    dns_host: bool,
 ) -> Result<BareEnd, Incomplete> {
     let limit = start.saturating_add(cap);
     let (mut paren, mut bracket) = (0usize, 0usize);
@@ -67,7 +71,9 @@ pub(crate) fn bare_end(
             b']' if bracket == 0 => break,
             b']' => bracket -= 1,
             b'&' if delimiter_reference(hay, i)? => break,
-            b'\'' if quote_ends_host(hay, from, i, limit)? => break,
+            b'\'' if dns_host && quote_ends_host(hay, from, i, limit)? => {
+                break
+            }
             0x80..=0xFF => match utf8_char(hay, i)? {
                 Some((c, len)) if !ends_url(c) => {
                     i += len;
@@ -93,10 +99,10 @@ pub(crate) fn bare_end(
 /// - `.,;:!?*` (sentence punctuation, RFC 3986 Appendix C: "trailing
 ///   punctuation" is not part of the URI);
 /// - a `(` or `[` (it opens nothing the URL closes), when `openers`;
-/// - trailing `'`s that close no `'` opened in the URL: a run of them
-///   goes (`…/c',` ends at `c`, `…/a'''` at `a`), but its first stays
-///   when an odd count of `'` comes before the run (the balanced one of
-///   `…/Rock_'n'`).
+/// - a trailing `'` that closes no `'` opened in the URL: quotes pair up
+///   from the left, so a trailing run of them stays when the URL then
+///   holds an even count (`…/Rock_'n'`, `…/''`) and gives back its last
+///   one when odd (`…/c',` ends at `c`, `…/a'''` at `a''`).
 fn trim(run: &[u8], openers: bool) -> usize {
     let mut end = run.len();
     while let Some(&last) = run[..end].last() {
@@ -120,8 +126,12 @@ fn trim(run: &[u8], openers: bool) -> usize {
                     .map_or(0, |i| i + 1);
                 let before =
                     memchr::memchr_iter(b'\'', &head[..start]).count();
-                if before % 2 == 1 {
-                    return start + 1;
+                // Quotes pair up from the left: an even count in the URL
+                // is balanced and stays, an odd one gives back its last.
+                let run = end - start;
+                let keep = if (before + run) % 2 == 0 { run } else { run - 1 };
+                if keep > 0 {
+                    return start + keep;
                 }
                 end = start;
                 continue;
@@ -302,7 +312,7 @@ mod tests {
     fn end_of(text: &str) -> &str {
         let hay = Hay { bytes: text.as_bytes(), eof: true };
         let colon = text.find(':').unwrap();
-        let r = bare_end(&hay, 0, colon + 1, 1 << 20).unwrap();
+        let r = bare_end(&hay, 0, colon + 1, 1 << 20, true).unwrap();
         &text[..r.end]
     }
 
@@ -332,6 +342,10 @@ mod tests {
             "http://a.b/Rock_'n'_roll"
         );
         assert_eq!(end_of("http://a.b/c'"), "http://a.b/c");
+        // quotes pair up from the left
+        assert_eq!(end_of("http://a.b/'' "), "http://a.b/''");
+        assert_eq!(end_of("http://a.b/x'''."), "http://a.b/x''");
+        assert_eq!(end_of("http://a.b/x'''',"), "http://a.b/x''''");
         assert_eq!(end_of("http://a.b/c'),"), "http://a.b/c");
         // a trailing opener opens nothing
         assert_eq!(end_of("http://a.b/path( x"), "http://a.b/path");
@@ -379,7 +393,7 @@ mod tests {
     #[test]
     fn reference_cut_by_the_window_asks_for_more() {
         let hay = Hay { bytes: b"http://a.b/c&g", eof: false };
-        assert!(bare_end(&hay, 0, 5, 100).is_err());
+        assert!(bare_end(&hay, 0, 5, 100, true).is_err());
     }
 
     #[test]
@@ -397,7 +411,7 @@ mod tests {
         let end = |text: &[u8]| {
             let hay = Hay { bytes: text, eof: true };
             let from = memchr::memchr(b':', text).unwrap() + 1;
-            bare_end(&hay, 0, from, 1000).unwrap().end
+            bare_end(&hay, 0, from, 1000, true).unwrap().end
         };
         // in the host: the URL ends there
         assert_eq!(end(b"http://example.org'/>"), 18);
@@ -414,12 +428,12 @@ mod tests {
     #[test]
     fn invalid_utf8_ends() {
         let hay = Hay { bytes: b"http://a.b/c\xe9d", eof: true };
-        assert_eq!(bare_end(&hay, 0, 5, 100).unwrap().end, 12);
+        assert_eq!(bare_end(&hay, 0, 5, 100, true).unwrap().end, 12);
     }
 
     #[test]
     fn cut_sequence_asks_for_more() {
         let hay = Hay { bytes: b"http://a.b/\xc3", eof: false };
-        assert!(bare_end(&hay, 0, 5, 100).is_err());
+        assert!(bare_end(&hay, 0, 5, 100, true).is_err());
     }
 }

@@ -415,6 +415,7 @@ impl Config {
         if s == lowest && s > floor && parse::is_scheme_byte(bytes[s - 1]) {
             return Ok(None); // a run too long to be a scheme
         }
+        let run = s;
         while s < c && !bytes[s].is_ascii_alphabetic() {
             s += 1;
         }
@@ -434,13 +435,26 @@ impl Config {
         // scheme is read there too, when `//` (an authority, §3.2)
         // follows: `<svn+ssh://host/trunk>`. Its opaque forms are left
         // alone: `<o:p>`, `<xsl:value-of …>` and `<std::string>` are tags
-        // and C++ names, and generic syntax would take them all.
+        // and C++ names, and generic syntax would take them all. In
+        // running text and quotes, `name://` is read too when the name
+        // stands alone as a word of scheme syntax (see
+        // [`unregistered_opens`]): `gemini://`, `hkp://`, `rwhois://`.
+        let mut unregistered = false;
         if !registered {
-            let slashes = || -> Result<bool, Incomplete> {
-                Ok((hay.get(c + 1)?, hay.get(c + 2)?)
-                    == (Some(b'/'), Some(b'/')))
-            };
-            if before != Some(b'<') || !self.angle || !slashes()? {
+            let slashes =
+                (hay.get(c + 1)?, hay.get(c + 2)?) == (Some(b'/'), Some(b'/'));
+            let angle = before == Some(b'<') && self.angle;
+            // and a host after `//` (`ab://`, `"WHO://"`, `x:///` are not
+            // read: RFC 3986 allows an empty authority, text does not
+            // mean one)
+            unregistered = slashes
+                && !angle
+                && run == s
+                && unregistered_opens(before, name)
+                && hay.get(c + 3)?.is_some_and(|b| {
+                    b.is_ascii_alphanumeric() || b == b'[' || b >= 0x80
+                });
+            if !slashes || !(angle || unregistered) {
                 return Ok(None);
             }
         }
@@ -470,8 +484,8 @@ impl Config {
                 return Ok(Some(self.closed(hay, s - 1, closed, kind)));
             }
         }
-        if self.bare && registered {
-            return self.bare(hay, s, c);
+        if self.bare && (registered || unregistered) {
+            return self.bare(hay, s, c, registered);
         }
         Ok(None)
     }
@@ -547,12 +561,14 @@ impl Config {
         (raw, resume)
     }
 
-    /// A bare URL from scheme start `s`, colon `c`.
+    /// A bare URL from scheme start `s`, colon `c`; `registered` tells
+    /// whether its scheme is (else `//` follows, [`unregistered_opens`]).
     fn bare(
         &self,
         hay: &Hay<'_>,
         s: usize,
         c: usize,
+        registered: bool,
     ) -> Result<Option<(Raw, usize)>, Incomplete> {
         let name = &hay.bytes[s..c];
         if !parse::is_bare_opaque(name) {
@@ -561,10 +577,11 @@ impl Config {
                 return Ok(None);
             }
         }
-        let end = bare::bare_end(hay, s, c + 1, self.max_url)?;
+        let end = bare::bare_end(hay, s, c + 1, self.max_url, registered)?;
         if end.end == c + 1 {
             return Ok(None);
         }
+
         let span = Span { start: s, end: end.end };
         let mut flags = Flags::default();
         if end.trimmed {
@@ -585,6 +602,45 @@ impl Config {
         };
         Ok(Some((raw, resume)))
     }
+}
+
+/// Whether the unregistered scheme `name`, with `before` the byte before
+/// it (`None` at the floor), and `//` after its colon, opens a URL in
+/// running text or quotes.
+///
+/// RFC 3986 §3 gives `scheme "://" authority` one meaning whatever the
+/// scheme, and RFC 7595 §3.8 expects schemes to be used before (or
+/// without) registration: on the corpora the unregistered `name://` are
+/// `gemini`, `hkp`, `hkps`, `rwhois`, `ccso`, `lpr`, `directory-agent`.
+/// The rest are cut or glued words, which are refused:
+///
+/// - a name that starts a word: after the floor, ASCII whitespace, an
+///   opening bracket or a quote (`>` too: HTML text). Not glued to a
+///   word (`foo_bar://`, `e.g.x://`) nor after a digit (§3.1: a scheme
+///   begins with a letter, and `1abc://` is no `abc://`; the caller
+///   passes only names whose run starts with a letter);
+/// - not a tail of `http`, `https` or `ftp` (`ttp`, `tp`, `p`, `ttps`,
+///   `s`: the scheme cut by a line break or an obfuscator, 117 lines of
+///   the corpora), nor a word that ends with one (`hhttp`, `Seehttps`,
+///   `comhttp`: a scheme glued to the word before it).
+fn unregistered_opens(before: Option<u8>, name: &[u8]) -> bool {
+    let opens = match before {
+        None => true,
+        Some(b) => {
+            b.is_ascii_whitespace()
+                || matches!(b, b'(' | b'[' | b'"' | b'\'' | b'>')
+        }
+    };
+    if !opens {
+        return false;
+    }
+    let mut low = [0u8; parse::MAX_SCHEME_LEN];
+    let Some(low) = low.get_mut(..name.len()) else { return false };
+    low.copy_from_slice(name);
+    low.make_ascii_lowercase();
+    let low = &*low;
+    const COMMON: [&[u8]; 3] = [b"http", b"https", b"ftp"];
+    !COMMON.iter().any(|s| s.ends_with(low) || low.ends_with(s))
 }
 
 #[cfg(test)]
@@ -664,13 +720,24 @@ mod tests {
             "|<svn+ssh://repo.example.org/trunk>|"
         );
         assert_eq!(marked("<x-y.z://h.example/>"), "|<x-y.z://h.example/>|");
-        // unregistered: only in `<…>`, and only with an authority
+        // unregistered: only with an authority, and out of `<…>` only as
+        // a word of its own that is no cut or glued `http`
+        assert_eq!(
+            marked("\"svn+ssh://repo.example.org/trunk\""),
+            "|\"svn+ssh://repo.example.org/trunk\"|"
+        );
+        assert_eq!(
+            marked("(svn+ssh://repo.example.org/trunk)"),
+            "(|svn+ssh://repo.example.org/trunk|)"
+        );
         for text in [
             "<o:p></o:p>",
             "<std::string>",
             "<xsl:value-of select=\"x\"/>",
-            "\"svn+ssh://repo.example.org/trunk\"",
-            "svn+ssh://repo.example.org/trunk",
+            "x_svn+ssh://repo.example.org/trunk",
+            "1abc://repo.example.org/trunk",
+            "ttps://repo.example.org/ Ahttp://repo.example.org/",
+            "ab:// x:///y",
             "'o:p'",
         ] {
             assert_eq!(marked(text), text);
