@@ -482,10 +482,19 @@ impl<'a> Iterator for Params<'a> {
 ///
 /// - message identifiers (RFC 5322 §3.6.4, RFC 2045 §7, RFC 5536
 ///   §3.2.12): their `<…>` look like URLs to a scanner but name messages;
-/// - trace fields (RFC 5322 §3.6.7, RFC 5321 §4.4) and the date: hosts,
-///   addresses and times, whose colons are most of a header's scanner
-///   triggers (on the SpamAssassin and blinux-list corpora, 2 URL-like
-///   strings in 12,065 messages' `Received` fields, in comments);
+/// - trace fields (RFC 5322 §3.6.7 `Return-Path` and `Received`, RFC
+///   5321 §4.4) and the date: hosts, addresses and times, whose colons
+///   are most of a header's scanner triggers (on the SpamAssassin and
+///   blinux-list corpora, 2 URL-like strings in 12,065 messages'
+///   `Received` fields, in comments); with them the fields that record
+///   a delivery's envelope as a trace does: `Delivered-To` (RFC 9228),
+///   the envelope recipients MTAs write (`X-Original-To`, `Envelope-To`,
+///   `X-Envelope-To`), the bounce address `Errors-To`, and the loop
+///   marks of list managers and filters (`X-BeenThere`, `X-Loop`), which
+///   RFC 9228 gives `Delivered-To`'s job of loop detection. Their
+///   addresses are the envelope's, not text a writer put there: on the
+///   spool they were 8,125 of the 18,932 `--find email` finds of an
+///   8 MB sample, the same few list addresses on every message;
 /// - signatures (DKIM RFC 6376, ARC RFC 8617, RFC 8601 results): base64
 ///   and tag lists of field names, never URLs.
 pub(crate) fn is_skipped_field(name: &[u8]) -> bool {
@@ -496,6 +505,7 @@ pub(crate) fn is_skipped_field(name: &[u8]) -> bool {
     let Some(&first) = name.first() else { return false };
     let candidate: &[u8] = match (name.len(), first | 0x20) {
         (4, b'd') => b"date",
+        (6, b'x') => b"x-loop",
         (8, b'r') => b"received",
         (8, b'a') => b"arc-seal",
         (10, b'm') => b"message-id",
@@ -503,7 +513,15 @@ pub(crate) fn is_skipped_field(name: &[u8]) -> bool {
         (10, b'c') => b"content-id",
         (10, b's') => b"supersedes",
         (10, b'x') => b"x-received",
+        (9, b'e') => b"errors-to",
         (11, b'i') => b"in-reply-to",
+        (11, b'r') => b"return-path",
+        (11, b'e') => b"envelope-to",
+        (11, b'x') => b"x-beenthere",
+        (12, b'd') => b"delivered-to",
+        // two names of 13 bytes after `x`
+        (13, b'x') if eq_lower(name, b"x-original-to") => return true,
+        (13, b'x') => b"x-envelope-to",
         (14, b'd') => b"dkim-signature",
         (17, b'r') => b"resent-message-id",
         (19, b'o') => b"original-message-id",

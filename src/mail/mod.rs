@@ -11,8 +11,10 @@
 //!   (RFC 2369) and `Archived-At` (RFC 5064) — but never the message
 //!   identifiers of `Message-ID`, `References`, `In-Reply-To`,
 //!   `Content-ID`, `Resent-Message-ID`, `Supersedes`, nor the trace,
-//!   date and signature fields (`Received`, `Date`, `DKIM-Signature`,
-//!   `ARC-*`, `Authentication-Results`), which hold no URLs;
+//!   date and signature fields (`Received`, `Return-Path`,
+//!   `Delivered-To` and the other envelope records, `Date`,
+//!   `DKIM-Signature`, `ARC-*`, `Authentication-Results`), which hold no
+//!   URLs;
 //! - the body, walking multipart entities by their boundaries (RFC 2046
 //!   §5.1, nested, at most 32 deep) and `message/rfc822` parts (§5.2):
 //!   `text/*` parts are decoded from quoted-printable or base64 (RFC 2045

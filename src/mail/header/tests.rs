@@ -217,7 +217,7 @@ fn field_start_as_the_plain_loops_say() {
 /// The plain rule: lower-case the name, then compare it with every
 /// skipped name (the oracle of the length-and-letter dispatch).
 fn is_skipped_field_plain(name: &[u8]) -> bool {
-    const SKIPPED: [&[u8]; 17] = [
+    const SKIPPED: [&[u8]; 25] = [
         b"message-id",
         b"references",
         b"in-reply-to",
@@ -235,6 +235,14 @@ fn is_skipped_field_plain(name: &[u8]) -> bool {
         b"arc-message-signature",
         b"arc-authentication-results",
         b"authentication-results",
+        b"return-path",
+        b"delivered-to",
+        b"x-original-to",
+        b"envelope-to",
+        b"x-envelope-to",
+        b"errors-to",
+        b"x-beenthere",
+        b"x-loop",
     ];
     let lower = name.to_ascii_lowercase();
     SKIPPED.contains(&&lower[..])
@@ -323,6 +331,14 @@ fn skipped_fields_in_any_case_and_nothing_near_them() {
         "ARC-Message-Signature",
         "ARC-Authentication-Results",
         "Authentication-Results",
+        "Return-Path",
+        "Delivered-To",
+        "X-Original-To",
+        "Envelope-To",
+        "X-Envelope-To",
+        "Errors-To",
+        "X-BeenThere",
+        "X-Loop",
     ];
     for name in skipped {
         for n in [
@@ -357,7 +373,20 @@ fn skipped_fields_in_any_case_and_nothing_near_them() {
         assert!(!eq_lower(a, b), "{}", String::from_utf8_lossy(a));
     }
     let long = "x".repeat(40);
-    for name in ["Subject", "From", "To", "X-Mailer", "", "Äate", &long] {
+    for name in [
+        "Subject",
+        "From",
+        "To",
+        "Cc",
+        "Sender",
+        "Reply-To",
+        "X-Mailer",
+        "",
+        "Äate",
+        "X-Original-Tp",
+        "X-Envelope-Tp",
+        &long,
+    ] {
         assert!(!is_skipped_field(name.as_bytes()), "{name}");
     }
 }
