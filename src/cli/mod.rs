@@ -281,12 +281,14 @@ fn check(args: &Args) -> anyhow::Result<()> {
             );
         }
         // RFC 1738 section 2.1: any scheme may stand in a <URL:...>
-        // wrapper; outside one, urlgrep knows only registered schemes.
+        // wrapper; outside one, an unregistered scheme is found only
+        // before `//` (`gemini://host/`). Most such names are typos of
+        // a registered one: said on stderr, and the run goes on.
         if !urlgrep::parse::is_registered(name) && !wrapped_only {
-            bail!(
-                "--scheme {s:?}: urlgrep finds this scheme only inside \
-                 <URL:...> wrappers (add --kind wrapped to ask for those); \
-                 the schemes it finds anywhere: {}",
+            eprintln!(
+                "urlgrep: warning: --scheme {s:?} is not a registered \
+                 scheme: it is found only as {s}://host... or in <URL:...> \
+                 and <...>; the registered ones: {}",
                 urlgrep::parse::REGISTERED.join(", ")
             );
         }

@@ -652,6 +652,16 @@ pub(crate) fn www(
         return Ok(None);
     }
     let text = &hay.bytes[start..end.end];
+    // `www.info@example.dk` is an address whose local part starts with
+    // `www.`: read as a URL, `www.info` would be userinfo and the host
+    // would not be the `www.` name (RFC 3986 §3.2.1). Left to the `@`.
+    let authority_end = text
+        .iter()
+        .position(|&b| matches!(b, b'/' | b'?' | b'#'))
+        .unwrap_or(text.len());
+    if text[..authority_end].contains(&b'@') {
+        return Ok(None);
+    }
     let host_end = text
         .iter()
         .position(|&b| matches!(b, b'/' | b'?' | b'#' | b':'))
