@@ -619,6 +619,8 @@ impl Config {
 ///   word (`foo_bar://`, `e.g.x://`) nor after a digit (§3.1: a scheme
 ///   begins with a letter, and `1abc://` is no `abc://`; the caller
 ///   passes only names whose run starts with a letter);
+/// - two letters or more: one letter and a colon is a DOS or Windows
+///   drive (RFC 8089 Appendix E.2), and `C://Users/bob` a path;
 /// - not a tail of `http`, `https` or `ftp` (`ttp`, `tp`, `p`, `ttps`,
 ///   `s`: the scheme cut by a line break or an obfuscator, 117 lines of
 ///   the corpora), nor a word that ends with one (`hhttp`, `Seehttps`,
@@ -631,7 +633,7 @@ fn unregistered_opens(before: Option<u8>, name: &[u8]) -> bool {
                 || matches!(b, b'(' | b'[' | b'"' | b'\'' | b'>')
         }
     };
-    if !opens {
+    if !opens || name.len() < 2 {
         return false;
     }
     let mut low = [0u8; parse::MAX_SCHEME_LEN];
@@ -738,6 +740,7 @@ mod tests {
             "1abc://repo.example.org/trunk",
             "ttps://repo.example.org/ Ahttp://repo.example.org/",
             "ab:// x:///y",
+            "C://Users/bob/file.txt (D://temp)",
             "'o:p'",
         ] {
             assert_eq!(marked(text), text);
