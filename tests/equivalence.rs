@@ -446,6 +446,12 @@ const FRAGMENTS: &[&[u8]] = &[
     b"http:",
     b":",
     b"//",
+    // unregistered schemes before `//`, a cut one, a drive letter
+    b"gemini://",
+    b"hkp",
+    b"ttp://",
+    b"C://",
+    b"'",
     b"a.example",
     b"b.example:8080",
     b"[::1]",

@@ -143,6 +143,11 @@ fn text() -> impl Strategy<Value = Vec<u8>> {
         "中国語".as_bytes(),
         "\u{a0}".as_bytes(),
         b".xn--p1ai",
+        // unregistered schemes before `//`, cut and glued ones, a drive
+        b"gemini",
+        b"ttp",
+        b"Seehttps",
+        b"C",
     ];
     proptest::collection::vec(proptest::sample::select(pieces), 0..60)
         .prop_map(|v| v.concat())
