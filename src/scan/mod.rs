@@ -609,9 +609,9 @@ impl Config {
 /// running text or quotes.
 ///
 /// RFC 3986 §3 gives `scheme "://" authority` one meaning whatever the
-/// scheme, and RFC 7595 §3.8 expects schemes to be used before (or
-/// without) registration: on the corpora the unregistered `name://` are
-/// `gemini`, `hkp`, `hkps`, `rwhois`, `ccso`, `lpr`, `directory-agent`.
+/// scheme, and schemes in use are not all registered: on the corpora the
+/// unregistered `name://` are `gemini`, `hkp`, `hkps`, `rwhois`, `ccso`,
+/// `lpr`, `directory-agent`.
 /// The rest are cut or glued words, which are refused:
 ///
 /// - a name that starts a word: after the floor, ASCII whitespace, an
