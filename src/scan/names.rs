@@ -659,13 +659,12 @@ pub(crate) fn www(
         .iter()
         .position(|&b| matches!(b, b'/' | b'?' | b'#'))
         .unwrap_or(text.len());
-    if text[..authority_end].contains(&b'@') {
+    let authority = &text[..authority_end];
+    if authority.contains(&b'@') {
         return Ok(None);
     }
-    let host_end = text
-        .iter()
-        .position(|&b| matches!(b, b'/' | b'?' | b'#' | b':'))
-        .unwrap_or(text.len());
+    let host_end =
+        authority.iter().position(|&b| b == b':').unwrap_or(authority_end);
     let verdict = if end.too_long {
         Err(parse::Reject::TooLong)
     } else if !tld_like(&text[..host_end])
