@@ -623,7 +623,12 @@ impl Config {
 /// - not a tail of `http`, `https` or `ftp` (`ttp`, `tp`, `p`, `ttps`,
 ///   `s`: the scheme cut by a line break or an obfuscator, 117
 ///   occurrences on the bench corpora), nor a word that ends with one (`hhttp`, `Seehttps`,
-///   `comhttp`: a scheme glued to the word before it).
+///   `comhttp`: a scheme glued to the word before it);
+/// - not spelled from the letters of `https` or `ftp` alone (`hppt`,
+///   `htpp`, `htttp`, `htps`, `fpt`): a mistyped scheme names no protocol
+///   a reader can follow (the defanged `hxxp` and `hxxps` are registered,
+///   and read as such). None of the corpora's unregistered names is
+///   spelled so.
 fn unregistered_opens(before: Option<u8>, name: &[u8]) -> bool {
     let opens = match before {
         None => true,
@@ -641,6 +646,19 @@ fn unregistered_opens(before: Option<u8>, name: &[u8]) -> bool {
     };
     const COMMON: [&[u8]; 3] = [b"http", b"https", b"ftp"];
     !COMMON.iter().any(|s| ends(s, name) || ends(name, s))
+        && !spelled_from(name, b"htps", b"hp")
+        && !spelled_from(name, b"ftp", b"fp")
+}
+
+/// Whether every byte of `name` is one of `letters` and each of `needs`
+/// occurs in it, ASCII case ignored: `hppt` is spelled from `htps` and
+/// holds `h` and `p`.
+fn spelled_from(name: &[u8], letters: &[u8], needs: &[u8]) -> bool {
+    let has = |set: &[u8], b: u8| set.contains(&b.to_ascii_lowercase());
+    name.iter().all(|&b| has(letters, b))
+        && needs
+            .iter()
+            .all(|&n| name.iter().any(|&b| b.eq_ignore_ascii_case(&n)))
 }
 
 #[cfg(test)]
@@ -740,6 +758,8 @@ mod tests {
             "ab:// x:///y",
             "C://Users/bob/file.txt (D://temp)",
             "'o:p'",
+            "hppt://example.com HTPP://a.example htps://a.example",
+            "fpt://files.example \"htttp://a.example\"",
         ] {
             assert_eq!(marked(text), text);
         }
