@@ -8,19 +8,23 @@ use support::{code, run, stderr, stdout};
 #[test]
 fn unknown_scheme_lists_the_known_ones() {
     // A warning, not a refusal: an unregistered scheme is found before
-    // `//` (RFC 3986 section 3), but most such names are typos.
+    // `//` in `<...>` and with --find unregistered (RFC 3986 section 3),
+    // but most such names are typos.
     let o = run(&["--scheme", "htps"], b"http://a.example/\n");
     assert_eq!(code(&o), 1);
     let e = stderr(&o);
     assert!(e.contains("warning: --scheme \"htps\""), "{e}");
     assert!(e.contains("http, https") && e.contains("mailto"), "{e}");
     assert_eq!(stdout(&o), "");
-    let o = run(
-        &["--scheme", "gemini"],
-        b"see gemini://tilde.example/x and http://a.example/\n",
-    );
+    let text = b"see gemini://tilde.example/x <gemini://b.example/> \
+        and http://a.example/\n";
+    let o = run(&["--scheme", "gemini"], text);
     assert_eq!(code(&o), 0);
-    assert_eq!(stdout(&o), "gemini://tilde.example/x\n");
+    assert_eq!(stdout(&o), "gemini://b.example/\n");
+    assert!(stderr(&o).contains("--find unregistered"), "{}", stderr(&o));
+    let o = run(&["--scheme", "gemini", "--find", "unregistered"], text);
+    assert_eq!(code(&o), 0);
+    assert_eq!(stdout(&o), "gemini://tilde.example/x\ngemini://b.example/\n");
     for bad in ["", "ht tp", "http:", "1abc"] {
         let o = run(&["--scheme", bad], b"");
         assert_eq!(code(&o), 2, "{bad:?}");

@@ -167,6 +167,7 @@ proptest! {
             Finds::WWW,
             Finds::DOMAIN,
             Finds::NETWORK_PATH,
+            Finds::UNREGISTERED,
             Finds::ALL,
         ] {
             let want = slice_rows_with(Triggers::EveryColon, finds, &hay);

@@ -25,6 +25,7 @@ pub struct Options {
     pub www: bool,
     pub domain: bool,
     pub network_path: bool,
+    pub unregistered: bool,
     pub max_wrapper_len: Option<u16>,
     pub max_url_len: Option<u16>,
 }
@@ -50,6 +51,9 @@ impl Options {
         }
         if self.network_path {
             finds = finds.union(Finds::NETWORK_PATH);
+        }
+        if self.unregistered {
+            finds = finds.union(Finds::UNREGISTERED);
         }
         b.find(finds);
         if let Some(n) = self.max_wrapper_len {

@@ -114,8 +114,10 @@ pub struct Args {
 
     /// Also find what has no scheme: email (bob@example.com), www
     /// (www.example.com/page), domain (example.com/page, root-zone TLDs
-    /// only), network-path (//cdn.example.com/lib.js), or all. Printed
-    /// as they stand. Off by default.
+    /// only), network-path (//cdn.example.com/lib.js); unregistered, a
+    /// scheme outside the IANA registry before // in running text and
+    /// quotes (gemini://host/); or all. Printed as they stand. Off by
+    /// default.
     #[arg(long, value_name = "WHAT", value_delimiter = ',')]
     pub find: Vec<String>,
 

@@ -100,8 +100,8 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
         match urlgrep::Finds::from_name(&f.to_ascii_lowercase()) {
             Some(more) => finds = finds.union(more),
             None => bail!(
-                "--find {f:?}: expected email, www, domain, network-path or \
-                 all"
+                "--find {f:?}: expected email, www, domain, network-path, \
+                 unregistered or all"
             ),
         }
     }
@@ -282,13 +282,15 @@ fn check(args: &Args) -> anyhow::Result<()> {
         }
         // RFC 1738 section 2.1: any scheme may stand in a <URL:...>
         // wrapper; outside one, an unregistered scheme is found only
-        // before `//` (`gemini://host/`). Most such names are typos of
-        // a registered one: said on stderr, and the run goes on.
+        // before `//`, in <...> or with --find unregistered
+        // (`gemini://host/`). Most such names are typos of a registered
+        // one: said on stderr, and the run goes on.
         if !urlgrep::parse::is_registered(name) && !wrapped_only {
             eprintln!(
                 "urlgrep: warning: --scheme {s:?} is not a registered \
-                 scheme: it is found only as {s}://host... or in <URL:...> \
-                 and <...>; the registered ones: {}",
+                 scheme: it is found in <URL:...>, as <{s}://host...>, and \
+                 as {s}://host... with --find unregistered; the registered \
+                 ones: {}",
                 urlgrep::parse::REGISTERED.join(", ")
             );
         }

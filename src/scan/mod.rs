@@ -210,8 +210,13 @@ impl Finds {
     pub const DOMAIN: Finds = Finds(4);
     /// Network-path references ([`Kind::NetworkPath`]).
     pub const NETWORK_PATH: Finds = Finds(8);
+    /// URLs of a scheme outside the IANA registry before `//`, in
+    /// running text and quotes (`gemini://host/`, `hkp://host`; printed
+    /// as [`Kind::Bare`] or [`Kind::Quoted`]). Without it such a scheme
+    /// is read only in `<URL:…>` and, before `//`, in `<…>`.
+    pub const UNREGISTERED: Finds = Finds(16);
     /// Every detector.
-    pub const ALL: Finds = Finds(15);
+    pub const ALL: Finds = Finds(31);
 
     /// Whether every detector of `other` is on.
     pub fn contains(self, other: Finds) -> bool {
@@ -228,13 +233,15 @@ impl Finds {
         Finds(self.0 | other.0)
     }
 
-    /// Parses `email`, `www`, `domain`, `network-path` or `all`.
+    /// Parses `email`, `www`, `domain`, `network-path`, `unregistered`
+    /// or `all`.
     pub fn from_name(name: &str) -> Option<Finds> {
         Some(match name {
             "email" => Finds::EMAIL,
             "www" => Finds::WWW,
             "domain" => Finds::DOMAIN,
             "network-path" => Finds::NETWORK_PATH,
+            "unregistered" => Finds::UNREGISTERED,
             "all" => Finds::ALL,
             _ => return None,
         })
@@ -248,6 +255,7 @@ impl fmt::Debug for Finds {
             (Finds::WWW, "www"),
             (Finds::DOMAIN, "domain"),
             (Finds::NETWORK_PATH, "network-path"),
+            (Finds::UNREGISTERED, "unregistered"),
         ];
         f.debug_list()
             .entries(
@@ -436,9 +444,10 @@ impl Config {
         // follows: `<svn+ssh://host/trunk>`. Its opaque forms are left
         // alone: `<o:p>`, `<xsl:value-of …>` and `<std::string>` are tags
         // and C++ names, and generic syntax would take them all. In
-        // running text and quotes, `name://` is read too when the name
-        // stands alone as a word of scheme syntax (see
-        // [`unregistered_opens`]): `gemini://`, `hkp://`, `rwhois://`.
+        // running text and quotes, `name://` is read too, when asked for
+        // (`Finds::UNREGISTERED`), if the name stands alone as a word of
+        // scheme syntax (see [`unregistered_opens`]): `gemini://`,
+        // `hkp://`, `rwhois://`.
         let mut unregistered = false;
         if !registered {
             let slashes =
@@ -449,6 +458,7 @@ impl Config {
             // mean one)
             unregistered = slashes
                 && !angle
+                && self.finds.contains(Finds::UNREGISTERED)
                 && run == s
                 && unregistered_opens(before, name)
                 && hay.get(c + 3)?.is_some_and(|b| {
@@ -668,7 +678,12 @@ mod tests {
     /// Runs the scanner over `text` and marks each accepted URL `|…|` in
     /// the spirit of linkify's tests, joined text after `=`.
     fn marked(text: &str) -> String {
-        let cfg = Config::default();
+        marked_with(Finds::NONE, text)
+    }
+
+    /// [`marked`] with the detectors `finds` on.
+    fn marked_with(finds: Finds, text: &str) -> String {
+        let cfg = Config { finds, ..Config::default() };
         let hay = Hay { bytes: text.as_bytes(), eof: true };
         let (mut pos, mut floor, mut out, mut last) = (0, 0, String::new(), 0);
         while let Step::Found(raw, resume) = cfg.step(hay, pos, floor) {
@@ -738,16 +753,23 @@ mod tests {
             "|<svn+ssh://repo.example.org/trunk>|"
         );
         assert_eq!(marked("<x-y.z://h.example/>"), "|<x-y.z://h.example/>|");
-        // unregistered: only with an authority, and out of `<…>` only as
-        // a word of its own that is no cut or glued `http`
+        // unregistered: out of `<…>` only when asked for, with an
+        // authority, as a word of its own that is no cut or glued `http`
+        let any = |text| marked_with(Finds::UNREGISTERED, text);
         assert_eq!(
-            marked("\"svn+ssh://repo.example.org/trunk\""),
+            any("\"svn+ssh://repo.example.org/trunk\""),
             "|\"svn+ssh://repo.example.org/trunk\"|"
         );
         assert_eq!(
-            marked("(svn+ssh://repo.example.org/trunk)"),
+            any("(svn+ssh://repo.example.org/trunk)"),
             "(|svn+ssh://repo.example.org/trunk|)"
         );
+        for text in [
+            "\"svn+ssh://repo.example.org/trunk\"",
+            "(svn+ssh://repo.example.org/trunk) gemini://a.example/",
+        ] {
+            assert_eq!(marked(text), text);
+        }
         for text in [
             "<o:p></o:p>",
             "<std::string>",
@@ -761,7 +783,7 @@ mod tests {
             "hppt://example.com HTPP://a.example htps://a.example",
             "fpt://files.example \"htttp://a.example\"",
         ] {
-            assert_eq!(marked(text), text);
+            assert_eq!(any(text), text);
         }
     }
 
