@@ -50,9 +50,9 @@ pub struct Input {
     /// Found in a folder walk, not named: a binary one may be skipped
     /// ([`crate::DriverBuilder::skip_binary`]).
     pub walked: bool,
-    /// How to open it when its path cannot be: a file deep in a folder
-    /// walk (on Linux), found through its folder's handle (see
-    /// [`Anchor`]). `None` for inputs opened by path.
+    /// How to open it by its folder's handle (see [`Anchor`]): a file
+    /// of a folder walk on Linux (links not followed, or deeper than a
+    /// path can name). `None` for inputs opened by path.
     pub anchor: Option<Anchor>,
 }
 
@@ -344,6 +344,26 @@ impl Iterator for Walk {
                     }));
                 }
             };
+            // On Linux a folder whose links are not followed is walked
+            // by handles (`deep`): each file is then opened by its name
+            // in its folder's handle, a shorter path walk for the kernel
+            // than its whole path, and listed without walkdir's entries
+            // (a `-j1` run of a folder of 6,046 messages spent 4.5% of
+            // its instructions listing and sorting them). The walk is
+            // walkdir's, entry for entry; with links followed, walkdir's
+            // own walk still goes first.
+            #[cfg(target_os = "linux")]
+            if meta.is_dir() && !self.opts.follow_links {
+                // Depth 0 is the folder itself: none of its files.
+                if self.opts.max_depth == Some(0) {
+                    continue;
+                }
+                match deep::Deep::start(&path, &path, 0, &self.opts) {
+                    Ok(deep) => self.deep = Some(deep),
+                    Err(e) => return Some(Err(e)),
+                }
+                continue;
+            }
             if meta.is_dir() {
                 let mut walk = walkdir::WalkDir::new(&path)
                     .follow_links(self.opts.follow_links)

@@ -4,26 +4,60 @@
 //! walks on Linux make them ([`super::Walk`]); elsewhere [`Anchor`] has
 //! no value and inputs are opened by path.
 
+#[cfg(target_os = "linux")]
+use std::fmt;
 use std::fs::File;
 use std::io;
 
 /// A file as a handle on the folder that holds it and its name in that
 /// folder: `openat(2)` opens it whatever the length of its path. The
-/// handle is shared by the files of one folder, and closed when the last
-/// of them is dropped. One pointer wide, so that every [`super::Input`]
-/// (most have none) stays small.
+/// handle and the names of the folder's entries are shared by the files
+/// of one folder, and freed when the last of them is dropped. Two words
+/// wide (a file of a walk costs no allocation of its own).
 #[cfg(target_os = "linux")]
-#[derive(Clone, Debug)]
-pub struct Anchor(std::sync::Arc<Inner>);
+#[derive(Clone)]
+pub struct Anchor {
+    folder: std::sync::Arc<Folder>,
+    /// Where its name starts in the folder's `names`.
+    name: usize,
+}
 
-/// What an [`Anchor`] points to.
+/// A folder opened by a walk by handle, and the names of its entries,
+/// each closed by a NUL, that its files' [`Anchor`]s point into.
 #[cfg(target_os = "linux")]
-#[derive(Debug)]
-struct Inner {
+pub(crate) struct Folder {
     /// The folder, opened (`O_DIRECTORY`).
-    dir: std::sync::Arc<std::os::fd::OwnedFd>,
-    /// The file's name in it (one path component).
-    name: std::ffi::CString,
+    pub(crate) fd: std::os::fd::OwnedFd,
+    /// The names of its entries, each followed by a NUL.
+    pub(crate) names: Vec<u8>,
+}
+
+#[cfg(target_os = "linux")]
+impl Folder {
+    /// The name that starts at `at` of `names` (`None` past them).
+    pub(crate) fn name(&self, at: usize) -> Option<&std::ffi::CStr> {
+        std::ffi::CStr::from_bytes_until_nul(self.names.get(at..)?).ok()
+    }
+}
+
+#[cfg(target_os = "linux")]
+impl fmt::Debug for Folder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Folder")
+            .field("fd", &self.fd)
+            .field("names", &self.names.len())
+            .finish()
+    }
+}
+
+#[cfg(target_os = "linux")]
+impl fmt::Debug for Anchor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Anchor")
+            .field("dir", &self.folder.fd)
+            .field("name", &self.folder.name(self.name))
+            .finish()
+    }
 }
 
 /// A file as a handle on the folder that holds it and its name in that
@@ -34,12 +68,9 @@ pub enum Anchor {}
 
 #[cfg(target_os = "linux")]
 impl Anchor {
-    /// The file `name` of the folder `dir`.
-    pub(crate) fn new(
-        dir: std::sync::Arc<std::os::fd::OwnedFd>,
-        name: std::ffi::CString,
-    ) -> Anchor {
-        Anchor(std::sync::Arc::new(Inner { dir, name }))
+    /// The file whose name starts at `name` of `folder`'s names.
+    pub(crate) fn new(folder: std::sync::Arc<Folder>, name: usize) -> Anchor {
+        Anchor { folder, name }
     }
 
     /// Opens the file for reading (`openat(dir, name, O_RDONLY |
@@ -47,8 +78,11 @@ impl Anchor {
     pub fn open(&self) -> io::Result<File> {
         use rustix::fs::{openat, Mode, OFlags};
         let flags = OFlags::RDONLY | OFlags::CLOEXEC;
-        let Inner { dir, name } = &*self.0;
-        let fd = openat(&**dir, name.as_c_str(), flags, Mode::empty())?;
+        let Some(name) = self.folder.name(self.name) else {
+            let what = "a file name outside its folder's names";
+            return Err(io::Error::new(io::ErrorKind::InvalidInput, what));
+        };
+        let fd = openat(&self.folder.fd, name, flags, Mode::empty())?;
         Ok(File::from(fd))
     }
 }
@@ -65,8 +99,8 @@ impl Anchor {
 #[cfg(target_os = "linux")]
 impl PartialEq for Anchor {
     fn eq(&self, other: &Anchor) -> bool {
-        let (a, b) = (&*self.0, &*other.0);
-        std::sync::Arc::ptr_eq(&a.dir, &b.dir) && a.name == b.name
+        std::sync::Arc::ptr_eq(&self.folder, &other.folder)
+            && self.name == other.name
     }
 }
 
