@@ -61,6 +61,9 @@ mod tests {
     use super::super::{Step, Triggers};
     use super::*;
 
+    /// A bare reading's answer.
+    type Reading = Result<Option<(Raw, usize)>, Incomplete>;
+
     /// The lean reading and the full one ([`Config::bare_read`]) of
     /// `hay` at the colon `c`, scheme from `s`.
     fn both(
@@ -68,10 +71,7 @@ mod tests {
         hay: &Hay<'_>,
         s: usize,
         c: usize,
-    ) -> (
-        Result<Option<(Raw, usize)>, Incomplete>,
-        Result<Option<(Raw, usize)>, Incomplete>,
-    ) {
+    ) -> (Reading, Reading) {
         let scheme = parse::registered_prefix(&hay.bytes[s..], c - s);
         let lean = empty_authority(cfg, hay, s, c, scheme);
         let full = cfg.bare_read(hay, s, c, scheme.is_some());
@@ -79,10 +79,7 @@ mod tests {
     }
 
     /// Field by field: `Raw` has no `PartialEq` (its verdict's does).
-    fn same(
-        a: &Result<Option<(Raw, usize)>, Incomplete>,
-        b: &Result<Option<(Raw, usize)>, Incomplete>,
-    ) -> bool {
+    fn same(a: &Reading, b: &Reading) -> bool {
         match (a, b) {
             (Ok(Some((x, rx))), Ok(Some((y, ry)))) => {
                 x.span == y.span
