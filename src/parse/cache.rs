@@ -3,8 +3,9 @@
 //! distinct URLs among the 14,373 of the first 8 MB of the SpamAssassin
 //! spool), and a verdict depends on the URL's bytes and the level only.
 
-use super::{Reject, Verdict};
+use super::{Reject, Scheme, Verdict};
 use std::cell::RefCell;
+use std::sync::OnceLock;
 
 /// Slots of the cache, direct-mapped by a hash of the URL.
 const SLOTS: usize = 512;
@@ -75,6 +76,47 @@ fn through(
     verdict
 }
 
+/// The schemes with a grammar of their own ([`Scheme::name`] is `Some`).
+const OWN_GRAMMAR: [Scheme; 11] = [
+    Scheme::Ftp,
+    Scheme::Http,
+    Scheme::Https,
+    Scheme::Gopher,
+    Scheme::Mailto,
+    Scheme::News,
+    Scheme::Nntp,
+    Scheme::Telnet,
+    Scheme::Wais,
+    Scheme::File,
+    Scheme::Prospero,
+];
+
+/// The verdict on `name://` and nothing after it, `name` any spelling of
+/// `scheme`, at the level `strict`: the parser's own answer on the
+/// lower-case name, asked once per process; `None` for
+/// [`Scheme::Other`], whose answer the level and the name decide (generic
+/// syntax allows an empty authority, RFC 3986 §3.2). The scanner meets
+/// `http://` followed by a space wherever a scheme was typed alone, and
+/// a text made of them (issue 21) asked the cache at each.
+///
+/// Every scheme with a grammar of its own decides by its [`Scheme`], not
+/// by how its name is spelled (tested on every spelling).
+pub(crate) fn empty_authority(
+    scheme: Scheme,
+    strict: bool,
+) -> Option<Result<Verdict, Reject>> {
+    static TABLE: OnceLock<[[Result<Verdict, Reject>; 2]; 11]> =
+        OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        OWN_GRAMMAR.map(|scheme| {
+            let url = format!("{}://", scheme.name().unwrap_or_default());
+            [false, true].map(|strict| super::verdict(url.as_bytes(), strict))
+        })
+    });
+    let at = OWN_GRAMMAR.iter().position(|&s| s == scheme)?;
+    table.get(at).map(|row| row[usize::from(strict)])
+}
+
 /// The slot of `url`: a hash of its length, its first and last eight
 /// bytes and eight from the middle (URLs of one site share their start;
 /// a collision only costs a parse).
@@ -98,6 +140,36 @@ fn slot_of(url: &[u8], strict: bool) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`empty_authority`] is the parser's answer on `name://` for every
+    /// spelling of every name with a grammar of its own, at both levels.
+    #[test]
+    fn empty_authority_is_the_parsers_answer_in_any_case() {
+        for scheme in OWN_GRAMMAR {
+            let name = scheme.name().unwrap_or_default().as_bytes();
+            for case in 0..1u32 << name.len() {
+                let mut url: Vec<u8> = name
+                    .iter()
+                    .enumerate()
+                    .map(|(i, b)| match case >> i & 1 {
+                        1 => b.to_ascii_uppercase(),
+                        _ => *b,
+                    })
+                    .collect();
+                assert_eq!(Scheme::from_name(&url), scheme);
+                url.extend_from_slice(b"://");
+                for strict in [false, true] {
+                    assert_eq!(
+                        empty_authority(scheme, strict),
+                        Some(super::super::verdict(&url, strict)),
+                        "{:?}",
+                        String::from_utf8_lossy(&url)
+                    );
+                }
+            }
+        }
+        assert_eq!(empty_authority(Scheme::Other, false), None);
+    }
 
     /// One slot met by URLs of one length that differ in one byte, at
     /// both levels: each answer is the parser's, never the neighbour's.

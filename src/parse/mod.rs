@@ -40,11 +40,11 @@ mod registry;
 mod scheme;
 mod url;
 
-pub(crate) use cache::validate as validate_cached;
+pub(crate) use cache::{empty_authority, validate as validate_cached};
 pub(crate) use host::idn_to_ascii;
 pub use registry::REGISTERED;
 pub(crate) use scheme::{
-    is_bare_opaque, is_registered_prefix, is_scheme_byte, MAX_SCHEME_LEN,
+    is_bare_opaque, is_scheme_byte, registered_prefix, MAX_SCHEME_LEN,
 };
 pub use scheme::{is_registered, is_scheme_syntax, Scheme};
 
@@ -190,6 +190,20 @@ pub fn scheme_name(url: &[u8]) -> &[u8] {
     }
 }
 
+/// The [`Scheme`] of the name [`scheme_name`] reads, from at most the
+/// first nine bytes of `url`: a name of nine bytes or more is
+/// [`Scheme::Other`], whatever follows. The finder asks it of every
+/// rejected candidate.
+pub(crate) fn scheme_of(url: &[u8]) -> Scheme {
+    let head = url.get(..9).unwrap_or(url);
+    let n = match head.iter().position(|&b| b == b':') {
+        Some(i) => i,
+        None if head.len() < url.len() => return Scheme::Other,
+        None => url.len(),
+    };
+    Scheme::from_prefix(url, n)
+}
+
 /// The host of `url` read by its shape, for text the validator did not
 /// read (a rejected candidate) or reads no host in (`mailto`): the host
 /// of `scheme://authority` (after any `user@`, before a port; an IP
@@ -268,6 +282,43 @@ mod tests {
         assert_eq!(ok("file:///etc/passwd"), Scheme::File);
         assert_eq!(ok("mailto:a@b.c"), Scheme::Mailto);
         assert_eq!(ok("http://10.0.0.1/"), Scheme::Http);
+    }
+
+    #[test]
+    fn scheme_of_is_the_scheme_of_the_name() {
+        let urls: &[&[u8]] = &[
+            b"",
+            b":",
+            b"http",
+            b"http:",
+            b"HTTP://",
+            b"https://a",
+            b"prospero:x",
+            b"prosperox:y",
+            b"prosperoxy",
+            b"prosper",
+            b"ftp",
+            b"mailto:a@b",
+            b"news:x:y",
+            b"xhttp://",
+            b"sip:a",
+            b"a.b:c",
+            b"123456789:",
+            b"gopher",
+            b"gopher:",
+            b"file:///",
+        ];
+        for url in urls {
+            for cut in 0..=url.len() {
+                let u = &url[..cut];
+                assert_eq!(
+                    scheme_of(u),
+                    Scheme::from_name(scheme_name(u)),
+                    "{:?}",
+                    String::from_utf8_lossy(u)
+                );
+            }
+        }
     }
 
     #[test]

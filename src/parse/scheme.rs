@@ -188,17 +188,24 @@ pub fn is_registered(name: &[u8]) -> bool {
 /// this at every trigger, where a name always has bytes after it.
 #[inline]
 pub(crate) fn is_registered_prefix(input: &[u8], n: usize) -> bool {
+    registered_prefix(input, n).is_some()
+}
+
+/// [`is_registered_prefix`] with the scheme it found: `Some` (with
+/// [`Scheme::Other`] for a registered scheme of generic syntax) when
+/// `input[..n]` is registered, `None` when not.
+#[inline]
+pub(crate) fn registered_prefix(input: &[u8], n: usize) -> Option<Scheme> {
     // The RFC 1738 schemes and https, nearly every trigger on real text,
     // are told by one packed compare; the table is searched for the rest.
-    if Scheme::from_prefix(input, n) != Scheme::Other {
-        return true;
+    let scheme = Scheme::from_prefix(input, n);
+    if scheme != Scheme::Other {
+        return Some(scheme);
     }
     let name = input.get(..n).unwrap_or(input);
     let mut buf = [0u8; MAX_SCHEME_LEN];
-    match lower(name, &mut buf) {
-        Some(n) => REGISTERED.binary_search(&lossless(&buf[..n])).is_ok(),
-        None => false,
-    }
+    let n = lower(name, &mut buf)?;
+    REGISTERED.binary_search(&lossless(&buf[..n])).ok().map(|_| scheme)
 }
 
 /// Is `name` (any case) one of [`BARE_OPAQUE`]?

@@ -239,6 +239,18 @@ pub(crate) const fn is_hard_stop(b: u8) -> bool {
         || matches!(b, b'^' | b'`')
 }
 
+/// Whether the byte after `scheme://` (`None`: the end of input) ends a
+/// bare URL where it stands, so that [`bare_end`] gives back the run
+/// `//` whole: a hard stop, or a `)` or `]` (the run opened none).
+/// `&`, `'` and bytes above 127 need a look past them: `false`, left to
+/// [`bare_end`].
+pub(crate) fn ends_at_once(b: Option<u8>) -> bool {
+    match b {
+        None => true,
+        Some(b) => b < 0x80 && (is_hard_stop(b) || matches!(b, b')' | b']')),
+    }
+}
+
 /// Punctuation a reader puts after a URL rather than in it (the quote
 /// `'` is decided by [`trim`]).
 #[inline]

@@ -28,6 +28,7 @@
 
 mod bare;
 mod delimited;
+mod lean;
 mod names;
 mod tld;
 mod triggers;
@@ -416,10 +417,12 @@ impl Config {
     ) -> Result<Option<(Raw, usize)>, Incomplete> {
         let bytes = hay.bytes;
         let lowest = floor.max(c.saturating_sub(parse::MAX_SCHEME_LEN + 1));
-        let mut s = c;
-        while s > lowest && parse::is_scheme_byte(bytes[s - 1]) {
-            s -= 1;
-        }
+        let Some(window) = bytes.get(lowest..c) else { return Ok(None) };
+        let mut s =
+            match window.iter().rposition(|&b| !parse::is_scheme_byte(b)) {
+                Some(i) => lowest + i + 1,
+                None => lowest,
+            };
         if s == lowest && s > floor && parse::is_scheme_byte(bytes[s - 1]) {
             return Ok(None); // a run too long to be a scheme
         }
@@ -438,7 +441,8 @@ impl Config {
             }
             return Ok(None);
         }
-        let registered = parse::is_registered_prefix(&bytes[s..], c - s);
+        let scheme = parse::registered_prefix(&bytes[s..], c - s);
+        let registered = scheme.is_some();
         // RFC 3986 Appendix C: `<…>` delimits any URI, so an unregistered
         // scheme is read there too, when `//` (an authority, §3.2)
         // follows: `<svn+ssh://host/trunk>`. Its opaque forms are left
@@ -495,7 +499,7 @@ impl Config {
             }
         }
         if self.bare && (registered || unregistered) {
-            return self.bare(hay, s, c, registered);
+            return self.bare(hay, s, c, scheme);
         }
         Ok(None)
     }
@@ -571,22 +575,40 @@ impl Config {
         (raw, resume)
     }
 
-    /// A bare URL from scheme start `s`, colon `c`; `registered` tells
-    /// whether its scheme is (else `//` follows, [`unregistered_opens`]).
+    /// A bare URL from scheme start `s`, colon `c`; `scheme` is its
+    /// scheme when registered (else `//` follows, [`unregistered_opens`]).
     fn bare(
+        &self,
+        hay: &Hay<'_>,
+        s: usize,
+        c: usize,
+        scheme: Option<parse::Scheme>,
+    ) -> Result<Option<(Raw, usize)>, Incomplete> {
+        if hay.bytes.get(c + 1..c + 3) == Some(b"//") {
+            if let Some(found) =
+                lean::empty_authority(self, hay, s, c, scheme)?
+            {
+                return Ok(Some(found));
+            }
+        } else if !parse::is_bare_opaque(&hay.bytes[s..c]) {
+            let slashes = (hay.get(c + 1)?, hay.get(c + 2)?);
+            if slashes != (Some(b'/'), Some(b'/')) {
+                return Ok(None);
+            }
+        }
+        self.bare_read(hay, s, c, scheme.is_some())
+    }
+
+    /// The bare reading from scheme start `s`, colon `c`, once `//`
+    /// follows or the scheme is opaque: [`bare::bare_end`], then the
+    /// validator. `registered`: the scheme is.
+    fn bare_read(
         &self,
         hay: &Hay<'_>,
         s: usize,
         c: usize,
         registered: bool,
     ) -> Result<Option<(Raw, usize)>, Incomplete> {
-        let name = &hay.bytes[s..c];
-        if !parse::is_bare_opaque(name) {
-            let slashes = (hay.get(c + 1)?, hay.get(c + 2)?);
-            if slashes != (Some(b'/'), Some(b'/')) {
-                return Ok(None);
-            }
-        }
         let end = bare::bare_end(hay, s, c + 1, self.max_url, registered)?;
         if end.end == c + 1 {
             return Ok(None);

@@ -12,6 +12,7 @@
 //! ```text
 //! colon c is a trigger when
 //!   hay[c+1..c+3] == "//", or those bytes are past the window; or
+//!   hay[c+1] != '<' and
 //!   the scheme-byte run before c (walked back exactly as at_trigger does,
 //!   never before the floor) holds a name whose byte before is '<', '"'
 //!   or "'" (wrappers and delimited URLs); or the name is mailto/news/urn (bare
@@ -547,10 +548,19 @@ fn stop_before(w: u64) -> Option<bool> {
 }
 
 /// The exact test of the name before the colon at `c` (not followed by
-/// `//`): whether `at_trigger` may find a delimited or a bare opaque URL.
-/// Out of line: most colons never get here.
+/// `//`): whether `at_trigger` may find a delimited or a bare opaque URL
+/// (never when a `<` follows the colon). Out of line: most colons never
+/// get here.
 #[inline(never)]
 fn named(hay: &[u8], c: usize, floor: usize) -> bool {
+    // A `<` after the colon starts nothing: it ends a bare URL there, and
+    // every delimited reading (`<URL:<`, `<sip:<`, `"mailto:<`) stops at
+    // it before it closes (issue 21: `<URL:` repeated stopped at each).
+    // Tested here, after the first look, which settles most colons of
+    // mail, and out of the search loop's code.
+    if hay.get(c + 1) == Some(&b'<') {
+        return false;
+    }
     let lowest = floor.max(c.saturating_sub(MAX_SCHEME_LEN + 1));
     let Some(window) = hay.get(lowest..c) else { return false };
     let s = match window.iter().rposition(|&b| CLASS[b as usize] & SCHEME == 0)
@@ -832,6 +842,9 @@ mod tests {
             b"http:/x",
             b" : x",
             b"<1:x",
+            b"<URL:<URL:",
+            b"<sip:<x>",
+            b"\"mailto:<a@b.c>\"",
         ];
         for hay in no {
             let c = memchr::memchr(b':', hay).unwrap();

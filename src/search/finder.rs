@@ -342,10 +342,7 @@ impl<'h> Candidate<'h> {
         };
         let (scheme, host, reject) = match raw.verdict {
             Ok(v) => (v.scheme, v.host, None),
-            Err(r) => {
-                let name = crate::parse::scheme_name(&url);
-                (Scheme::from_name(name), None, Some(r))
-            }
+            Err(r) => (crate::parse::scheme_of(&url), None, Some(r)),
         };
         Candidate {
             body: Match {
@@ -501,7 +498,14 @@ impl<'h> Iterator for FindIter<'_, 'h> {
     type Item = Match<'h>;
 
     fn next(&mut self) -> Option<Match<'h>> {
-        self.it.by_ref().find(|c| c.reject.is_none()).map(|c| c.body)
+        // A rejected candidate is dropped before it is made public (its
+        // scheme is not looked up).
+        loop {
+            let raw = self.it.next_raw()?;
+            if raw.verdict.is_ok() {
+                return Some(Candidate::from_raw(raw, self.it.hay).body);
+            }
+        }
     }
 }
 
