@@ -21,9 +21,14 @@ use std::sync::{Arc, Mutex};
 /// Batches that were reported, cleared, for the workers to fill again:
 /// a fresh batch grows by reallocation and touches new pages, which cost
 /// more than the search of an mbox slice (page faults and `realloc`
-/// copies were a third of the time of `-j1` on a mail spool).
+/// copies were a third of the time of `-j1` on a mail spool). Boxed: a
+/// unit's batch moves from its worker to the inbox to the reporter and
+/// back here, and copying the struct at each move (twelve a unit) cost
+/// more than the search of a short file's header (issue 21).
+// The boxes are kept whole: `take` hands one out with no allocation.
+#[allow(clippy::vec_box)]
 #[derive(Clone, Default)]
-pub(super) struct Spare(Arc<Mutex<Vec<Batch>>>);
+pub(super) struct Spare(Arc<Mutex<Vec<Box<Batch>>>>);
 
 impl fmt::Debug for Spare {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -42,7 +47,7 @@ impl Spare {
     pub(super) const LARGEST: usize = 2 << 20;
 
     /// A cleared batch, or a new one.
-    pub(super) fn take(&self) -> Batch {
+    pub(super) fn take(&self) -> Box<Batch> {
         self.0.lock().ok().and_then(|mut v| v.pop()).unwrap_or_default()
     }
 
@@ -57,13 +62,13 @@ impl Spare {
     /// batches cut back to it each time grew again into fresh pages
     /// (6,113 page faults a `-j1` run of the spool, 3,266 without
     /// detectors).
-    pub(super) fn give(&self, mut batch: Batch) {
+    pub(super) fn give(&self, mut batch: Box<Batch>) {
         batch.clear();
         let Ok(mut v) = self.0.lock() else { return };
         if v.len() >= Spare::KEEP {
             return;
         }
-        let pooled: usize = v.iter().map(Batch::held).sum();
+        let pooled: usize = v.iter().map(|b| b.held()).sum();
         let bound = Spare::KEEP * Spare::LARGEST;
         if pooled + batch.held() > bound {
             if pooled + Spare::LARGEST > bound {
@@ -146,8 +151,8 @@ impl Batch {
         self.hits.capacity() * size_of::<Found>() + self.urls.capacity()
     }
 
-    pub(super) fn failed() -> Batch {
-        Batch { opened: false, ..Batch::default() }
+    pub(super) fn failed() -> Box<Batch> {
+        Box::new(Batch { opened: false, ..Batch::default() })
     }
 
     /// Empties the batch, keeping what its vectors allocated.
@@ -454,7 +459,7 @@ impl Collect<'_, '_> {
             }
         }
         let raw = self.raw.load(Ordering::Relaxed);
-        let part = Batch {
+        let part = Box::new(Batch {
             hits: std::mem::take(&mut self.batch.hits),
             urls: std::mem::take(&mut self.batch.urls),
             metas: std::mem::take(&mut self.batch.metas),
@@ -463,7 +468,7 @@ impl Collect<'_, '_> {
             opened: true,
             raw: raw.saturating_sub(self.sent),
             ..Batch::default()
-        };
+        });
         self.sent = raw;
         self.stopped = !self.part.send(self.input, part);
     }
@@ -539,8 +544,8 @@ mod tests {
     use super::*;
 
     /// A cleared batch whose hits hold `bytes` bytes of capacity.
-    fn holding(bytes: usize) -> Batch {
-        let mut batch = Batch::default();
+    fn holding(bytes: usize) -> Box<Batch> {
+        let mut batch = Box::<Batch>::default();
         batch.hits.reserve_exact(bytes / size_of::<Found>().max(1));
         batch
     }
@@ -554,7 +559,7 @@ mod tests {
         let big = 3 * Spare::LARGEST;
         spare.give(holding(big));
         let held = |s: &Spare| -> Vec<usize> {
-            s.0.lock().map(|v| v.iter().map(Batch::held).collect()).unwrap()
+            s.0.lock().map(|v| v.iter().map(|b| b.held()).collect()).unwrap()
         };
         let whole = |b: &usize| *b > 2 * Spare::LARGEST;
         assert!(whole(&held(&spare)[0]), "{:?}", held(&spare));

@@ -75,7 +75,7 @@ impl Driver {
         &self,
         file: &mut FileState,
         slice: &SliceUnit,
-        batch: &mut Batch,
+        batch: &mut Box<Batch>,
         buf: &mut Buffer,
     ) -> io::Result<()> {
         let mut rescan = Ok(());

@@ -30,8 +30,8 @@ pub(super) struct SliceUnit {
 /// A finished unit.
 pub(super) enum Done {
     Failed(InputError),
-    Whole { input: Input, batch: Batch, error: Option<InputError> },
-    Slice { slice: SliceUnit, batch: Batch, error: Option<InputError> },
+    Whole { input: Input, batch: Box<Batch>, error: Option<InputError> },
+    Slice { slice: SliceUnit, batch: Box<Batch>, error: Option<InputError> },
 }
 
 /// Per-file state while the slices of a file are reported.

@@ -35,8 +35,8 @@ impl Read for FailAt {
 struct Keep(Vec<Batch>);
 
 impl Parts for Keep {
-    fn send(&mut self, _: &Input, batch: Batch) -> bool {
-        self.0.push(batch);
+    fn send(&mut self, _: &Input, batch: Box<Batch>) -> bool {
+        self.0.push(*batch);
         true
     }
     fn due(&mut self) -> bool {

@@ -284,7 +284,7 @@ const PENDING_MAX: usize = 16 << 20;
 pub(super) trait Parts {
     /// Sends a part on; returns whether the run goes on (a run whose
     /// output was closed has stopped, and its streams stop reading).
-    fn send(&mut self, input: &Input, batch: Batch) -> bool;
+    fn send(&mut self, input: &Input, batch: Box<Batch>) -> bool;
 
     /// Whether the unit is being reported now, or the run stopped: a part
     /// of a unit not due yet makes its worker wait.
@@ -304,7 +304,7 @@ struct UnitParts<'a, 'd, 'r, I, R> {
 }
 
 impl<I, R: Report> Parts for UnitParts<'_, '_, '_, I, R> {
-    fn send(&mut self, input: &Input, batch: Batch) -> bool {
+    fn send(&mut self, input: &Input, batch: Box<Batch>) -> bool {
         let (shared, seq) = (self.shared, self.seq);
         self.driver.deliver(shared, Msg::Part(seq, input.clone(), batch));
         shared.wait_until(|reported| reported >= seq);
@@ -323,7 +323,7 @@ impl<I, R: Report> Parts for UnitParts<'_, '_, '_, I, R> {
 /// What the workers send to the reporting thread.
 pub(super) enum Msg {
     /// Matches of a stream unit that is not finished.
-    Part(usize, Input, Batch),
+    Part(usize, Input, Box<Batch>),
     /// A finished unit.
     Done(usize, Done),
 }
@@ -380,7 +380,7 @@ impl<I, R> Shared<'_, '_, I, R> {
 
 /// Finished units and stream parts not reported yet.
 pub(super) struct Inbox {
-    pub(super) parts: BTreeMap<usize, Vec<(Input, Batch)>>,
+    pub(super) parts: BTreeMap<usize, Vec<(Input, Box<Batch>)>>,
     pub(super) done: Slots,
 }
 

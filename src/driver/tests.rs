@@ -269,7 +269,7 @@ fn long_streams_are_reported_in_parts_in_order() {
 struct Stop(usize);
 
 impl Parts for Stop {
-    fn send(&mut self, _: &Input, _: Batch) -> bool {
+    fn send(&mut self, _: &Input, _: Box<Batch>) -> bool {
         self.0 += 1;
         false
     }

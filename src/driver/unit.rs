@@ -27,7 +27,7 @@ impl Driver {
         bytes: &[u8],
         base: u64,
         format: mail::Format,
-    ) -> Batch {
+    ) -> Box<Batch> {
         let mut batch = self.spare.take();
         batch.opened = true;
         batch.mail = true;
@@ -47,8 +47,8 @@ impl Driver {
 
     /// Searches `bytes` (a whole input) with raw quoted-printable
     /// repaired.
-    pub(super) fn search_repair(&self, bytes: &[u8]) -> Batch {
-        let mut batch = Batch { opened: true, ..Batch::default() };
+    pub(super) fn search_repair(&self, bytes: &[u8]) -> Box<Batch> {
+        let mut batch = Box::new(Batch { opened: true, ..Batch::default() });
         // The windowed search over bytes in hand: one path for streams
         // and whole inputs (a slice reader cannot fail).
         let _ =
@@ -92,7 +92,7 @@ impl Driver {
         input: &Input,
         buf: &mut Buffer,
         part: Part<'_>,
-    ) -> (Batch, Option<InputError>) {
+    ) -> (Box<Batch>, Option<InputError>) {
         let fail = |error, offset| failure(input, error, offset);
         if input.source == Source::Stdin {
             return self.search_stream(input, io::stdin(), part);
@@ -181,7 +181,7 @@ impl Driver {
         input: &Input,
         bytes: &[u8],
         part: Part<'_>,
-    ) -> (Batch, Option<InputError>) {
+    ) -> (Box<Batch>, Option<InputError>) {
         let format = Compression::detect(bytes);
         if format != Compression::None {
             return self.search_stream(input, bytes, part);
@@ -207,8 +207,8 @@ impl Driver {
         input: &Input,
         rdr: R,
         part: Part<'_>,
-    ) -> (Batch, Option<InputError>) {
-        let mut batch = Batch::default();
+    ) -> (Box<Batch>, Option<InputError>) {
+        let mut batch = Box::<Batch>::default();
         let raw = AtomicU64::new(0);
         let rdr = Counted { rdr, bytes: 0, shared: Some(&raw) };
         let (format, rdr) = match input::open_stream(rdr) {
@@ -302,7 +302,7 @@ impl Driver {
         &self,
         slice: &SliceUnit,
         cell: &RefCell<Buffer>,
-    ) -> Batch {
+    ) -> Box<Batch> {
         match cell.try_borrow_mut() {
             Ok(mut buf) => self.search_slice(slice, None, &mut buf),
             Err(_) => self.search_slice(slice, None, &mut Buffer::default()),
@@ -318,7 +318,7 @@ impl Driver {
         slice: &SliceUnit,
         resume: Option<u64>,
         buf: &mut Buffer,
-    ) -> Batch {
+    ) -> Box<Batch> {
         let want = slice
             .end
             .saturating_add(self.overlap as u64)
@@ -365,7 +365,7 @@ impl Driver {
     /// separator), read as a stream: the same matches as a slice held
     /// whole ([`mail::MailFinder::find_reader`] and the slice search treat
     /// a message by its length alone), in bounded memory.
-    fn search_mail_range(&self, slice: &SliceUnit) -> Batch {
+    fn search_mail_range(&self, slice: &SliceUnit) -> Box<Batch> {
         let mut batch = self.spare.take();
         batch.opened = true;
         batch.mail = true;
@@ -417,7 +417,7 @@ impl Driver {
         size: u64,
         buf: &mut Buffer,
         part: Part<'_>,
-    ) -> (Batch, Option<InputError>) {
+    ) -> (Box<Batch>, Option<InputError>) {
         let fail = |error, offset| failure(input, error, offset);
         let Some(slices) = self.cut(input, file, size) else {
             return match input.open() {
@@ -430,12 +430,12 @@ impl Driver {
             return (Batch::failed(), None);
         }
         let mut file = FileState::default();
-        let mut done = Batch {
+        let mut done = Box::new(Batch {
             opened: true,
             compression: Some(Compression::None),
             mail: slices.first().is_some_and(|s| s.mail),
             ..Batch::default()
-        };
+        });
         // A few slices at a time are searched on the pool: a worker with
         // no unit left takes some (the file keeps its parallel slices),
         // and at most `ahead` batches wait to be sent on.
