@@ -121,7 +121,7 @@ fn entries(dir: &OwnedFd) -> (Vec<u8>, Vec<Entry>) {
     // Names are unique and `readdir` gives at most one error: the
     // unstable sort orders them as the stable one would, with less
     // moving.
-    // As by_bytes, the first bytes taken once per name.
+    // By `head`, then the bytes; the head taken once per name.
     let name = |s: usize, e: usize| names.get(s..e).unwrap_or_default();
     out.sort_unstable_by(|a, b| match (a, b) {
         (Ok(a), Ok(b)) => {
@@ -149,18 +149,12 @@ fn child(dir: &Path, name: &[u8]) -> PathBuf {
     PathBuf::from(OsString::from_vec(path))
 }
 
-/// `a.cmp(b)`, names' order: their first 8 bytes as big-endian numbers
-/// first (a name has no NUL, so one padded with zeros sorts before any
-/// longer one it begins), the rest only when those are equal. The names
-/// of a folder of messages differ in their first bytes (`00001.7c53…`),
-/// and a `memcmp` call per comparison was two thirds of the sort.
-#[cfg(test)]
-fn by_bytes(a: &[u8], b: &[u8]) -> Ordering {
-    head(a).cmp(&head(b)).then_with(|| a.cmp(b))
-}
-
 /// The first 8 bytes of `name` as a big-endian number, zeros past its
-/// end: see `by_bytes`.
+/// end. Names sort by it first (a name has no NUL, so one padded with
+/// zeros sorts before any longer one it begins), by their bytes only
+/// when it is equal: the names of a folder of messages differ in their
+/// first bytes (`00001.7c53…`), and a `memcmp` call per comparison was
+/// two thirds of the sort.
 fn head(name: &[u8]) -> u64 {
     if let Some(first) = name.first_chunk::<8>() {
         return u64::from_be_bytes(*first);
@@ -406,6 +400,11 @@ mod tests {
             p.push(name());
         }
         p
+    }
+
+    /// The order `entries` sorts by: [`head`], then the bytes.
+    fn by_bytes(a: &[u8], b: &[u8]) -> Ordering {
+        head(a).cmp(&head(b)).then_with(|| a.cmp(b))
     }
 
     /// Names compare as their bytes do, whatever their lengths and
