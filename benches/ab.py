@@ -9,11 +9,15 @@ child's user + system time from wait4's rusage (microseconds). It prints,
 per corpus, the median CPU time of each build and its ratio to the first.
 
 Usage: python3 benches/ab.py [--runs N] [--corpus NAME]... [--file PATH]... [--arg ARG]...
-           NAME=BINARY NAME=BINARY...
+           [--as-folder] NAME=BINARY NAME=BINARY...
 
 Example (the house refactor against its base):
     python3 benches/ab.py --runs 15 base=/tmp/urlgrep-492a612 \
         new=target/release/urlgrep
+
+`--as-folder` gives every build a folder corpus as its folder (as users
+run `urlgrep ~/Maildir`: the folder walk is then timed too) instead of
+its files named one by one.
 
 A build may carry arguments of its own, after its binary in the same
 word: `all="target/release/urlgrep --find all"` beside
@@ -48,6 +52,8 @@ def main():
                     "4 M URLs of examples/unique_urls.rs)")
     ap.add_argument("--arg", action="append", default=[],
                     help="an argument for every build (default: -j1)")
+    ap.add_argument("--as-folder", action="store_true",
+                    help="give a folder corpus as its folder, not its files")
     ap.add_argument("builds", nargs="+", metavar="NAME=BINARY")
     args = ap.parse_args()
     builds = [b.split("=", 1) for b in args.builds]
@@ -61,8 +67,9 @@ def main():
     names = args.corpus or list(corpora)
     if args.file and not args.corpus:
         names = [os.path.basename(f) for f in args.file]
+    form = ", folders as folders" if args.as_folder else ""
     print(f"CPU seconds (user + system, wait4), median of {args.runs} "
-          f"interleaved runs, arguments {' '.join(extra)}")
+          f"interleaved runs, arguments {' '.join(extra)}{form}")
     print()
     head = " | ".join(f"{n}" for n, _ in builds)
     print(f"| corpus | {head} | " +
@@ -70,11 +77,14 @@ def main():
     print("|---" * (1 + 2 * len(builds) - 1) + "|")
     for name in names:
         files = corpora[name]
+        given = files
+        if args.as_folder and name in compare.FOLDERS:
+            given = [compare.FOLDERS[name]]
         times = {n: [] for n, _ in builds}
         for _ in range(args.runs):
             compare.warm(files)
             for n, binary in builds:
-                secs, code = cpu_run(binary + extra, files)
+                secs, code = cpu_run(binary + extra, given)
                 if code not in (0, 1):
                     sys.exit(f"{n} failed on {name}: exit {code}")
                 times[n].append(secs)

@@ -38,8 +38,17 @@ It times the release build, which is stripped of debug info (the code is
 the same); for perf or callgrind, build `cargo build --profile profiling`
 (release with `debug = 1`) and profile target/profiling/urlgrep.
 
+With `--as-folder`, the urlgrep rows (this build and each `--also`) are
+given a folder corpus as the folder itself (`urlgrep -j1 spamassassin`),
+as a user runs it, instead of its files named one by one: urlgrep then
+walks the folder by handle (input::deep on Linux), which the file list
+never exercises. The peers are given the file list as before (linkify
+and the floor cannot walk a folder). The results file says which form
+each row was given.
+
 Usage: python3 benches/compare.py [--runs N] [--corpus NAME]... [--no-build]
        [--also NAME=BINARY]... [--filters | --json] [--urlgrep PATH]
+       [--as-folder]
 """
 
 import argparse
@@ -100,6 +109,11 @@ def files_under(path):
         dirs.sort()
         out.extend(os.path.join(root, f) for f in sorted(files))
     return [f for f in out if not os.path.basename(f).startswith(".")]
+
+
+# The folder of each folder corpus, for --as-folder.
+FOLDERS = {name: f"{WORK}/{name}"
+           for name in ("spamassassin", "blinux-list", "20news", "rfc")}
 
 
 def corpora():
@@ -282,9 +296,18 @@ def warm(files):
                 pass
 
 
-def run(argv, files, out_path):
+def targets(tool, files, folder):
+    """What `tool` is given: the folder for urlgrep rows when --as-folder
+    named one (`folder` is then set), else the files."""
+    if folder and tool.startswith("urlgrep"):
+        return [folder]
+    return files
+
+
+def run(argv, files, out_path, given=None):
     """One timed run: (wall seconds, CPU seconds, output lines, peak RSS
-    KiB). CPU time is the `wait4` rusage of `/usr/bin/time`, which holds
+    KiB). `given` replaces `files` on the command line (a folder), the
+    files are still the ones warmed. CPU time is the `wait4` rusage of `/usr/bin/time`, which holds
     its reaped child's (microseconds, not `time`'s 10 ms); the peak RSS is
     `time`'s (a forked child's own `ru_maxrss` starts at the size of the
     Python process that forked it)."""
@@ -293,7 +316,8 @@ def run(argv, files, out_path):
             open(out_path, "wb") as out:
         t0 = time.perf_counter()
         p = subprocess.Popen(["/usr/bin/time", "-v", "-o", tf.name] + argv
-                             + files, stdout=out, stderr=subprocess.PIPE)
+                             + (given or files), stdout=out,
+                             stderr=subprocess.PIPE)
         # stderr is small (errors only): read it, then reap with rusage.
         err = p.stderr.read()
         _, status, usage = os.wait4(p.pid, 0)
@@ -329,6 +353,9 @@ def main():
     ap.add_argument("--urlgrep", metavar="PATH",
                     help="the urlgrep binary for --filters (default: a "
                     "release build in the bench's target folder)")
+    ap.add_argument("--as-folder", action="store_true",
+                    help="give the urlgrep rows a folder corpus as its "
+                    "folder (as users run it), the peers its files")
     ap.add_argument("--note", default="",
                     help="a line for the results file (what was measured)")
     args = ap.parse_args()
@@ -366,9 +393,11 @@ def main():
         info = {}
         # Interleave the tools run by run, so that load on the shared
         # machine hits them alike.
+        folder = FOLDERS.get(name) if args.as_folder else None
         for r in range(runs):
             for tool, argv in tool_list:
-                secs, cpu, lines, rss = run(argv, files, out_path)
+                secs, cpu, lines, rss = run(
+                    argv, files, out_path, targets(tool, files, folder))
                 times[tool].append(secs)
                 cpus[tool].append(cpu)
                 prev = info.get(tool, (lines, 0))
@@ -385,7 +414,7 @@ def main():
     elif args.filters:
         write_filters(results, tool_list, runs, args.note)
     else:
-        write(results, tool_list, has_j, runs, args.note)
+        write(results, tool_list, has_j, runs, args.note, args.as_folder)
     return 0
 
 
@@ -393,7 +422,7 @@ def mib_s(size, secs):
     return size / (1 << 20) / secs
 
 
-def write(results, tool_list, has_j, runs, note):
+def write(results, tool_list, has_j, runs, note, as_folder=False):
     now = datetime.datetime.now(datetime.timezone.utc)
     cpu = "unknown"
     lscpu = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
@@ -437,9 +466,12 @@ def write(results, tool_list, has_j, runs, note):
                 f"{100 * floor / secs:.0f}% | {mib_s(size, cpu):,.0f} | "
                 f"{100 * floor_cpu / cpu:.0f}% | {urls_s} | {rss / 1024:.1f} |")
         lines.append("")
-    lines += ["## Commands", "",
-              "Each command is followed by the corpus's files (a folder's "
-              "files in name order, or the one spool file):", ""]
+    given = ("Each command is followed by the corpus's files (a folder's "
+             "files in name order, or the one spool file)")
+    if as_folder:
+        given += ("; with `--as-folder` the urlgrep rows are given a "
+                  "folder corpus as its folder instead")
+    lines += ["## Commands", "", given + ":", ""]
     for tool, argv in tool_list:
         shown = [os.path.basename(argv[0])] + argv[1:]
         lines.append(f"- {tool}: `{' '.join(shown)}`")
