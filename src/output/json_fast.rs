@@ -153,20 +153,32 @@ pub(crate) fn name(out: &mut Vec<u8>, name: &str) {
 }
 
 /// Appends the host of a match as [`super::url::host_ref`] gives it, or
-/// `null`: a parsed host of printable lower-case ASCII (nearly every
-/// one) is copied as it is.
+/// `null`: a host of printable ASCII (nearly every one: the parsed one,
+/// or a `mailto:` address's domain read by shape) is copied and
+/// lower-cased in place, with no `String` made and no Unicode case
+/// mapping.
 pub(crate) fn host(out: &mut Vec<u8>, url: &[u8], parsed: Option<&[u8]>) {
-    if let Some(h) = parsed.filter(|h| !h.is_empty()) {
-        let end = plain_ascii_end(h, 0);
-        let rest = h.get(end..).unwrap_or_default();
-        let plain =
-            |b: &u8| matches!(b, 0x20..=0x7e) && !matches!(b, b'"' | b'\\');
-        if rest.iter().all(plain) && !h.iter().any(u8::is_ascii_uppercase) {
-            out.push(b'"');
-            out.extend_from_slice(h);
-            out.push(b'"');
-            return;
+    let raw = match parsed.filter(|h| !h.is_empty()) {
+        Some(h) => Some(h),
+        None => crate::parse::host_by_shape(url),
+    };
+    let Some(h) = raw else {
+        out.extend_from_slice(b"null");
+        return;
+    };
+    let end = plain_ascii_end(h, 0);
+    let rest = h.get(end..).unwrap_or_default();
+    let plain =
+        |b: &u8| matches!(b, 0x20..=0x7e) && !matches!(b, b'"' | b'\\');
+    if rest.iter().all(plain) {
+        out.push(b'"');
+        let from = out.len();
+        out.extend_from_slice(h);
+        if let Some(copy) = out.get_mut(from..) {
+            copy.make_ascii_lowercase();
         }
+        out.push(b'"');
+        return;
     }
     opt_string(out, super::url::host_ref(url, parsed).as_deref());
 }

@@ -127,6 +127,9 @@ fn text() -> impl Strategy<Value = String> {
 fn bytes() -> impl Strategy<Value = Vec<u8>> {
     prop_oneof![
         text().prop_map(String::into_bytes),
+        // hosts read by shape: `mailto:` addresses, authorities, any case
+        "(mailto|MailTo|http|x):(//)?[a-zA-Z0-9@.:\\[\\]\"\\\\é/?#,-]{0,24}"
+            .prop_map(String::into_bytes),
         proptest::collection::vec(any::<u8>(), 0..40),
     ]
 }
