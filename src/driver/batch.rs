@@ -266,13 +266,15 @@ impl Batch {
     /// absolute offset `base` right after a newline (or at 0). `line` is
     /// then relative: the number of newlines before the candidate in the
     /// slice, plus 1; [`Batch::report`] adds the newlines before the slice.
+    /// Returns the line counter, at the last candidate (at 0 without
+    /// `lines`).
     pub(super) fn collect<'h>(
         &mut self,
         it: impl Iterator<Item = Candidate<'h>>,
         bytes: &[u8],
         base: u64,
         lines: bool,
-    ) {
+    ) -> LineCounter {
         self.opened = true;
         let mut counter = LineCounter::default();
         for c in it {
@@ -289,6 +291,7 @@ impl Batch {
             };
             self.push(at, c.as_match(), c.reject());
         }
+        counter
     }
 
     /// Reports the candidates (a slice's after [`Driver::join`](super::config::Driver) has

@@ -38,10 +38,13 @@ impl Driver {
             lines: self.lines.then(LineCounter::default),
         };
         let Ok(()) = self.mail.find(bytes, format, &mut sink);
-        batch.bytes = bytes.len() as u64;
-        if self.lines {
-            batch.newlines = memchr::memchr_iter(b'\n', bytes).count() as u64;
+        // The newlines of the slice: counted on from the last match's
+        // (the whole slice counted again was 2% of a `--json` run).
+        if let Some(mut lines) = sink.lines.take() {
+            let (line, _) = lines.at(bytes, 0, bytes.len() as u64);
+            batch.newlines = line.saturating_sub(1);
         }
+        batch.bytes = bytes.len() as u64;
         batch
     }
 
@@ -350,11 +353,13 @@ impl Driver {
                 self.finder.candidates_from(bytes, from, stop)
             }
         };
-        batch.collect(it.by_ref(), bytes, slice.start, self.lines);
+        let mut lines =
+            batch.collect(it.by_ref(), bytes, slice.start, self.lines);
         batch.resume = slice.start + it.resume() as u64;
         if self.lines {
-            let head = bytes.get(..stop).unwrap_or(bytes);
-            batch.newlines = memchr::memchr_iter(b'\n', head).count() as u64;
+            // Counted on from the last candidate's line.
+            let (line, _) = lines.at(bytes, 0, stop as u64);
+            batch.newlines = line.saturating_sub(1);
         }
         batch.bytes = stop as u64;
         batch.ended = ended;

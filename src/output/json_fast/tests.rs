@@ -95,3 +95,30 @@ fn a_special_character_at_every_place_of_a_long_run() {
         }
     }
 }
+
+#[test]
+fn numbers_as_std_writes_them() {
+    let mut edges = vec![0, u64::MAX, u64::MAX - 1];
+    let mut p = 1u64;
+    while let Some(next) = p.checked_mul(10) {
+        edges.extend([p - 1, p, p + 1, next / 2]);
+        p = next;
+    }
+    edges.extend([p - 1, p, p + 1]);
+    for n in edges {
+        let mut out = Vec::new();
+        number(&mut out, n);
+        assert_eq!(out, n.to_string().into_bytes(), "{n}");
+    }
+}
+
+proptest! {
+    #[test]
+    fn any_number_as_std_writes_it(n in any::<u64>(), small in 0u64..100_000) {
+        for n in [n, small] {
+            let mut out = Vec::new();
+            number(&mut out, n);
+            prop_assert_eq!(out, n.to_string().into_bytes());
+        }
+    }
+}

@@ -1,0 +1,380 @@
+//! The match record as written per input and per message against the
+//! record built whole for every match (the earlier writer, whose
+//! [`json_fast::match_record`] is held to serde's), byte for byte.
+
+use super::*;
+use crate::driver::{Hit, MailHit};
+use crate::mail::{self, Encoding, HtmlLink, Location, Mailbox};
+use crate::output::json::MatchRecord;
+use crate::output::printer::PrinterOptions;
+use crate::output::url::host_ref;
+use crate::scan::{Flags, Kind};
+use crate::search::Position;
+use proptest::prelude::*;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// The match record as the earlier writer built it: every field again
+/// for every match.
+fn whole(cx: &Ctx<'_>, url: &Url<'_>) -> Vec<u8> {
+    let hit = url.hit;
+    let (text, escaped) = json_text(url.text);
+    let mut flags: Vec<Cow<'_, str>> =
+        hit.flags.names().map(Cow::Borrowed).collect();
+    if escaped {
+        flags.push(Cow::Borrowed("escaped"));
+    }
+    if hit.repaired {
+        flags.push(Cow::Borrowed("qp-repair"));
+    }
+    let html = hit.mail.as_ref().and_then(|m| m.html).map(|h| {
+        if h.text_host_differs() {
+            flags.push(Cow::Borrowed("text-host-differs"));
+        }
+        Box::new(HtmlRecord {
+            place: Cow::Borrowed(h.place().name()),
+            element: h.element().map(Cow::Borrowed),
+            attribute: h.attribute().map(Cow::Borrowed),
+            link_text: h.link_text().map(Cow::Borrowed),
+        })
+    });
+    let utc = hit.mail.as_ref().and_then(|m| m.meta?.date_utc);
+    let utc = utc.map(|d| d.rfc3339());
+    let utc = utc.as_ref().and_then(|d| std::str::from_utf8(d).ok());
+    let mail = hit.mail.as_ref().map(|m| {
+        let meta = m.meta;
+        Box::new(MailRecord {
+            message: m.message,
+            message_offset: m.message_offset,
+            message_id: m.message_id.map(|id| json_text(id).0),
+            part: m.part as u64,
+            location: Cow::Borrowed(m.location.name()),
+            encoding: Cow::Borrowed(m.encoding.name()),
+            decoded: m.decoded,
+            from: meta.and_then(|x| x.from.as_ref()).map(|f| FromRecord {
+                address: f.address.as_deref().map(Cow::Borrowed),
+                name: f.name.as_deref().map(Cow::Borrowed),
+            }),
+            subject: meta
+                .and_then(|x| x.subject.as_deref())
+                .map(Cow::Borrowed),
+            date: meta.and_then(|x| x.date.as_deref()).map(Cow::Borrowed),
+            date_utc: utc.map(Cow::Borrowed),
+            headers: meta.filter(|x| !x.headers.is_empty()).map(|x| {
+                x.headers
+                    .iter()
+                    .map(|(n, v)| {
+                        let v = v.iter().map(|s| Cow::Borrowed(s.as_str()));
+                        (Cow::Borrowed(n.as_str()), v.collect())
+                    })
+                    .collect()
+            }),
+        })
+    });
+    let o = origin(&cx.opts.stdin_label, &url.input.source);
+    let rec = MatchRecord {
+        path: o.path,
+        path_escaped: o.path_escaped,
+        source: o.source,
+        offset: hit.at.start,
+        line: hit.at.line,
+        column: hit.at.column,
+        kind: Cow::Borrowed(hit.kind.name()),
+        url: text,
+        scheme: Cow::Borrowed(url.scheme),
+        host: host_ref(hit.url, hit.host),
+        flags,
+        mail,
+        html,
+    };
+    let mut out = Vec::new();
+    json_fast::match_record(&mut out, &rec);
+    out.push(b'\n');
+    out
+}
+
+/// The HTML contexts of the links of a small HTML message.
+fn links() -> Vec<Arc<HtmlLink>> {
+    let hay = b"From a Fri Jan  5 12:00:00 2001\n\
+Content-Type: text/html\n\
+\n\
+<a href=\"http://evil.example/\">www.paypal.com</a>\n\
+<a href=\"http://a.example/\">caf\xc3\xa9 \"q\" \\ \xe2\x80\xae</a>\n\
+<img src=\"http://img.example/p.png\"> http://text.example/\n\
+<!-- http://comment.example/ --><script>x='http://s.example/'</script>\n";
+    let finder = mail::MailFinder::builder()
+        .html_context(true)
+        .build(crate::search::Finder::default());
+    let mut out = Vec::new();
+    let mut sink = |m: &mail::MailMatch<'_>| {
+        out.extend(m.html().cloned());
+        true
+    };
+    let Ok(()) = finder.find(hay, mail::Format::Mbox, &mut sink);
+    out
+}
+
+/// Strings with every kind of byte a record escapes.
+fn text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[a-z./:?=&%-]{0,40}",
+        "\\PC{0,20}",
+        any::<String>(),
+        Just("\"\\\u{7f}\u{9b}\u{202e}\u{61c}é\u{0}\n".to_string()),
+    ]
+}
+
+fn bytes() -> impl Strategy<Value = Vec<u8>> {
+    prop_oneof![
+        text().prop_map(String::into_bytes),
+        // hosts read by shape: `mailto:` addresses, authorities, any case
+        "(mailto|MailTo|http|x):(//)?[a-zA-Z0-9@.:\\[\\]\"\\\\é/?#,-]{0,24}"
+            .prop_map(String::into_bytes),
+        proptest::collection::vec(any::<u8>(), 0..40),
+    ]
+}
+
+fn opt<T: std::fmt::Debug>(
+    s: impl Strategy<Value = T>,
+) -> impl Strategy<Value = Option<T>> {
+    proptest::option::of(s)
+}
+
+fn metadata() -> impl Strategy<Value = Metadata> {
+    let from = opt((opt(text()), opt(text())))
+        .prop_map(|f| f.map(|(name, address)| Mailbox { name, address }));
+    let date = opt(prop_oneof![
+        Just("Thu, 22 Aug 2002 18:26:25 +0700".to_string()),
+        Just("Mon, 1 Jan 1900 00:00:00 -1200".to_string()),
+        text(),
+    ]);
+    let headers = proptest::collection::vec(
+        (text(), proptest::collection::vec(text(), 0..3)),
+        0..3,
+    );
+    (from, opt(text()), date, headers).prop_map(
+        |(from, subject, date, headers)| Metadata {
+            date_utc: date
+                .as_deref()
+                .and_then(|d| mail::date::parse(d.as_bytes())),
+            from,
+            subject,
+            date,
+            headers,
+        },
+    )
+}
+
+/// One match: which input (of the inputs), which metadata (of the
+/// metadata), and the rest of its fields.
+#[derive(Debug, Clone)]
+struct One {
+    input: usize,
+    meta: Option<usize>,
+    html: Option<usize>,
+    mail: bool,
+    url: Vec<u8>,
+    host: Option<(usize, usize)>,
+    scheme: String,
+    id: Option<Vec<u8>>,
+    numbers: [u64; 6],
+    kind: usize,
+    flags: u8,
+    repaired: bool,
+    location: bool,
+    encoding: usize,
+    decoded: bool,
+}
+
+fn one() -> impl Strategy<Value = One> {
+    (
+        (0usize..4, opt(0usize..4), opt(0usize..8), any::<bool>()),
+        (bytes(), opt((0usize..50, 0usize..50)), text(), opt(bytes())),
+        (any::<[u64; 6]>(), 0usize..8, any::<u8>()),
+        (any::<bool>(), any::<bool>(), 0usize..4, any::<bool>()),
+    )
+        .prop_map(|(a, b, c, d)| One {
+            input: a.0,
+            meta: a.1,
+            html: a.2,
+            mail: a.3,
+            url: b.0,
+            host: b.1,
+            scheme: b.2,
+            id: b.3,
+            numbers: c.0,
+            kind: c.1,
+            flags: c.2,
+            repaired: d.0,
+            location: d.1,
+            encoding: d.2,
+            decoded: d.3,
+        })
+}
+
+fn sources() -> Vec<Source> {
+    use std::os::unix::ffi::OsStrExt;
+    let odd = std::ffi::OsStr::from_bytes(b"caf\xe9 \"%\\.txt");
+    vec![
+        Source::Path(PathBuf::from("/tmp/a.mbox")),
+        Source::Path(PathBuf::from(odd)),
+        Source::Stdin,
+        Source::Path(PathBuf::from("b/\u{202e}\n.eml")),
+    ]
+}
+
+/// Writes `ones` in order with one writer, each also whole; the two the
+/// same for every match.
+fn same(ones: &[One], metas: &[Metadata]) {
+    let opts = PrinterOptions {
+        stdin_label: "<st\"din>".into(),
+        ..PrinterOptions::default()
+    };
+    let cx = Ctx { opts: &opts };
+    let inputs: Vec<Input> = sources()
+        .into_iter()
+        .map(|source| Input {
+            source,
+            size: None,
+            regular: true,
+            walked: false,
+            anchor: None,
+        })
+        .collect();
+    let links = links();
+    assert!(links.len() >= 5, "{}", links.len());
+    assert!(links.iter().any(|h| h.text_host_differs()));
+    let kinds = [
+        Kind::Wrapped,
+        Kind::Angle,
+        Kind::Quoted,
+        Kind::Bare,
+        Kind::Email,
+        Kind::Www,
+        Kind::Domain,
+        Kind::NetworkPath,
+    ];
+    let encodings = [
+        Encoding::Identity,
+        Encoding::QuotedPrintable,
+        Encoding::Base64,
+        Encoding::QpRepair,
+    ];
+    let mut writer = JsonLines::default();
+    let mut out: Vec<u8> = Vec::new();
+    for o in ones {
+        let mut flags = Flags::default();
+        for (k, (f, _)) in Flags::ALL.iter().enumerate() {
+            if o.flags & (1 << k) != 0 {
+                flags.insert(*f);
+            }
+        }
+        let host = o.host.and_then(|(a, b)| o.url.get(a..a.max(b)));
+        let [start, end, line, column, message, message_offset] = o.numbers;
+        let hit = Hit {
+            at: Position { start, end, line, column },
+            url: &o.url,
+            kind: kinds[o.kind % kinds.len()],
+            scheme: crate::parse::Scheme::Http,
+            host,
+            flags,
+            reject: None,
+            mail: o.mail.then(|| MailHit {
+                message,
+                message_offset,
+                message_id: o.id.as_deref(),
+                meta: o.meta.and_then(|k| metas.get(k)),
+                part: (start % 7) as usize,
+                location: if o.location {
+                    Location::Header
+                } else {
+                    Location::Body
+                },
+                encoding: encodings[o.encoding % encodings.len()],
+                decoded: o.decoded,
+                html: o.html.and_then(|k| links.get(k)).map(|h| &**h),
+            }),
+            repaired: o.repaired,
+        };
+        let url = Url {
+            input: &inputs[o.input % inputs.len()],
+            hit: &hit,
+            text: &o.url,
+            scheme: &o.scheme,
+        };
+        out.clear();
+        writer.url(&mut out, &cx, &url).expect("writes to a Vec");
+        let want = whole(&cx, &url);
+        assert_eq!(
+            String::from_utf8_lossy(&out),
+            String::from_utf8_lossy(&want),
+            "{o:?}"
+        );
+    }
+}
+
+proptest! {
+    #[test]
+    fn a_record_as_written_whole(
+        metas in proptest::collection::vec(metadata(), 1..4),
+        ones in proptest::collection::vec(one(), 1..24),
+    ) {
+        same(&ones, &metas);
+    }
+}
+
+/// The same input and metadata over and over, then changed one field at
+/// a time: what is kept is the same only while its input and metadata
+/// are.
+#[test]
+fn kept_parts_follow_their_input_and_message() {
+    let base = Metadata {
+        from: Some(Mailbox {
+            name: Some("Bob".into()),
+            address: Some("bob@a.example".into()),
+        }),
+        subject: Some("Re: x".into()),
+        date: Some("Thu, 22 Aug 2002 18:26:25 +0700".into()),
+        date_utc: mail::date::parse(b"Thu, 22 Aug 2002 18:26:25 +0700"),
+        headers: vec![("x-a".into(), vec!["1".into()])],
+    };
+    let mut metas = vec![base.clone(); 6];
+    metas[1].subject = Some("Re: y".into());
+    metas[2].from = None;
+    metas[3].date_utc = mail::date::parse(b"Fri, 23 Aug 2002 18:26:25 +0700");
+    metas[4].headers[0].1[0] = "2".into();
+    metas[5].date = None;
+    let mut ones = Vec::new();
+    for input in [0, 0, 1, 1, 2, 2, 3, 0] {
+        for meta in [
+            Some(0),
+            Some(0),
+            Some(1),
+            None,
+            Some(2),
+            Some(3),
+            Some(4),
+            Some(5),
+            Some(0),
+        ] {
+            ones.push(One {
+                input,
+                meta,
+                html: None,
+                mail: true,
+                url: b"http://a.example/".to_vec(),
+                host: Some((7, 16)),
+                scheme: "http".into(),
+                id: Some(b"<1@a>".to_vec()),
+                numbers: [1, 2, 3, 4, 5, 6],
+                kind: 3,
+                flags: 0,
+                repaired: false,
+                location: false,
+                encoding: 0,
+                decoded: false,
+            });
+        }
+    }
+    same(&ones, &metas);
+}
