@@ -479,8 +479,9 @@ impl<'a> Iterator for Params<'a> {
 
 /// The first `b` of `s`, a `Content-Type` value's piece: such values are
 /// short (a parameter or two), and a plain loop is done before the
-/// crate's `memchr` has picked its searcher (its call through a function
-/// pointer was a third of the parameter reading on the spool).
+/// crate's `memchr` has picked its searcher through a function pointer
+/// (callgrind on the spool: the parameter reading went from 7.0 M to
+/// 6.1 M instructions).
 fn find(b: u8, s: &[u8]) -> Option<usize> {
     s.iter().position(|&c| c == b)
 }
