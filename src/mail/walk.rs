@@ -237,20 +237,23 @@ impl<'w, 'h, S: MailSink> Walk<'w, 'h, S> {
         for f in fields {
             let name = &block[f.name.start..f.name.end];
             let value = &block[f.value.start..f.value.end];
-            mime.field(name, value);
             if note {
                 picked.note(name, f.value, &mf.cfg.header_fields);
             }
-            if top
-                && self.id.is_none()
-                && name.eq_ignore_ascii_case(b"message-id")
-            {
-                self.id = Some(value.trim_ascii()).filter(|v| !v.is_empty());
-            }
+            // `Message-ID` is a skipped field, the MIME fields are not:
+            // each is looked for on its side only.
             if header::is_skipped_field(name) {
+                if top
+                    && self.id.is_none()
+                    && name.eq_ignore_ascii_case(b"message-id")
+                {
+                    self.id =
+                        Some(value.trim_ascii()).filter(|v| !v.is_empty());
+                }
                 runs.push(Span { start: run, end: f.name.start });
                 run = f.value.end;
             } else {
+                mime.field(name, value);
                 starts.push(f.name.start);
             }
         }

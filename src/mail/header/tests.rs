@@ -215,7 +215,7 @@ fn field_start_as_the_plain_loops_say() {
 }
 
 /// The plain rule: lower-case the name, then compare it with every
-/// skipped name (the oracle of the length-and-letter dispatch).
+/// skipped name (the oracle of the hashed dispatch).
 fn is_skipped_field_plain(name: &[u8]) -> bool {
     const SKIPPED: [&[u8]; 25] = [
         b"message-id",
@@ -309,6 +309,46 @@ fn skipped_fields_as_the_plain_rule_says() {
             );
         }
     }
+}
+
+/// Each skipped name with each byte set to every value (the first and the
+/// third byte choose the slot, the length too: cut short and made
+/// longer by every byte): the hashed dispatch decides as the plain rule
+/// does.
+#[test]
+fn skipped_fields_near_misses_as_the_plain_rule_says() {
+    for name in super::SKIPPED_NAMES {
+        let mut checked = 0;
+        let mut check = |v: &[u8]| {
+            assert_eq!(
+                is_skipped_field(v),
+                is_skipped_field_plain(v),
+                "{}",
+                String::from_utf8_lossy(v)
+            );
+            checked += 1;
+        };
+        check(name);
+        check(&name.to_ascii_uppercase());
+        for i in 0..name.len() {
+            for b in 0..=255u8 {
+                let mut v = name.to_vec();
+                v[i] = b;
+                check(&v);
+                check(&v[..name.len() - 1]);
+                v.push(b);
+                check(&v);
+            }
+        }
+        assert!(checked > 256 * name.len(), "{checked}");
+    }
+    // Every name is in the oracle's list, and in its own slot.
+    let slots: std::collections::BTreeSet<_> = super::SKIPPED_NAMES
+        .iter()
+        .map(|n| super::skip_slot(n.len(), n[0], n[2]))
+        .collect();
+    assert_eq!(slots.len(), super::SKIPPED_NAMES.len());
+    assert!(super::SKIPPED_NAMES.iter().all(|n| is_skipped_field_plain(n)));
 }
 
 #[test]
