@@ -363,6 +363,18 @@ fn http_repeated_1m() {
     let found = search(&hay, DEFAULT_CAP);
     assert_eq!(found.len(), 1 << 20);
     assert!(found.iter().all(|c| c.reject == Some(Reject::EmptyHost)));
+    // The names changing from one to the next: one candidate each, each
+    // rejected (`news://` has no `/` after its server, RFC 5538 §4).
+    let unit = b"http:// ftp:// news:// gopher:// ";
+    let hay = unit.repeat(1 << 18);
+    let found = search(&hay, DEFAULT_CAP);
+    assert_eq!(found.len(), 4 << 18);
+    assert!(found.iter().all(|c| c.reject.is_some()));
+    assert!(found
+        .iter()
+        .skip(2)
+        .step_by(4)
+        .all(|c| c.reject == Some(Reject::BadNews)));
 }
 
 #[test]

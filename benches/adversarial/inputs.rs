@@ -15,6 +15,7 @@ pub const NAMES: &[&str] = &[
     "colons",
     "http-repeated",
     "http-space-repeated",
+    "schemes-space-cycled",
     "long-urls",
 ];
 
@@ -66,6 +67,11 @@ impl Gen {
             "colons" => (b"", cycle(b":")),
             "http-repeated" => (b"", cycle(b"http://")),
             "http-space-repeated" => (b"", cycle(b"http:// ")),
+            // The same class with the names changing: a fix for a repeat
+            // of the same bytes does not help here.
+            "schemes-space-cycled" => {
+                (b"", cycle(b"http:// ftp:// news:// gopher:// "))
+            }
             // A valid 1 MiB URL (too long for the default cap), again and
             // again.
             "long-urls" => {
