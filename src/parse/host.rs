@@ -331,8 +331,100 @@ fn scan_hostname(s: &[u8], root: bool) -> Option<bool> {
 
 /// The longest prefix of `s` made of letters, digits, hyphens and dots,
 /// and [`scan_hostname`]'s verdict on it: the authority's hot path reads
-/// the host and finds where it ends in the same pass.
+/// the host and finds where it ends in the same pass, eight bytes at a
+/// time ([`ldh_lanes`]), label by label at the dots.
 pub(crate) fn hostname_prefix(s: &[u8], root: bool) -> (usize, Option<bool>) {
+    let mut ace = false;
+    let mut start = 0;
+    let mut good = true;
+    let mut end = None;
+    let mut at = 0;
+    let mut label = |i: usize, start: &mut usize| {
+        let label = s.get(*start..i).unwrap_or_default();
+        good &= label_ends(label);
+        ace |= is_ace(label);
+        *start = i + 1;
+    };
+    while let Some(word) = s.get(at..).and_then(|r| r.first_chunk()) {
+        let (ldh, mut dots) = ldh_lanes(u64::from_le_bytes(*word));
+        let other = !ldh & HIGH;
+        if other != 0 {
+            // only the dots before the first other byte
+            dots &= other.wrapping_sub(1) & !other;
+        }
+        while dots != 0 {
+            label(at + (dots.trailing_zeros() / 8) as usize, &mut start);
+            dots &= dots - 1;
+        }
+        if other != 0 {
+            end = Some(at + (other.trailing_zeros() / 8) as usize);
+            break;
+        }
+        at += 8;
+    }
+    let end = match end {
+        Some(end) => end,
+        None => {
+            let tail = s.get(at..).unwrap_or_default();
+            let mut end = s.len();
+            for (i, &b) in tail.iter().enumerate() {
+                if b == b'.' {
+                    label(at + i, &mut start);
+                } else if !LDH[usize::from(b)] {
+                    end = at + i;
+                    break;
+                }
+            }
+            end
+        }
+    };
+    let name = s.get(..end).unwrap_or_default();
+    // An absolute name: the last label is the one before the root dot.
+    let (name, top) = match name.strip_suffix(b".") {
+        Some(t) if root && start == end => {
+            let top_start =
+                t.iter().rposition(|&b| b == b'.').map_or(0, |i| i + 1);
+            (t, t.get(top_start..).unwrap_or_default())
+        }
+        _ => (name, name.get(start..).unwrap_or_default()),
+    };
+    good &= !name.is_empty()
+        && name.len() <= 253
+        && label_ends(top)
+        && top.first().is_some_and(|&b| ALPHA[usize::from(b)]);
+    (end, good.then_some(ace || is_ace(top)))
+}
+
+/// The high bit of each lane.
+const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+
+/// The lanes of the eight bytes `w` (little-endian) that hold a letter,
+/// digit, hyphen or dot, and those that hold a dot, as their high bits.
+/// Each range test adds to the low seven bits of a lane, so no carry
+/// crosses lanes: `v + (0x80 - lo)` reaches the high bit when `v >= lo`,
+/// `v + (0x7F - hi)` when `v > hi`; bytes above 0x7F are in no range.
+#[inline]
+fn ldh_lanes(w: u64) -> (u64, u64) {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    let v = w & !HIGH;
+    let within = |x: u64, lo: u64, hi: u64| {
+        x.wrapping_add(ONES * (0x80 - lo))
+            & !x.wrapping_add(ONES * (0x7F - hi))
+    };
+    // bit 0x20 folds upper-case letters onto lower-case, and nothing
+    // else onto them
+    let letters = within(v | (ONES * 0x20), 0x61, 0x7A);
+    let digits = within(v, 0x30, 0x39);
+    let hyphen_dot = within(v, 0x2D, 0x2E);
+    let dot = v ^ (ONES * 0x2E);
+    let dots = !(dot.wrapping_add(ONES * 0x7F) | dot) & !w & HIGH;
+    ((letters | digits | hyphen_dot) & !w & HIGH, dots)
+}
+
+/// [`hostname_prefix`] a byte at a time, as it was: the oracle of the
+/// word-at-a-time pass.
+#[cfg(test)]
+fn hostname_prefix_bytes(s: &[u8], root: bool) -> (usize, Option<bool>) {
     let mut ace = false;
     let mut start = 0;
     let mut good = true;
@@ -349,7 +441,6 @@ pub(crate) fn hostname_prefix(s: &[u8], root: bool) -> (usize, Option<bool>) {
         }
     }
     let name = s.get(..end).unwrap_or_default();
-    // An absolute name: the last label is the one before the root dot.
     let (name, top) = match name.strip_suffix(b".") {
         Some(t) if root && start == end => {
             let top_start =
@@ -513,6 +604,74 @@ mod tests {
                 if let Some(ace) = scan {
                     proptest::prop_assert_eq!(ace, s.to_ascii_lowercase().split('.').any(|l| l.starts_with("xn--")));
                 }
+            }
+        }
+    }
+
+    /// The word-at-a-time pass gives what the byte loop gives: every
+    /// byte value in every lane of a host name, and random names of
+    /// labels, dots, hyphens and stray bytes, at both levels.
+    #[test]
+    fn hostname_prefix_equals_the_byte_loop() {
+        let base = b"xn--a1b.Example-9.COM.";
+        for len in 0..=base.len() {
+            for at in 0..len.max(1) {
+                for b in 0..=255u8 {
+                    let mut s = base[..len].to_vec();
+                    if at < len {
+                        s[at] = b;
+                    }
+                    s.extend_from_slice(b"/path");
+                    for root in [false, true] {
+                        assert_eq!(
+                            hostname_prefix(&s, root),
+                            hostname_prefix_bytes(&s, root),
+                            "{s:?} {root}"
+                        );
+                    }
+                }
+            }
+        }
+        let pieces: &[&[u8]] = &[
+            b"a",
+            b"Z",
+            b"0",
+            b"-",
+            b".",
+            b"xn--",
+            b"XN--",
+            b"www",
+            b"/",
+            b":",
+            b"_",
+            b"\xc3\xa9",
+            b"\x80",
+            b"\x2e",
+            b"\xae",
+            b"\x0d",
+            b"`",
+            b"{",
+            b"@",
+            b"[",
+            &[b'a'; 63],
+            &[b'b'; 64],
+        ];
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..200_000 {
+            let mut s = Vec::new();
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            for k in 0..x % 24 {
+                let p = pieces[(x >> (k * 2 % 50)) as usize % pieces.len()];
+                s.extend_from_slice(p);
+            }
+            for root in [false, true] {
+                assert_eq!(
+                    hostname_prefix(&s, root),
+                    hostname_prefix_bytes(&s, root),
+                    "{s:?} {root}"
+                );
             }
         }
     }

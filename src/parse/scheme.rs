@@ -203,9 +203,75 @@ pub(crate) fn registered_prefix(input: &[u8], n: usize) -> Option<Scheme> {
         return Some(scheme);
     }
     let name = input.get(..n).unwrap_or(input);
+    if name.len() <= 16 {
+        // `<o:p>`, `<v:shape>`, `"javascript:…"`: most names met here
+        // are short, and most are not registered.
+        return short_key(name)
+            .and_then(|k| SHORT.binary_search(&k).ok())
+            .map(|_| scheme);
+    }
     let mut buf = [0u8; MAX_SCHEME_LEN];
     let n = lower(name, &mut buf)?;
     REGISTERED.binary_search(&lossless(&buf[..n])).ok().map(|_| scheme)
+}
+
+/// The names of [`REGISTERED`] of at most sixteen bytes as
+/// [`short_key`]s, sorted: a look-up is a binary search over words, not
+/// over strings.
+static SHORT: [u128; count_short()] = short_keys();
+
+/// How many names of [`REGISTERED`] have at most sixteen bytes.
+const fn count_short() -> usize {
+    let mut n = 0;
+    let mut i = 0;
+    while i < REGISTERED.len() {
+        if REGISTERED[i].len() <= 16 {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+}
+
+/// The keys of [`SHORT`], sorted (an insertion sort at compile time).
+const fn short_keys() -> [u128; count_short()] {
+    let mut keys = [0u128; count_short()];
+    let (mut i, mut n) = (0, 0);
+    while i < REGISTERED.len() {
+        let name = REGISTERED[i].as_bytes();
+        if name.len() <= 16 {
+            let mut k = 0u128;
+            let mut j = 0;
+            while j < name.len() {
+                k |= (name[j] as u128) << (8 * j);
+                j += 1;
+            }
+            let mut at = n;
+            while at > 0 && keys[at - 1] > k {
+                keys[at] = keys[at - 1];
+                at -= 1;
+            }
+            keys[at] = k;
+            n += 1;
+        }
+        i += 1;
+    }
+    keys
+}
+
+/// `name` (at most sixteen bytes) lower-cased and packed little-endian
+/// into a word, zeros after it; `None` when a byte is no scheme byte (no
+/// registered name holds one, and a zero byte would read as the end).
+#[inline]
+fn short_key(name: &[u8]) -> Option<u128> {
+    let mut k = 0u128;
+    for (j, &b) in name.iter().enumerate().take(16) {
+        if !is_scheme_byte(b) {
+            return None;
+        }
+        k |= u128::from(b.to_ascii_lowercase()) << (8 * j);
+    }
+    Some(k)
 }
 
 /// Is `name` (any case) one of [`BARE_OPAQUE`]?
@@ -289,6 +355,56 @@ mod tests {
                     is_registered(name.as_bytes()),
                     "{input:?} {}",
                     name.len()
+                );
+            }
+        }
+    }
+
+    /// The word table holds exactly the short names of [`REGISTERED`],
+    /// and a look-up through it answers as the string table does, on
+    /// every name and on names one byte away from one.
+    #[test]
+    fn short_names_are_looked_up_as_words() {
+        let short: Vec<&str> =
+            REGISTERED.iter().copied().filter(|s| s.len() <= 16).collect();
+        assert_eq!(SHORT.len(), short.len());
+        assert!(SHORT.windows(2).all(|w| w[0] < w[1]));
+        let by_string = |name: &[u8]| {
+            let lower = name.to_ascii_lowercase();
+            let lower = std::str::from_utf8(&lower).unwrap_or("");
+            REGISTERED.binary_search(&lower).is_ok()
+        };
+        let mut names: Vec<Vec<u8>> = Vec::new();
+        for s in &short {
+            let b = s.as_bytes();
+            names.push(b.to_vec());
+            names.push(b.to_ascii_uppercase());
+            for i in 0..b.len() {
+                for x in [
+                    0u8,
+                    b'\r',
+                    b'_',
+                    b'0',
+                    0xC3,
+                    b.get(i).map_or(0, |c| c ^ 0x20),
+                ] {
+                    let mut v = b.to_vec();
+                    v[i] = x;
+                    names.push(v.clone());
+                    v.truncate(i + 1);
+                    names.push(v);
+                }
+            }
+            names.push([b, &b"\0"[..]].concat());
+            names.push([b, &b"x"[..]].concat());
+        }
+        for name in names.iter().filter(|n| n.len() <= 17) {
+            for tail in [&b""[..], b":", b"://host/", b"\0\0\0\0\0\0\0\0"] {
+                let input = [name.as_slice(), tail].concat();
+                assert_eq!(
+                    is_registered_prefix(&input, name.len()),
+                    by_string(name),
+                    "{input:?}"
                 );
             }
         }
