@@ -30,6 +30,7 @@ mod bare;
 mod delimited;
 mod lean;
 mod names;
+mod run;
 mod tld;
 mod triggers;
 
@@ -416,16 +417,9 @@ impl Config {
         floor: usize,
     ) -> Result<Option<(Raw, usize)>, Incomplete> {
         let bytes = hay.bytes;
-        let lowest = floor.max(c.saturating_sub(parse::MAX_SCHEME_LEN + 1));
-        let Some(window) = bytes.get(lowest..c) else { return Ok(None) };
-        let mut s =
-            match window.iter().rposition(|&b| !parse::is_scheme_byte(b)) {
-                Some(i) => lowest + i + 1,
-                None => lowest,
-            };
-        if s == lowest && s > floor && parse::is_scheme_byte(bytes[s - 1]) {
-            return Ok(None); // a run too long to be a scheme
-        }
+        let Some(mut s) = run::start(bytes, c, floor) else {
+            return Ok(None);
+        };
         let run = s;
         while s < c && !bytes[s].is_ascii_alphabetic() {
             s += 1;
