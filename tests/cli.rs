@@ -20,7 +20,7 @@
 //! Regressions are named after what they reproduce.
 
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 #[path = "support/records.rs"]
@@ -28,25 +28,7 @@ mod records;
 
 mod support;
 
-use support::{code, run, stderr, stdout, BIN};
-
-fn p(path: &Path) -> &str {
-    path.to_str().unwrap()
-}
-
-/// A small text with every kind of URL and one reject.
-const SAMPLE: &str = "From a@b Mon Jan  1 00:00:00 1996\n\
-see http://a.example/x. and <URL:ftp://ds.internic.\n    net/rfc/>\n\
-> quoted \"https://q.example/y\" and <mailto:me@m.example>\n\
-bad http://b.example:99999/ end\n\
-dup http://a.example/x\n";
-
-fn sample_dir() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let f = dir.path().join("sample.txt");
-    std::fs::write(&f, SAMPLE).unwrap();
-    (dir, f)
-}
+use support::{code, p, run, sample_dir, stderr, stdout, BIN, SAMPLE};
 
 // 1. Exit status and errors
 

@@ -3,7 +3,6 @@
 //! `tests/cli.rs` (its section 5) to keep each file under 900 lines.
 
 use serde::Deserialize;
-use std::path::{Path, PathBuf};
 use std::process::Output;
 
 #[path = "support/records.rs"]
@@ -12,25 +11,7 @@ mod records;
 mod support;
 
 use records::{records, Rec};
-use support::{code, run, stderr, stdout};
-
-fn p(path: &Path) -> &str {
-    path.to_str().unwrap()
-}
-
-/// The sample of `tests/cli.rs`: every kind of URL and one reject.
-const SAMPLE: &str = "From a@b Mon Jan  1 00:00:00 1996\n\
-see http://a.example/x. and <URL:ftp://ds.internic.\n    net/rfc/>\n\
-> quoted \"https://q.example/y\" and <mailto:me@m.example>\n\
-bad http://b.example:99999/ end\n\
-dup http://a.example/x\n";
-
-fn sample_dir() -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let f = dir.path().join("sample.txt");
-    std::fs::write(&f, SAMPLE).unwrap();
-    (dir, f)
-}
+use support::{code, p, run, sample_dir, stderr, stdout, SAMPLE};
 
 #[derive(Debug, Deserialize)]
 struct StatsJson {

@@ -7,6 +7,7 @@ pub mod corpus;
 
 use std::ffi::OsStr;
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 /// The binary under test.
@@ -55,4 +56,24 @@ pub fn stderr(o: &Output) -> String {
 /// Standard output, lossily.
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// A path as `&str` (the tests' paths are UTF-8).
+pub fn p(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+/// A small text with every kind of URL and one reject (`tests/cli.rs`,
+/// `tests/cli_stats.rs`).
+pub const SAMPLE: &str = "From a@b Mon Jan  1 00:00:00 1996\n\
+see http://a.example/x. and <URL:ftp://ds.internic.\n    net/rfc/>\n\
+> quoted \"https://q.example/y\" and <mailto:me@m.example>\n\
+bad http://b.example:99999/ end\n\
+dup http://a.example/x\n";
+
+pub fn sample_dir() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("sample.txt");
+    std::fs::write(&f, SAMPLE).unwrap();
+    (dir, f)
 }
