@@ -169,6 +169,20 @@ pub(crate) enum Iri {
     Private,
 }
 
+/// The high bit of each of the eight bytes of `x` (little-endian lanes)
+/// that is in `lo..=hi`, a word at a time. Every byte of `x` must be
+/// below 0x80 (mask the word with 0x7F first): then no addition carries
+/// out of its lane. `x + (0x80 - lo)` reaches the high bit when the byte
+/// is at least `lo`, `x + (0x7F - hi)` when it is above `hi`.
+#[inline(always)]
+pub(crate) fn lanes_within(x: u64, lo: u8, hi: u8) -> u64 {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    let at_least = x.wrapping_add(ONES * (0x80 - u64::from(lo)));
+    let above = x.wrapping_add(ONES * (0x7F - u64::from(hi)));
+    at_least & !above & HIGH
+}
+
 /// RFC 2234 `HEXDIG`, the value of one hex digit.
 #[inline]
 pub(crate) fn hex_value(b: u8) -> Option<u8> {

@@ -3,7 +3,9 @@
 //! RFC 1123 §2.1 and RFC 1034 §3.1 (label lengths), RFC 3987 §3.1 with
 //! IDNA (UTS #46, via the `idna` crate) for internationalised names.
 
-use super::chars::{self, Iri, ALNUM, ALPHA, DIGIT, IPV_FUTURE, REG_NAME};
+use super::chars::{
+    self, lanes_within, Iri, ALNUM, ALPHA, DIGIT, IPV_FUTURE, REG_NAME,
+};
 use super::Reject;
 use std::net::{Ipv4Addr, Ipv6Addr};
 
@@ -407,15 +409,11 @@ const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
 fn ldh_lanes(w: u64) -> (u64, u64) {
     const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
     let v = w & !HIGH;
-    let within = |x: u64, lo: u64, hi: u64| {
-        x.wrapping_add(ONES * (0x80 - lo))
-            & !x.wrapping_add(ONES * (0x7F - hi))
-    };
     // bit 0x20 folds upper-case letters onto lower-case, and nothing
     // else onto them
-    let letters = within(v | (ONES * 0x20), 0x61, 0x7A);
-    let digits = within(v, 0x30, 0x39);
-    let hyphen_dot = within(v, 0x2D, 0x2E);
+    let letters = lanes_within(v | (ONES * 0x20), b'a', b'z');
+    let digits = lanes_within(v, b'0', b'9');
+    let hyphen_dot = lanes_within(v, b'-', b'.');
     let dot = v ^ (ONES * 0x2E);
     let dots = !(dot.wrapping_add(ONES * 0x7F) | dot) & !w & HIGH;
     ((letters | digits | hyphen_dot) & !w & HIGH, dots)

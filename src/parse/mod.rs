@@ -41,6 +41,7 @@ mod scheme;
 mod url;
 
 pub(crate) use cache::{empty_authority, validate as validate_cached};
+pub(crate) use chars::lanes_within;
 pub(crate) use host::idn_to_ascii;
 pub use registry::REGISTERED;
 pub(crate) use scheme::{

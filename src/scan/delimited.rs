@@ -202,17 +202,17 @@ fn skip_run(
     closer: u8,
     stops: &[bool; 256],
 ) -> usize {
+    // `read`'s only closers; any other reads as `"`, as in [`stops`].
     match closer {
-        b'"' => skip_words::<b'"'>(bytes, i, end, stops),
         b'>' => skip_words::<b'>'>(bytes, i, end, stops),
         b'\'' => skip_words::<b'\''>(bytes, i, end, stops),
-        _ => skip_words::<0>(bytes, i, end, stops),
+        _ => skip_words::<b'"'>(bytes, i, end, stops),
     }
 }
 
-/// [`skip_run`] for the closer `CLOSER` (0: any closer, read from the
-/// table alone); sixteen bytes a step while none may stop. Out of line,
-/// so that its constants stay in registers.
+/// [`skip_run`] for the closer `CLOSER` (`>`, `'` or `"`); sixteen bytes
+/// a step while none may stop. Out of line, so that its constants stay in
+/// registers.
 #[inline(never)]
 fn skip_words<const CLOSER: u8>(
     bytes: &[u8],
@@ -298,12 +298,7 @@ fn maybe_stops<const CLOSER: u8>(w: u64) -> u64 {
         _ => 0,
     };
     let del = w.wrapping_add(ONES);
-    let hits = (low | angles | closer | del) & !w & HIGH;
-    match CLOSER {
-        b'"' | b'>' | b'\'' => hits,
-        // Any other closer: every lane is looked up.
-        _ => HIGH,
-    }
+    (low | angles | closer | del) & !w & HIGH
 }
 
 static STOPS_ANGLE: [bool; 256] = stop_table(b'>');

@@ -5,7 +5,7 @@
 //! one word; the walk a byte at a time ([`walk_back`], the old code and
 //! the oracle of the test) runs only for runs of 8 scheme bytes or more.
 
-use crate::parse;
+use crate::parse::{self, lanes_within};
 
 /// Where the scheme-byte run that ends at the colon `c` starts (at most
 /// [`parse::MAX_SCHEME_LEN`] + 1 bytes, never before `floor`), or `None`
@@ -20,19 +20,6 @@ pub(super) fn start(bytes: &[u8], c: usize, floor: usize) -> Option<usize> {
     const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
     const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
     const LOWS: u64 = u64::from_ne_bytes([0x7f; 8]);
-    /// High bit of each byte of `x` (all below 128) in `lo..=hi`.
-    #[inline(always)]
-    fn within(x: u64, lo: u8, hi: u8) -> u64 {
-        let ge = x + ONES * (0x80 - lo as u64);
-        let gt = x + ONES * (0x7f - hi as u64);
-        ge & !gt & HIGHS
-    }
-    /// High bit of each byte of `x` equal to `b`, exactly.
-    #[inline(always)]
-    fn equal(x: u64, b: u8) -> u64 {
-        let t = x ^ (ONES * b as u64);
-        !(((t & LOWS) + LOWS) | t) & HIGHS
-    }
     let word = c
         .checked_sub(8)
         .and_then(|f| bytes.get(f..c))
@@ -40,8 +27,9 @@ pub(super) fn start(bytes: &[u8], c: usize, floor: usize) -> Option<usize> {
     let Some(word) = word else { return walk_back(bytes, c, floor) };
     let w = u64::from_le_bytes(word);
     let x = w & LOWS;
-    let scheme = (within(x | (ONES * 0x20), b'a', b'z')
-        | (within(x, b'+', b'9') & !equal(x, b',') & !equal(x, b'/')))
+    let one = |b: u8| lanes_within(x, b, b);
+    let scheme = (lanes_within(x | (ONES * 0x20), b'a', b'z')
+        | (lanes_within(x, b'+', b'9') & !one(b',') & !one(b'/')))
         & !w;
     let stops = !scheme & HIGHS;
     // Bytes before the floor bound the run as a stop does (the walk never
