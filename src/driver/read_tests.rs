@@ -233,3 +233,59 @@ fn slices_of_a_file_that_shrank_keep_what_was_read() {
         assert!(got >= want && got <= want + 1, "{got} of {want}");
     }
 }
+
+/// `text` gzipped.
+fn gzip(text: &[u8]) -> Vec<u8> {
+    let mut gz =
+        flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(text).unwrap();
+    gz.finish().unwrap()
+}
+
+/// Issue 33.12: a read error in a small compressed file is reported as
+/// itself, at its offset, not as the decoder's "incomplete deflate
+/// stream" that the cut then causes.
+#[test]
+fn a_read_error_in_a_small_gzip_file_is_reported_as_itself() {
+    let text = lines(20_000);
+    let gz = gzip(&text);
+    let at = gz.len() / 2;
+    let d = driver(MailMode::Off, false);
+    let mut buf = Buffer::default();
+    let rdr = FailAt { data: gz, pos: 0, at };
+    let (bytes, error) = buf.fill_from(rdr, || true);
+    let error = error.expect("the injected error");
+    let err = super::unit::failure(&stdin(), error, Some(bytes.len() as u64));
+    let mut parts = Keep::default();
+    let (batch, err) = d.search_ended(&stdin(), bytes, err, &mut parts);
+    let err = err.expect("the error is reported");
+    assert!(err.to_string().contains("injected read error"), "{err}");
+    assert_eq!(err.offset, Some(at as u64));
+    assert!(found(&batch, &parts) > 5000, "{}", found(&batch, &parts));
+}
+
+/// The same through a file: a small gzip file that shrank under its
+/// stat size says so, not "incomplete deflate stream".
+#[test]
+fn a_small_gzip_file_that_shrank_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cut.gz");
+    let gz = gzip(&lines(20_000));
+    let keep = gz.len() / 2;
+    std::fs::write(&path, &gz[..keep]).unwrap();
+    let input = Input {
+        source: Source::Path(path.clone()),
+        size: Some(gz.len() as u64),
+        regular: true,
+        walked: false,
+        anchor: None,
+    };
+    let d = driver(MailMode::Off, false);
+    let mut parts = Keep::default();
+    let (batch, err) =
+        d.search_whole(&input, &mut Buffer::default(), &mut parts);
+    let err = err.expect("an error");
+    assert!(err.to_string().contains("shrank"), "{err}");
+    assert_eq!(err.offset, Some(keep as u64));
+    assert!(found(&batch, &parts) > 5000, "{}", found(&batch, &parts));
+}

@@ -149,8 +149,7 @@ impl Driver {
             _ => None,
         };
         if let Some(err) = ended {
-            let (batch, error) = self.search_bytes(input, bytes, part);
-            return (batch, error.or(Some(err)));
+            return self.search_ended(input, bytes, err, part);
         }
         if let Some(size) = big {
             return self.search_big(input, file, size, buf, part);
@@ -175,6 +174,22 @@ impl Driver {
             };
         }
         self.search_bytes(input, bytes, part)
+    }
+
+    /// What was read of an input before its read ended early with `err`
+    /// (a read error, or the file shrank): searched, and `err` reported,
+    /// not the error the search then meets. A compressed input's decoder
+    /// fails at the cut ("incomplete deflate stream"), which hid the
+    /// read's error (issue 33.12).
+    pub(super) fn search_ended(
+        &self,
+        input: &Input,
+        bytes: &[u8],
+        err: InputError,
+        part: Part<'_>,
+    ) -> (Box<Batch>, Option<InputError>) {
+        let (batch, _cut) = self.search_bytes(input, bytes, part);
+        (batch, Some(err))
     }
 
     /// The whole of an input, read: decompressed when it is compressed,
