@@ -50,7 +50,7 @@ pub mod scan;
 mod search;
 
 pub use driver::{
-    Driver, DriverBuilder, Hit, InputDone, MailHit, MailMode, Report,
+    Driver, DriverBuilder, Hit, InputDone, MailHit, MailMode, Report, Wants,
 };
 pub use parse::{Host, Strictness, Url};
 pub use parse::{Reject, Scheme, Verdict};

@@ -146,6 +146,35 @@ fn max_count_per_input() {
     assert_eq!(stdout(&o), "http://x.example/\nhttp://y.example/\n");
 }
 
+/// Issue 34.7: `-m N` stops reading an input at its N-th URL, as grep
+/// does. The gzip stream on stdin is cut at three quarters: read to the
+/// end it fails ("incomplete deflate stream", exit 2); `-m 2` never gets
+/// there, in any output format.
+#[test]
+fn max_count_stops_reading_the_input() {
+    let mut text = Vec::new();
+    for i in 0..100_000 {
+        text.extend_from_slice(
+            format!("{i} http://h{i}.example/\n").as_bytes(),
+        );
+    }
+    let mut gz =
+        flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut gz, &text).unwrap();
+    let gz = gz.finish().unwrap();
+    let cut = &gz[..gz.len() * 3 / 4];
+    let o = run(&["-m", "2"], cut);
+    assert_eq!((code(&o), stderr(&o).as_str()), (0, ""));
+    assert_eq!(stdout(&o), "http://h0.example/\nhttp://h1.example/\n");
+    for flags in [&["-c"][..], &["--json"], &["--mail", "on"]] {
+        let o = run(&[&["-m", "2"], flags].concat(), cut);
+        assert_eq!((code(&o), stderr(&o).as_str()), (0, ""), "{flags:?}");
+    }
+    // Without -m the cut is met.
+    let o = run::<&str>(&["-c"], cut);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+}
+
 #[test]
 fn files_from_nul_separated() {
     let (dir, names) = tree();

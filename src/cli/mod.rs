@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use urlgrep::input::{self, Input, InputError, WalkOptions};
 use urlgrep::output::stats::{Counts, Period, Summary};
 use urlgrep::output::{escape, Format, Printer, PrinterOptions};
-use urlgrep::{Driver, Finder, Hit, InputDone, Kind, MailMode, Report};
+use urlgrep::{Driver, Finder, Hit, InputDone, Kind, MailMode, Report, Wants};
 
 /// Runs urlgrep; returns the exit status (0 found, 1 none, 2 error).
 pub fn run() -> i32 {
@@ -394,6 +394,14 @@ impl<W: Write, E: Write> Report for Progress<W, E> {
 
     fn end(&mut self, input: &Input, done: &InputDone) -> io::Result<()> {
         self.printer.end(input, done)
+    }
+
+    fn wants(&self) -> Wants {
+        self.printer.wants()
+    }
+
+    fn may_stop(&self) -> bool {
+        self.printer.may_stop()
     }
 
     fn progress(&mut self, bytes: u64) {

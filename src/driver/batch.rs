@@ -452,11 +452,15 @@ impl Collect<'_, '_> {
         if self.batch.hits.len() < PART_HITS {
             // A slow stream (`tail -f`) sends what it has every so often,
             // but only when it is being reported: a part of a unit not due
-            // yet makes its worker wait.
-            if self.last.elapsed() < PART_EVERY {
-                return;
+            // yet makes its worker wait. A report that may stop wanting
+            // the input (`-m`) is sent each candidate while it is due.
+            let eager = self.part.eager();
+            if !eager {
+                if self.last.elapsed() < PART_EVERY {
+                    return;
+                }
+                self.last = std::time::Instant::now();
             }
-            self.last = std::time::Instant::now();
             if !self.part.due() {
                 return;
             }

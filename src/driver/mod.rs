@@ -30,8 +30,10 @@ mod read_tests;
 mod report;
 mod schedule;
 #[cfg(test)]
+mod stop_tests;
+#[cfg(test)]
 mod tests;
 mod unit;
 
 pub use config::{Driver, DriverBuilder, MailMode};
-pub use report::{Hit, InputDone, MailHit, Report};
+pub use report::{Hit, InputDone, MailHit, Report, Wants};

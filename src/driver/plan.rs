@@ -49,6 +49,10 @@ pub(super) struct FileState {
     /// there (the slices after a file shrank all end early too; one
     /// error says it).
     pub(super) failed: bool,
+    /// The report wants no more of the file ([`super::Wants`]): its
+    /// later slices are not reported (nor searched, once the workers
+    /// learn it).
+    pub(super) skip: bool,
 }
 
 /// Cuts the inputs into units, in order.

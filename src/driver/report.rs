@@ -100,4 +100,37 @@ pub trait Report {
     fn progress(&mut self, bytes: u64) {
         let _ = bytes;
     }
+
+    /// What the report still wants, asked by the driver after each part
+    /// of an input it reports (a stream's part, a slice, a whole input).
+    /// Once it says [`Wants::NextInput`], the driver stops reading the
+    /// current input: its later parts are neither read nor reported,
+    /// and its `end` comes with the bytes searched so far (grep's `-m`).
+    /// [`Wants::Nothing`] ends the run, which returns `Ok` (grep's `-q`).
+    /// A report that wraps another must pass this on.
+    fn wants(&self) -> Wants {
+        Wants::All
+    }
+
+    /// Whether [`Report::wants`] may say less than [`Wants::All`] in this
+    /// run (asked once, before it starts): a stream then hands each
+    /// candidate to the report as soon as it is found, while its unit is
+    /// the one being reported, so that it stops reading at the match
+    /// that ends it; otherwise candidates go in parts (of thousands, or
+    /// every 100 ms). A report that wraps another must pass this on.
+    fn may_stop(&self) -> bool {
+        false
+    }
+}
+
+/// What a report still wants of the inputs ([`Report::wants`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Wants {
+    /// Every candidate.
+    #[default]
+    All,
+    /// No more of the current input; the inputs after it in full.
+    NextInput,
+    /// Nothing more: the run ends.
+    Nothing,
 }

@@ -3,15 +3,15 @@
 
 use super::batch::Batch;
 use super::config::Driver;
-use super::plan::{Done, FileState, Planner};
-use super::report::{InputDone, Report};
+use super::plan::{Done, FileState, Planner, SliceUnit, Unit};
+use super::report::{InputDone, Report, Wants};
 use super::unit::failure;
 use crate::input::{Compression, Input, InputError};
 use crate::search::buffer::Buffer;
 use std::collections::BTreeMap;
 use std::io;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 
 impl Driver {
     /// Searches `inputs` (as listed by [`crate::input::walk`] or
@@ -42,6 +42,7 @@ impl Driver {
             .build()
             .map_err(io::Error::other)?;
         let window = 4 * self.threads + 4;
+        let eager = report.may_stop();
         let shared = Shared {
             planner: Mutex::new(planner),
             inbox: Mutex::new(Inbox::new(window)),
@@ -60,6 +61,9 @@ impl Driver {
             pending: AtomicUsize::new(0),
             stop: AtomicBool::new(false),
             window,
+            eager,
+            skip_unit: AtomicUsize::new(0),
+            skip_file: AtomicUsize::new(0),
         };
         pool.scope(|scope| {
             for _ in 0..threads {
@@ -110,7 +114,15 @@ impl Driver {
             // due yet waits after each part, so at most one part per unit
             // is buffered.
             let mut part = UnitParts { driver: self, shared, seq };
-            let done = self.search(unit, &mut buf, &mut part);
+            let done = match unit {
+                // The report wants no more of its file.
+                Unit::Slice(slice) if shared.skips(&slice) => {
+                    let mut batch = self.spare.take();
+                    batch.resume = slice.end;
+                    Done::Slice { slice, batch, error: None }
+                }
+                unit => self.search(unit, &mut buf, &mut part),
+            };
             self.deliver(shared, Msg::Done(seq, done));
         }
     }
@@ -180,16 +192,48 @@ impl Driver {
                 + done.as_ref().map_or(0, Done::held);
             shared.pending.fetch_sub(held, Ordering::SeqCst);
             let mut outcome = Ok(());
+            let parted = !parts.is_empty();
             for (input, batch) in parts {
                 outcome = outcome.and_then(|()| rep.part(&input, &batch));
                 self.spare.give(batch);
             }
+            if parted && outcome.is_ok() {
+                // A stream whose report wants no more of it stops.
+                match rep.report.wants() {
+                    Wants::All => {}
+                    Wants::NextInput => {
+                        shared.skip_unit.store(rep.next + 1, Ordering::SeqCst)
+                    }
+                    Wants::Nothing => shared.end(),
+                }
+            }
             let due = done.is_some();
+            // The file of a slice, and whether it is its last.
+            let sliced = match &done {
+                Some(Done::Slice { slice, .. }) => {
+                    Some((file_id(&slice.file), slice.last))
+                }
+                _ => None,
+            };
             if let (Some(done), Ok(())) = (done, &outcome) {
                 let Reporter { report, file, buf, begun, progressed, .. } =
                     rep;
                 let earlier = (*begun, *progressed);
                 outcome = self.report_one(done, earlier, file, buf, *report);
+                if outcome.is_ok() {
+                    match (rep.report.wants(), sliced) {
+                        (Wants::Nothing, _) => shared.end(),
+                        // The slices of the file still to come are not
+                        // searched (nor, already searched, reported).
+                        (_, Some((id, false))) if rep.file.skip => {
+                            shared.skip_file.store(id, Ordering::SeqCst)
+                        }
+                        (_, Some((_, true))) => {
+                            shared.skip_file.store(0, Ordering::SeqCst)
+                        }
+                        _ => {}
+                    }
+                }
                 rep.begun = false;
                 rep.progressed = 0;
                 rep.next += 1;
@@ -249,14 +293,18 @@ impl Driver {
                     *file = FileState::default();
                     report.begin(&slice.input)?;
                 }
-                if let Err(e) = self.join(file, &slice, &mut batch, buf) {
-                    let at = Some(slice.start);
-                    error = Some(failure(&slice.input, e, at));
-                }
-                batch.report(&slice.input, report)?;
-                if let Some(err) = error.as_ref().filter(|_| !file.failed) {
-                    file.failed = true;
-                    report.error(err)?;
+                if !file.skip {
+                    if let Err(e) = self.join(file, &slice, &mut batch, buf) {
+                        let at = Some(slice.start);
+                        error = Some(failure(&slice.input, e, at));
+                    }
+                    batch.report(&slice.input, report)?;
+                    if let Some(err) = error.as_ref().filter(|_| !file.failed)
+                    {
+                        file.failed = true;
+                        report.error(err)?;
+                    }
+                    file.skip = report.wants() != Wants::All;
                 }
                 if slice.last {
                     let done = InputDone {
@@ -289,6 +337,13 @@ pub(super) trait Parts {
     /// Whether the unit is being reported now, or the run stopped: a part
     /// of a unit not due yet makes its worker wait.
     fn due(&mut self) -> bool;
+
+    /// Whether the report may stop wanting the input
+    /// ([`Report::may_stop`]): a part is then sent for each candidate
+    /// while the unit is due.
+    fn eager(&self) -> bool {
+        false
+    }
 }
 
 /// The parts of a unit in flight.
@@ -309,6 +364,11 @@ impl<I, R: Report> Parts for UnitParts<'_, '_, '_, I, R> {
         self.driver.deliver(shared, Msg::Part(seq, input.clone(), batch));
         shared.wait_until(|reported| reported >= seq);
         !shared.stop.load(Ordering::SeqCst)
+            && shared.skip_unit.load(Ordering::SeqCst) != seq + 1
+    }
+
+    fn eager(&self) -> bool {
+        self.shared.eager
     }
 
     fn due(&mut self) -> bool {
@@ -344,9 +404,36 @@ pub(super) struct Shared<'d, 'r, I, R> {
     pub(super) pending: AtomicUsize,
     pub(super) stop: AtomicBool,
     pub(super) window: usize,
+    /// The report may stop wanting an input ([`Report::may_stop`]): a
+    /// stream's candidates go to it one by one while its unit is due.
+    pub(super) eager: bool,
+    /// One more than the stream unit whose input the report wants no
+    /// more of (0: none): its search stops at its next part.
+    pub(super) skip_unit: AtomicUsize,
+    /// The sliced file ([`file_id`]) whose input the report wants no
+    /// more of (0: none): its slices still to come are not searched.
+    pub(super) skip_file: AtomicUsize,
+}
+
+/// A sliced file's identity while its slices live: the address of the
+/// file they share (cleared when the last is reported, before the file
+/// is dropped, so no later file can take it for this one).
+fn file_id(file: &Arc<std::fs::File>) -> usize {
+    Arc::as_ptr(file) as usize
 }
 
 impl<I, R> Shared<'_, '_, I, R> {
+    /// Ends the run (not an error): the report wants nothing more.
+    fn end(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+        self.wake_all();
+    }
+
+    /// Whether the report wants no more of the file of `slice`.
+    fn skips(&self, slice: &SliceUnit) -> bool {
+        self.skip_file.load(Ordering::SeqCst) == file_id(&slice.file)
+    }
+
     /// Waits until `ready(reported)` or the run stops.
     pub(super) fn wait_until(&self, ready: impl Fn(usize) -> bool) {
         let Ok(mut reported) = self.reported.lock() else { return };

@@ -10,7 +10,7 @@ use super::plain::PlainLines;
 use super::select::Selection;
 use super::stats::{Counts, Period};
 use super::stats_report::StatsReport;
-use crate::driver::{Hit, InputDone, Report};
+use crate::driver::{Hit, InputDone, Report, Wants};
 use crate::input::{Input, InputError, Source};
 use crate::parse::{self, Reject};
 use crate::scan::Kind;
@@ -405,6 +405,18 @@ fn scheme_of(url: &[u8]) -> Cow<'_, str> {
     }
 }
 
+impl<W: Write, E: Write> Printer<W, E> {
+    /// The URLs of the current input that count towards `-m`: printed
+    /// ones, or tallied ones for the statistics.
+    fn seen(&self) -> u64 {
+        if self.tallies {
+            self.cur.matches
+        } else {
+            self.cur.printed
+        }
+    }
+}
+
 impl<W: Write, E: Write> Report for Printer<W, E> {
     fn begin(&mut self, input: &Input) -> io::Result<()> {
         self.cur = Tally::default();
@@ -427,9 +439,7 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
         }
         let tallies = self.tallies;
         if let Some(max) = self.opts.max_count {
-            let seen =
-                if tallies { self.cur.matches } else { self.cur.printed };
-            if seen >= max {
+            if self.seen() >= max {
                 return Ok(());
             }
         }
@@ -502,6 +512,19 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
         let _ = self.err.write_all(&line);
         let _ = self.err.flush();
         Ok(())
+    }
+
+    /// With `-m`, no more of an input once its count is reached: the
+    /// driver stops reading it.
+    fn wants(&self) -> Wants {
+        match self.opts.max_count {
+            Some(max) if self.seen() >= max => Wants::NextInput,
+            _ => Wants::All,
+        }
+    }
+
+    fn may_stop(&self) -> bool {
+        self.opts.max_count.is_some()
     }
 
     fn end(&mut self, input: &Input, done: &InputDone) -> io::Result<()> {
