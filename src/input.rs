@@ -315,6 +315,46 @@ impl Walk {
     }
 }
 
+/// Whether standard input is open: `Err` ("Bad file descriptor") when
+/// the process was started with it closed (`urlgrep <&-`). Rust's
+/// start-up puts `/dev/null` on a standard descriptor it finds closed,
+/// so such a stdin read as empty; grep reports the error and exits 2.
+/// Asked once and remembered.
+pub fn stdin_open() -> io::Result<()> {
+    static CLOSED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    if *CLOSED.get_or_init(stdin_closed) {
+        return Err(io::Error::from_raw_os_error(EBADF));
+    }
+    Ok(())
+}
+
+/// EBADF on Linux.
+const EBADF: i32 = 9;
+
+/// Descriptor 0 is the `/dev/null` that Rust's start-up opened on it
+/// because it was closed: opened read and write (`O_RDWR`), where a
+/// shell's `</dev/null` opens it read-only.
+#[cfg(target_os = "linux")]
+fn stdin_closed() -> bool {
+    let null = std::fs::read_link("/proc/self/fd/0")
+        .is_ok_and(|p| p.as_os_str() == "/dev/null");
+    if !null {
+        return false;
+    }
+    let Ok(info) = std::fs::read_to_string("/proc/self/fdinfo/0") else {
+        return false;
+    };
+    info.lines()
+        .find_map(|l| l.strip_prefix("flags:"))
+        .and_then(|f| u32::from_str_radix(f.trim(), 8).ok())
+        .is_some_and(|flags| flags & 3 == 2)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn stdin_closed() -> bool {
+    false
+}
+
 impl Iterator for Walk {
     type Item = Result<Input, InputError>;
 
@@ -325,6 +365,14 @@ impl Iterator for Walk {
             }
             let path = self.paths.next()?;
             if path.as_os_str() == "-" {
+                if let Err(error) = stdin_open() {
+                    let source = Source::Stdin;
+                    return Some(Err(InputError {
+                        source,
+                        offset: None,
+                        error,
+                    }));
+                }
                 return Some(Ok(Input {
                     source: Source::Stdin,
                     size: None,

@@ -291,3 +291,47 @@ fn plain_prefix_is_each_inputs_own_name() {
          b.txt:2:1:ftp://c.example/\n"
     );
 }
+
+/// Runs urlgrep with `args` and its standard input closed (`<&-`).
+fn run_stdin_closed(args: &[&str]) -> std::process::Output {
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg("exec \"$0\" \"$@\" <&-")
+        .arg(support::BIN)
+        .args(args)
+        .env_remove("CI")
+        .output()
+        .unwrap()
+}
+
+/// Issue 33.15: a closed stdin is an error (grep: "Bad file
+/// descriptor", exit 2), not an empty input; as an input among others,
+/// the others are still searched. The same for the lists read from
+/// stdin. A stdin of /dev/null is empty, as before.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_closed_stdin_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("f");
+    std::fs::write(&file, "http://f.example/\n").unwrap();
+    let file = file.to_str().unwrap();
+    for args in [
+        &[][..],
+        &["-"],
+        &["--host-file", "-", file],
+        &["--files-from", "-"],
+        &["--exclude-host-file", "-", file],
+    ] {
+        let o = run_stdin_closed(args);
+        assert_eq!(code(&o), 2, "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("Bad file descriptor"), "{args:?}");
+    }
+    let o = run_stdin_closed(&[file, "-"]);
+    assert_eq!(code(&o), 2);
+    assert!(stdout(&o).ends_with(":http://f.example/\n"), "{}", stdout(&o));
+    let o = std::process::Command::new(support::BIN)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!((code(&o), stderr(&o).as_str()), (1, ""));
+}

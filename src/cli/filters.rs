@@ -56,6 +56,7 @@ fn read_list(
     let name =
         if stdin { "<stdin>".to_string() } else { path.display().to_string() };
     let rdr: Box<dyn BufRead> = if stdin {
+        urlgrep::input::stdin_open().context("<stdin>")?;
         Box::new(io::stdin().lock())
     } else {
         let file = std::fs::File::open(path).with_context(|| name.clone())?;

@@ -19,6 +19,8 @@ use urlgrep::{Driver, Finder, Hit, InputDone, Kind, MailMode, Report, Wants};
 
 /// Runs urlgrep; returns the exit status (0 found, 1 none, 2 error).
 pub fn run() -> i32 {
+    // Before anything is opened: a closed stdin is an error, not empty.
+    let _ = input::stdin_open();
     let argv: Vec<OsString> = std::env::args_os().collect();
     let result = if argv.get(1).is_some_and(|a| a == "merge") {
         let rest = argv.iter().skip(2).cloned();
@@ -316,6 +318,7 @@ fn check(args: &Args) -> anyhow::Result<()> {
 fn read_path_list(list: &PathBuf) -> anyhow::Result<Vec<PathBuf>> {
     let mut all = Vec::new();
     if list.as_os_str() == "-" {
+        input::stdin_open().context("<stdin>")?;
         io::stdin().lock().read_to_end(&mut all).context("<stdin>")?;
     } else {
         std::fs::File::open(list)
