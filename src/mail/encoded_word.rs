@@ -71,8 +71,11 @@ fn word_at(value: &[u8], at: usize) -> Option<(usize, String)> {
     let end = at + 2 + text_start + close + 2;
     // RFC 2231 §5: `charset*language`.
     let label = charset.split(|&b| b == b'*').next().unwrap_or(charset);
+    // The charset decides, never a byte order mark in the text: a
+    // Latin-1 word may begin with `þÿ` (FE FF), which `decode` would
+    // take for UTF-16 (RFC 2047 §2: the charset names the text's).
     let decoded = match encoding_rs::Encoding::for_label(label) {
-        Some(e) => e.decode(&bytes).0.into_owned(),
+        Some(e) => e.decode_without_bom_handling(&bytes).0.into_owned(),
         None => String::from_utf8_lossy(&bytes).into_owned(),
     };
     Some((end, decoded))
@@ -227,7 +230,8 @@ fn trim(s: &str) -> &str {
 fn push_raw(out: &mut String, raw: &[u8]) {
     let text = match std::str::from_utf8(raw) {
         Ok(s) => Cow::Borrowed(s),
-        Err(_) => encoding_rs::WINDOWS_1252.decode(raw).0,
+        // Not `decode`: that reads FE FF or FF FE as a UTF-16 BOM.
+        Err(_) => encoding_rs::WINDOWS_1252.decode_without_bom_handling(raw).0,
     };
     for c in text.chars() {
         if c != '\r' && c != '\n' {
@@ -271,6 +275,20 @@ mod tests {
         assert_eq!(decode_text(b"=?koi8-r?B?8NLJ18XU?="), "Привет");
         // RFC 2231 language.
         assert_eq!(decode_text(b"=?utf-8*en?q?hi?="), "hi");
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_text_of_the_charset() {
+        // Issue 33.7: `Encoding::decode` read FE FF as a UTF-16 BOM.
+        assert_eq!(
+            decode_text(b"=?iso-8859-1?q?=FE=FFhttp://latin.example/?="),
+            "\u{fe}\u{ff}http://latin.example/"
+        );
+        assert_eq!(decode_text(b"=?iso-8859-1?b?//5h?="), "\u{ff}\u{fe}a");
+        // UTF-8's BOM is kept as U+FEFF, as Python keeps it.
+        assert_eq!(decode_text(b"=?utf-8?q?=EF=BB=BFa?="), "\u{feff}a");
+        // Raw 8-bit text read as windows-1252.
+        assert_eq!(decode_text(b"\xfe\xffab\xe9"), "\u{fe}\u{ff}ab\u{e9}");
     }
 
     #[test]
