@@ -99,3 +99,41 @@ fn the_context_is_read_only_when_asked() {
     let alone = run(&["--html-context", "--mail", "on"], SPOOL);
     assert_eq!(alone.status.code(), Some(2));
 }
+
+#[test]
+fn a_tag_of_many_attributes_does_not_crash() {
+    // Issue 33.1: about 7,000 `a=""` in one tag overflowed the stack
+    // (exit 134), and the output of the earlier input, still buffered,
+    // was lost. The plain spool first, then two hostile parts, the
+    // second just under 4 MiB (a message over it gets no HTML context;
+    // the unit test of 10^6 attributes is in src/mail/html/tests.rs).
+    let dir = tempfile::tempdir().unwrap();
+    let first = dir.path().join("a.mbox");
+    std::fs::write(&first, SPOOL).unwrap();
+    let mut args = vec!["--json".to_string(), "--html-context".to_string()];
+    args.push(support::p(&first).to_string());
+    for (name, n) in [("b.eml", 20_000), ("c.eml", 800_000)] {
+        let mut mail =
+            b"From: a@b.example\nContent-Type: text/html\n\n<p ".to_vec();
+        mail.extend_from_slice(&b"a=\"\" ".repeat(n));
+        mail.extend_from_slice(
+            b"href=\"http://in.example/\">http://d.example/\n",
+        );
+        let path = dir.path().join(name);
+        std::fs::write(&path, mail).unwrap();
+        args.push(support::p(&path).to_string());
+    }
+    let out = run(&args, b"");
+    assert_eq!(support::code(&out), 0, "{}", support::stderr(&out));
+    let m = matches(&out);
+    let urls: Vec<_> = m.iter().map(|v| v["url"].as_str().unwrap()).collect();
+    assert_eq!(urls.len(), 6 + 4, "{urls:?}");
+    assert_eq!(
+        urls[6..],
+        ["http://in.example/", "http://d.example/"].repeat(2)
+    );
+    for k in [6, 8] {
+        assert_eq!(m[k]["html"]["attribute"], "href");
+        assert_eq!(m[k + 1]["html"]["in"], "text");
+    }
+}

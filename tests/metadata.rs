@@ -173,3 +173,15 @@ fn corpus_by_month_equals_json_grouped_by_date_utc() {
     assert!(want.len() >= 12, "{want:?}");
     assert_eq!(got, want);
 }
+
+#[test]
+fn a_byte_order_mark_in_an_encoded_word_is_latin_text() {
+    // Issue 33.7: the word was read as UTF-16 by its `FE FF` and lost.
+    let mail = b"From: a@b.example\n\
+Subject: =?iso-8859-1?q?=FE=FFhttp://latin.example/?=\n\nx\n";
+    let out = run(&["--json"], mail);
+    let m = matches(&out);
+    assert_eq!(m.len(), 1);
+    assert_eq!(m[0]["url"], "http://latin.example/");
+    assert_eq!(m[0]["mail"]["subject"], "\u{fe}\u{ff}http://latin.example/");
+}

@@ -43,10 +43,66 @@ enum Piece {
     Gap,
 }
 
+/// The first place at or after a position where a needle stands,
+/// remembered: asked for positions that never go back, it reads each
+/// byte of the value at most once (issue 33.4: every word searched to
+/// the end of its line, quadratic in the words of one line).
+struct Ahead {
+    /// The position last searched from.
+    from: usize,
+    /// The first hit at or after `from` (the value's length if none):
+    /// no hit starts in `from..found`.
+    found: usize,
+    /// Bytes examined by the searches, for the linearity test.
+    examined: usize,
+}
+
+impl Ahead {
+    fn new() -> Self {
+        Ahead { from: usize::MAX, found: 0, examined: 0 }
+    }
+
+    /// The first hit at or after `p`, found by `search` on the bytes from
+    /// `p` when the remembered one does not answer.
+    fn next(
+        &mut self,
+        value: &[u8],
+        p: usize,
+        search: impl Fn(&[u8]) -> Option<usize>,
+    ) -> usize {
+        if self.from > p || p > self.found {
+            let rest = value.get(p..).unwrap_or_default();
+            let k = search(rest);
+            self.examined += k.map_or(rest.len(), |k| k + 1);
+            self.from = p;
+            self.found = k.map_or(value.len(), |k| p + k);
+        }
+        self.found
+    }
+}
+
+/// The line ends and `?=` closers of one value, searched once each.
+struct Scout {
+    line_end: Ahead,
+    close: Ahead,
+}
+
+impl Scout {
+    fn new() -> Self {
+        Scout { line_end: Ahead::new(), close: Ahead::new() }
+    }
+}
+
 /// The encoded word that starts at `value[at..]` (which starts with
-/// `=?`): its end and its decoded text.
-fn word_at(value: &[u8], at: usize) -> Option<(usize, String)> {
+/// `=?`): its end and its decoded text. Asked for `at`s in increasing
+/// order, with one `scout` for the value.
+fn word_at(
+    value: &[u8],
+    at: usize,
+    scout: &mut Scout,
+) -> Option<(usize, String)> {
     let rest = value.get(at + 2..)?;
+    // Reads at most to the `?` of the next `=?`: linear over all `at`s.
     let q1 = memchr::memchr(b'?', rest)?;
     let charset = &rest[..q1];
     if charset.is_empty()
@@ -58,24 +114,50 @@ fn word_at(value: &[u8], at: usize) -> Option<(usize, String)> {
     if rest.get(q1 + 2) != Some(&b'?') {
         return None;
     }
-    let text_start = q1 + 3;
-    let tail = rest.get(text_start..)?;
-    let line = memchr::memchr2(b'\r', b'\n', tail).unwrap_or(tail.len());
-    let close = memchr::memmem::find(&tail[..line], b"?=")?;
-    let text = &tail[..close];
+    // The text starts after `=?charset?e?`; for increasing `at` its start
+    // never goes back (it follows the first `?` after `at + 2`).
+    let text_start = at + 2 + q1 + 3;
+    let line = scout
+        .line_end
+        .next(value, text_start, |t| memchr::memchr2(b'\r', b'\n', t));
+    let close = scout
+        .close
+        .next(value, text_start, |t| memchr::memmem::find(t, b"?="));
+    // `?=` holds no line break: starting before the line's end, it ends
+    // before it too.
+    if close >= line {
+        return None;
+    }
+    let text = value.get(text_start..close)?;
     let bytes: Cow<'_, [u8]> = match enc {
         b'Q' | b'q' => Cow::Owned(q_decode(text)),
-        b'B' | b'b' => Cow::Owned(LENIENT.decode(text).ok()?),
+        b'B' | b'b' => {
+            // A byte outside base64 fails the word before a buffer the
+            // size of the text is made: the text of a word that fails
+            // may hold the next `=?`, and is read again from there.
+            if text.iter().any(|&b| !is_base64(b)) {
+                return None;
+            }
+            Cow::Owned(LENIENT.decode(text).ok()?)
+        }
         _ => return None,
     };
-    let end = at + 2 + text_start + close + 2;
+    let end = close + 2;
     // RFC 2231 §5: `charset*language`.
     let label = charset.split(|&b| b == b'*').next().unwrap_or(charset);
+    // The charset decides, never a byte order mark in the text: a
+    // Latin-1 word may begin with `þÿ` (FE FF), which `decode` would
+    // take for UTF-16 (RFC 2047 §2: the charset names the text's).
     let decoded = match encoding_rs::Encoding::for_label(label) {
-        Some(e) => e.decode(&bytes).0.into_owned(),
+        Some(e) => e.decode_without_bom_handling(&bytes).0.into_owned(),
         None => String::from_utf8_lossy(&bytes).into_owned(),
     };
     Some((end, decoded))
+}
+
+/// A byte of RFC 2045 §6.8's base64 alphabet, or its pad `=`.
+fn is_base64(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=')
 }
 
 /// RFC 2047 §4.2: the `Q` encoding.
@@ -106,12 +188,19 @@ fn q_decode(text: &[u8]) -> Vec<u8> {
 
 /// The pieces of `value`, in order.
 fn pieces(value: &[u8]) -> Vec<Piece> {
+    pieces_examined(value).0
+}
+
+/// The pieces of `value`, and the bytes examined searching for line ends
+/// and closers (at most the value's length each).
+fn pieces_examined(value: &[u8]) -> (Vec<Piece>, usize) {
     let mut out: Vec<Piece> = Vec::new();
+    let mut scout = Scout::new();
     let mut plain = 0;
     let mut pos = 0;
     while let Some(k) = memchr::memmem::find(&value[pos..], b"=?") {
         let at = pos + k;
-        let Some((end, text)) = word_at(value, at) else {
+        let Some((end, text)) = word_at(value, at, &mut scout) else {
             pos = at + 1;
             continue;
         };
@@ -131,7 +220,7 @@ fn pieces(value: &[u8]) -> Vec<Piece> {
     if plain < value.len() {
         out.push(Piece::Raw(Span { start: plain, end: value.len() }));
     }
-    out
+    (out, scout.line_end.examined + scout.close.examined)
 }
 
 /// Where `=?` stands in `text` (the position of its `=`): where an
@@ -227,7 +316,8 @@ fn trim(s: &str) -> &str {
 fn push_raw(out: &mut String, raw: &[u8]) {
     let text = match std::str::from_utf8(raw) {
         Ok(s) => Cow::Borrowed(s),
-        Err(_) => encoding_rs::WINDOWS_1252.decode(raw).0,
+        // Not `decode`: that reads FE FF or FF FE as a UTF-16 BOM.
+        Err(_) => encoding_rs::WINDOWS_1252.decode_without_bom_handling(raw).0,
     };
     for c in text.chars() {
         if c != '\r' && c != '\n' {
@@ -274,6 +364,20 @@ mod tests {
     }
 
     #[test]
+    fn a_byte_order_mark_is_text_of_the_charset() {
+        // Issue 33.7: `Encoding::decode` read FE FF as a UTF-16 BOM.
+        assert_eq!(
+            decode_text(b"=?iso-8859-1?q?=FE=FFhttp://latin.example/?="),
+            "\u{fe}\u{ff}http://latin.example/"
+        );
+        assert_eq!(decode_text(b"=?iso-8859-1?b?//5h?="), "\u{ff}\u{fe}a");
+        // UTF-8's BOM is kept as U+FEFF, as Python keeps it.
+        assert_eq!(decode_text(b"=?utf-8?q?=EF=BB=BFa?="), "\u{feff}a");
+        // Raw 8-bit text read as windows-1252.
+        assert_eq!(decode_text(b"\xfe\xffab\xe9"), "\u{fe}\u{ff}ab\u{e9}");
+    }
+
+    #[test]
     fn blanks_between_words_are_ignored() {
         // RFC 2047 §8's examples.
         assert_eq!(decode_text(b"(=?ISO-8859-1?Q?a?=)"), "(a)");
@@ -317,6 +421,27 @@ mod tests {
         assert_eq!(word_starts(b"x=?a=?").collect::<Vec<_>>(), [1, 4]);
         assert!(!has_word_with_colon(b"=?utf-8?q?no_colon?= http://x"));
         assert!(!has_word_with_colon(b"http://x/?a=?b"));
+    }
+
+    #[test]
+    fn words_of_one_line_are_read_in_linear_time() {
+        // Issue 33.4: each word searched to the end of its line. The
+        // searches now examine each byte at most once each, for good
+        // words, words never closed, and bad base64 that holds the next
+        // word's start.
+        for (word, n) in [
+            (&b"=?utf-8?q?http://w.example/?= "[..], 20_000),
+            (b"=?utf-8?q?x ", 20_000),
+            (b"=?a?b?x=?a?b?x", 20_000),
+        ] {
+            let mut value = word.repeat(n);
+            value.extend_from_slice(b"?=\r\n tail");
+            let (p, examined) = pieces_examined(&value);
+            assert!(!p.is_empty());
+            assert!(examined <= 2 * value.len(), "{examined} {}", value.len());
+        }
+        let v = b"=?utf-8?q?a?= =?utf-8?q?b?=".repeat(20_000);
+        assert_eq!(decode_text(&v), "ab".repeat(20_000));
     }
 
     #[test]

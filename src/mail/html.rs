@@ -49,8 +49,12 @@ use crate::scan::{is_tld, Span};
 use html5gum::emitters::callback::{CallbackEmitter, CallbackEvent};
 use html5gum::{naive_next_state, Emitter, ForwardingEmitter};
 use html5gum::{Span as Hspan, Tokenizer};
+use shallow::{Shallow, Watch, SHALLOW_AFTER};
 use std::cell::RefCell;
+use std::rc::Rc;
 use std::sync::Arc;
+
+mod shallow;
 
 /// The longest link text kept, in characters.
 pub const LINK_TEXT_CAP: usize = 200;
@@ -196,6 +200,18 @@ impl Index {
         layers: &Layers<'_>,
         base: usize,
     ) {
+        self.build_shallow(html, layers, base, SHALLOW_AFTER);
+    }
+
+    /// [`build`](Self::build), the tokenizer's chain cut from
+    /// `shallow_after` attributes of a tag on (see [`shallow`]).
+    fn build_shallow(
+        &mut self,
+        html: &[u8],
+        layers: &Layers<'_>,
+        base: usize,
+        shallow_after: u32,
+    ) {
         self.regions.clear();
         self.names.clear();
         self.texts.clear();
@@ -210,8 +226,11 @@ impl Index {
         };
         let mut emitter = CallbackEmitter::new(callback);
         emitter.naively_switch_states(true);
+        let watch = Watch::new(shallow_after);
+        let reader = Shallow::new(html, Rc::clone(&watch));
         // The reader of a byte slice cannot fail.
-        let _ = Tokenizer::new_with_emitter(html, Quiet(emitter)).finish();
+        let _ = Tokenizer::new_with_emitter(reader, Quiet(emitter, watch))
+            .finish();
         if let Some(k) = st.open {
             self.close(k);
         }
@@ -412,8 +431,9 @@ impl Index {
 
 /// An emitter that asks for no parse errors: the tokenizer then skips
 /// the character checks that only report them (a third of its time on
-/// mail), and tokenizes the same.
-struct Quiet<E>(E);
+/// mail), and tokenizes the same. It tells its [`Watch`] where the
+/// tokenizer is.
+struct Quiet<E>(E, Rc<Watch>);
 
 impl<E: Emitter> ForwardingEmitter for Quiet<E> {
     type Token = E::Token;
@@ -427,6 +447,26 @@ impl<E: Emitter> ForwardingEmitter for Quiet<E> {
     }
 
     fn emit_error(&mut self, _: html5gum::Error) {}
+
+    fn init_start_tag(&mut self) {
+        self.1.tag();
+        self.0.init_start_tag();
+    }
+
+    fn init_end_tag(&mut self) {
+        self.1.tag();
+        self.0.init_end_tag();
+    }
+
+    fn init_attribute(&mut self) {
+        self.1.attribute();
+        self.0.init_attribute();
+    }
+
+    fn init_attribute_value(&mut self) {
+        self.1.value();
+        self.0.init_attribute_value();
+    }
 }
 
 fn clamp(n: usize) -> u32 {

@@ -186,3 +186,133 @@ fn regions_map_through_layers() {
     let l = index.context(Span { start: 100, end: 102 }, None);
     assert_eq!(l.place(), Place::Text);
 }
+
+/// The tokens of `html` (spans included, errors not asked for), read
+/// with the chain cut from `after` attributes on.
+fn tokens(html: &[u8], after: u32) -> (Vec<html5gum::Token<usize>>, u64) {
+    let watch = Watch::new(after);
+    let reader = Shallow::new(html, Rc::clone(&watch));
+    let mut emitter =
+        html5gum::emitters::default::DefaultEmitter::<usize>::new_with_span();
+    emitter.naively_switch_states(true);
+    let t =
+        Tokenizer::new_with_emitter(reader, Quiet(emitter, Rc::clone(&watch)))
+            .map(|t| match t {
+                Ok(t) => t,
+            })
+            .collect();
+    (t, watch.cuts())
+}
+
+/// Tags of many attributes in the shapes that reach the cut: blanks of
+/// each kind after closing quotes, `>`, `/>`, `=` and EOF after them,
+/// values with blanks, `&`, other quotes, names with `"`, end tags with
+/// attributes, and `" ` in text and link text.
+fn many_shapes() -> Vec<Vec<u8>> {
+    let pieces: [&[u8]; 16] = [
+        b"=\"\" ",
+        b"=\"x\"\t",
+        b"=\"http://a.example/ x\"\n",
+        b"=\" \"\r\n",
+        b"=\"&amp;\" ",
+        b" = \"y\"\x0c",
+        b"='z' ",
+        b"=u ",
+        b"\"q ",
+        b"=\"v\"  =w ",
+        b"=\"v\" /",
+        b"=\"v\"/ ",
+        b"=\"<\" ",
+        b"=\">\" ",
+        b"=\"a=\"b ",
+        b"=\"\"",
+    ];
+    let ends: [&[u8]; 6] = [b">", b" >", b"/>", b" />", b"", b"\">"];
+    let mut seed = 0x2545_f491_u32;
+    let mut next = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 17;
+        seed ^= seed << 5;
+        seed as usize % n
+    };
+    let mut docs = Vec::new();
+    for d in 0..60 {
+        let mut h = Vec::new();
+        h.extend_from_slice(
+            b"say \"hi\" there <a href=\"http://a.example/\" ",
+        );
+        for k in 0..40 + next(40) {
+            h.extend_from_slice(format!("a{k}").as_bytes());
+            h.extend_from_slice(pieces[next(pieces.len())]);
+        }
+        let end = ends[if d % 10 == 9 { 4 } else { next(ends.len()) }];
+        h.extend_from_slice(end);
+        h.extend_from_slice(b"\"link\" text</a a=\"1\" b=\"2\">x <p q=\"1\" ");
+        if !end.is_empty() {
+            h.extend_from_slice(b"r=\"2\" >\"t\" u</p>");
+        }
+        docs.push(h);
+    }
+    docs
+}
+
+#[test]
+fn the_cut_chain_tokenizes_the_same() {
+    // Issue 33.1: a blank after a closing quote fed as `/` changes no
+    // token. The uncut chain runs on a thread with a big stack.
+    let docs = many_shapes();
+    let uncut = std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(move || {
+            let t: Vec<_> =
+                docs.iter().map(|h| tokens(h, u32::MAX).0).collect();
+            (docs, t)
+        })
+        .expect("a thread")
+        .join()
+        .expect("no panic");
+    let mut cuts = 0;
+    for (h, want) in uncut.0.iter().zip(&uncut.1) {
+        let (t, n) = tokens(h, 0);
+        assert_eq!(&t, want, "{}", String::from_utf8_lossy(h));
+        assert_eq!(&tokens(h, SHALLOW_AFTER).0, want);
+        cuts += n;
+        // The index agrees at every byte.
+        let (mut cut, mut whole) = (Index::default(), Index::default());
+        cut.build_shallow(h, &Layers::default(), 0, 0);
+        let h2 = h.clone();
+        whole = std::thread::Builder::new()
+            .stack_size(256 << 20)
+            .spawn(move || {
+                whole.build_shallow(&h2, &Layers::default(), 0, u32::MAX);
+                whole
+            })
+            .expect("a thread")
+            .join()
+            .expect("no panic");
+        for k in 0..h.len() {
+            let s = Span { start: k, end: k + 1 };
+            assert_eq!(cut.context(s, None), whole.context(s, None), "{k}");
+        }
+    }
+    assert!(cuts > 1000, "{cuts}");
+}
+
+#[test]
+fn a_million_attributes_do_not_overflow_the_stack() {
+    // Issue 33.1: about 7,000 `a=""` in one tag overflowed the stack of
+    // the main thread; this test runs on a 2 MiB test thread.
+    let mut h = b"<p ".to_vec();
+    h.extend_from_slice(&b"a=\"\" ".repeat(1_000_000));
+    h.extend_from_slice(b"href=\"http://in.example/\">http://out.example/");
+    let mut index = Index::default();
+    index.build(&h, &Layers::default(), 0);
+    let at = |s: &str| {
+        let k = memchr::memmem::rfind(&h, s.as_bytes()).expect("in the test");
+        index.context(Span { start: k, end: k + 1 }, None)
+    };
+    assert_eq!(at("http://in").place(), Place::Attribute);
+    assert_eq!(at("http://in").attribute(), Some("href"));
+    assert_eq!(at("http://in").element(), Some("p"));
+    assert_eq!(at("http://out").place(), Place::Text);
+}
