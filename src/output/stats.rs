@@ -311,7 +311,7 @@ impl Summary {
             }
             writeln!(w, "\n{title}")?;
             for (key, n) in rows {
-                writeln!(w, "  {n:>12}  {key}")?;
+                writeln!(w, "  {n:>12}  {}", super::escape::name(key))?;
             }
         }
         Ok(())

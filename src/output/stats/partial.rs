@@ -2,6 +2,7 @@
 //! [`super`] for its dimensions): written, read back, compared.
 
 use super::{is_max_dim, Counts};
+use crate::output::escape::is_unsafe;
 use std::fmt;
 use std::io::{self, BufRead, Write};
 
@@ -45,11 +46,16 @@ impl Counts {
     /// --compare`): for every counter of either, in every dimension but
     /// the `hll-` registers, `dim`, `key`, the count in `self` (A) and in
     /// `other` (B), the difference B − A, and each count's share of its
-    /// dimension's sum in A and in B (percent, one decimal), tab-separated
-    /// under a header line.
+    /// dimension's sum in A and in B (percent, one decimal; `-` in
+    /// `total` and `error`, whose keys are not parts of one whole),
+    /// tab-separated under a header line. Hosts and TLDs (`host`, `tld`,
+    /// and `by-P-host` per period) are cut to the `top` with the largest
+    /// count in A or B, largest first (ties by key), as the report lists
+    /// them; every other dimension is whole, sorted by key.
     pub fn write_compare<W: Write>(
         &self,
         other: &Counts,
+        top: usize,
         mut wtr: W,
     ) -> io::Result<()> {
         writeln!(wtr, "dim\tkey\ta\tb\tdiff\tshare_a\tshare_b")?;
@@ -64,8 +70,37 @@ impl Counts {
                 a.iter().chain(b.iter()).map(|r| r.0).collect();
             keys.sort_unstable();
             keys.dedup();
+            if is_top_dim(dim) {
+                let most = |k: &str| self.get(dim, k).max(other.get(dim, k));
+                // By period for `by-P-host` (key `PERIOD HOST`), else one
+                // group.
+                fn group<'k>(dim: &str, k: &'k str) -> &'k str {
+                    match dim.starts_with("by-") {
+                        true => k.split(' ').next().unwrap_or_default(),
+                        false => "",
+                    }
+                }
+                keys.sort_by(|x, y| {
+                    group(dim, x)
+                        .cmp(group(dim, y))
+                        .then(most(y).cmp(&most(x)))
+                        .then(x.cmp(y))
+                });
+                let mut kept = 0;
+                let mut last = None;
+                keys.retain(|k| {
+                    if last != Some(group(dim, k)) {
+                        last = Some(group(dim, k));
+                        kept = 0;
+                    }
+                    kept += 1;
+                    kept <= top
+                });
+            }
+            let parts = !matches!(dim, "total" | "error");
             let share = |n: u64, of: u64| match of {
                 0 => "-".to_string(),
+                _ if !parts => "-".to_string(),
                 _ => format!("{:.1}", 100.0 * n as f64 / of as f64),
             };
             for key in keys {
@@ -126,11 +161,35 @@ impl Counts {
     }
 }
 
+/// Whether `dim` is a top list (`--top`): hosts and TLDs.
+fn is_top_dim(dim: &str) -> bool {
+    matches!(dim, "host" | "tld")
+        || (dim.starts_with("by-") && dim.ends_with("-host"))
+}
+
+/// A dimension or key as the partial writes it: tab, newline and
+/// backslash as `\t`, `\n`, `\\`, and every other character that
+/// [`is_unsafe`] (a control, a bidi formatting character) as `\uXXXX`,
+/// so that a partial, a comparison, or a key from a hostile partial
+/// shows no control on a terminal and still reads back exactly.
 fn escape(s: &str) -> String {
-    if !s.contains(['\t', '\n', '\\']) {
+    if !s.chars().any(|c| c == '\\' || is_unsafe(c)) {
         return s.to_string();
     }
-    s.replace('\\', "\\\\").replace('\t', "\\t").replace('\n', "\\n")
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            // Every unsafe character is in the Basic Multilingual Plane.
+            c if is_unsafe(c) => {
+                out.push_str(&format!("\\u{:04x}", u32::from(c)));
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 fn unescape(s: &str) -> String {
@@ -147,6 +206,24 @@ fn unescape(s: &str) -> String {
         match chars.next() {
             Some('t') => out.push('\t'),
             Some('n') => out.push('\n'),
+            Some('u') => {
+                // `\uXXXX`; anything else after `\u` reads as before
+                // (`u`, the rest kept).
+                let hex = chars
+                    .as_str()
+                    .get(..4)
+                    .filter(|h| h.bytes().all(|b| b.is_ascii_hexdigit()));
+                let c = hex
+                    .and_then(|h| u32::from_str_radix(h, 16).ok())
+                    .and_then(char::from_u32);
+                match c {
+                    Some(c) => {
+                        out.push(c);
+                        chars.nth(3);
+                    }
+                    None => out.push('u'),
+                }
+            }
             Some(other) => out.push(other),
             None => out.push('\\'),
         }
@@ -171,6 +248,22 @@ mod tests {
         b.merge(&a);
         assert_eq!(b.get("total", "matches"), 6);
         assert_eq!(b.get("host", "a\tb\\c"), 4);
+    }
+
+    #[test]
+    fn unsafe_keys_are_written_as_u_escapes_and_read_back() {
+        let mut a = Counts::new();
+        let key = "e\x1b]0;x\x07\u{202e}\u{9b}.example";
+        a.add("host", key, 2);
+        let mut out = Vec::new();
+        a.write_tsv(&mut out).unwrap();
+        assert_eq!(
+            out,
+            b"host\te\\u001b]0;x\\u0007\\u202e\\u009b.example\t2\n"
+        );
+        assert_eq!(Counts::read_tsv(&out[..]).unwrap(), a);
+        // `\u` not followed by four hex digits reads as it did.
+        assert_eq!(unescape("\\uz1"), "uz1");
     }
 
     #[test]
