@@ -592,12 +592,13 @@ fn json_stdin_uses_source_and_escapes_non_utf8() {
     let recs = records(&o);
     assert!(matches!(
         &recs[0],
-        Rec::Begin { path: None, source: Some(s), .. } if s == "in"
+        Rec::Begin { path: Some(p), source: Some(s), .. }
+            if p == "-" && s == "in"
     ));
     assert!(matches!(
         &recs[2],
-        Rec::Match { url, flags, source: Some(_), .. }
-            if url == "http://ok.example/" && flags.is_empty()
+        Rec::Match { url, flags, path: Some(p), source: Some(_), .. }
+            if url == "http://ok.example/" && flags.is_empty() && p == "-"
     ));
     // Whether the validator takes it or not, the bytes come out escaped.
     match &recs[1] {

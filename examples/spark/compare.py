@@ -78,7 +78,9 @@ def without_nulls(value):
 
 
 def match_key(record):
-    label = record.get("path") or record.get("source") or ""
+    # Piped input (binary mode) has `"path":"-"` and the file's URI in
+    # `source`; a file urlgrep opened (manifest mode) only `path`.
+    label = record.get("source") or record.get("path") or ""
     nested = {k: without_nulls(record.get(k)) for k in ("mail", "html")}
     return (
         record.get("type"),

@@ -75,8 +75,8 @@ from operator import add
 # `host` and `flags` are null).  Records of other types in the envelope
 # (begin, end, error, summary) are dropped by the filter on `type`; fields
 # urlgrep adds later are ignored, so the schema only names what is kept.
-# `path` is set when urlgrep opened the file (manifest mode), `source` when
-# it read standard input (binary mode: the file's URI).
+# `path` is the file urlgrep opened (manifest mode), or `-` when it read
+# standard input (binary mode), where `source` holds the file's URI.
 RECORD_SCHEMA = (
     "type STRING, path STRING, source STRING, offset BIGINT, line BIGINT, "
     "column BIGINT, kind STRING, url STRING, scheme STRING, host STRING, "

@@ -461,7 +461,7 @@ fn merge(args: MergeArgs) -> anyhow::Result<i32> {
         };
         let (a, b) = (read(a)?, read(b)?);
         let mut out = io::BufWriter::new(out::stdout()?);
-        a.write_compare(&b, &mut out)?;
+        a.write_compare(&b, args.top, &mut out)?;
         out.flush()?;
         return Ok(0);
     }
@@ -495,7 +495,9 @@ fn merge(args: MergeArgs) -> anyhow::Result<i32> {
             top: args.top,
         };
         if args.json {
-            serde_json::to_writer_pretty(&mut out, &summary.to_json())?;
+            // Keys from a partial may hold anything: the one escaping
+            // rule (`\u` for controls and bidi characters).
+            escape::write_json_pretty(&mut out, &summary.to_json())?;
             out.write_all(b"\n")?;
         } else {
             summary.write_text(&mut out)?;

@@ -166,6 +166,24 @@ pub fn url(bytes: &[u8]) -> Cow<'_, [u8]> {
     }
 }
 
+/// A name the statistics counted (a host, scheme, TLD, period: any key
+/// of a partial, which `urlgrep merge` reads from a file), for plain
+/// output: as it is when it holds no unsafe character (as a URL is, by
+/// [`url`]), otherwise escaped by [`text`].
+///
+/// ```
+/// use urlgrep::output::escape::name;
+/// assert_eq!(name("a.example"), "a.example");
+/// assert_eq!(name("e\x1b]0;x\x07\u{202e}"), "e%1B]0;x%07%E2%80%AE");
+/// ```
+pub fn name(s: &str) -> Cow<'_, str> {
+    match url(s.as_bytes()) {
+        Cow::Borrowed(_) => Cow::Borrowed(s),
+        // `text` writes only ASCII escapes and whole UTF-8 characters.
+        Cow::Owned(v) => Cow::Owned(String::from_utf8_lossy(&v).into_owned()),
+    }
+}
+
 /// The bytes [`text`] (or a flagged [`json_text`]) was made from: every
 /// `%` followed by two hex digits is decoded, anything else kept.
 ///

@@ -18,7 +18,8 @@
 //! and after the last input one
 //! `{"type":"summary","files":…,"bytes":…,"candidates":…,"matches":…,"rejected":…,"errors":…}`.
 //!
-//! - An input is named by `"path"`, or by `"source"` for stdin (`<stdin>`
+//! - Every record of an input has `"path"`: the name it was given, or
+//!   `-` for stdin. Stdin also has `"source"`, its label (`<stdin>`
 //!   unless `--source NAME` says otherwise). A path that is UTF-8 is
 //!   written as it is; one that is not is percent-encoded (`%` itself as
 //!   `%25`) and flagged `"path_escaped":true`, so `caf\xE9.txt` is
@@ -124,14 +125,16 @@ pub enum Record<'a> {
     Summary(SummaryRecord),
 }
 
-/// The name of an input: exactly one of the two is set.
+/// The name of an input: `path` always (`-` for stdin), `source` for
+/// stdin only.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Origin<'a> {
-    /// A file's path.
+    /// A file's path as given, or `-` for stdin (always written by
+    /// urlgrep; optional for records of older versions).
     #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
     pub path: Option<Cow<'a, str>>,
-    /// The label of stdin.
+    /// The label of stdin (`--source`).
     #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
     pub source: Option<Cow<'a, str>>,
     /// Set when the file name is not UTF-8: `path` is then
@@ -146,10 +149,11 @@ pub struct Origin<'a> {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MatchRecord<'a> {
-    /// A file's path.
+    /// A file's path as given, or `-` for stdin (always written by
+    /// urlgrep; optional for records of older versions).
     #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
     pub path: Option<Cow<'a, str>>,
-    /// The label of stdin.
+    /// The label of stdin (`--source`).
     #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
     pub source: Option<Cow<'a, str>>,
     /// Set when the file name is not UTF-8: `path` is then
@@ -269,10 +273,11 @@ pub struct FromRecord<'a> {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RejectRecord<'a> {
-    /// A file's path.
+    /// A file's path as given, or `-` for stdin (always written by
+    /// urlgrep; optional for records of older versions).
     #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
     pub path: Option<Cow<'a, str>>,
-    /// The label of stdin.
+    /// The label of stdin (`--source`).
     #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
     pub source: Option<Cow<'a, str>>,
     /// Set when the file name is not UTF-8: `path` is then
@@ -308,10 +313,11 @@ pub struct RejectRecord<'a> {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ErrorRecord<'a> {
-    /// A file's path.
+    /// A file's path as given, or `-` for stdin (always written by
+    /// urlgrep; optional for records of older versions).
     #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
     pub path: Option<Cow<'a, str>>,
-    /// The label of stdin.
+    /// The label of stdin (`--source`).
     #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
     pub source: Option<Cow<'a, str>>,
     /// Set when the file name is not UTF-8: `path` is then
@@ -329,10 +335,11 @@ pub struct ErrorRecord<'a> {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EndRecord<'a> {
-    /// A file's path.
+    /// A file's path as given, or `-` for stdin (always written by
+    /// urlgrep; optional for records of older versions).
     #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
     pub path: Option<Cow<'a, str>>,
-    /// The label of stdin.
+    /// The label of stdin (`--source`).
     #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
     pub source: Option<Cow<'a, str>>,
     /// Set when the file name is not UTF-8: `path` is then

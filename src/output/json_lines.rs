@@ -129,11 +129,12 @@ fn meta_record(meta: &Metadata) -> MailRecord<'_> {
 }
 
 /// The input's name for JSON; a path that is not UTF-8 is escaped and
-/// flagged (`path_escaped`).
+/// flagged (`path_escaped`). Stdin is `"path":"-"`, as it is named on
+/// the command line, with its label (`--source`) in `source`.
 fn origin<'a>(stdin_label: &'a str, source: &'a Source) -> Origin<'a> {
     match source {
         Source::Stdin => Origin {
-            path: None,
+            path: Some(Cow::Borrowed("-")),
             source: Some(Cow::Borrowed(stdin_label)),
             path_escaped: false,
         },
