@@ -203,7 +203,7 @@ pub fn walk(
 /// with an [`Anchor`] and their real (long) paths, so any depth is
 /// searched.
 pub struct Walk {
-    paths: std::vec::IntoIter<PathBuf>,
+    paths: Box<dyn Iterator<Item = PathBuf> + Send + Sync>,
     dir: Option<(PathBuf, Entries)>,
     /// The folder of `dir` being walked by handles, if any.
     #[cfg(target_os = "linux")]
@@ -214,8 +214,7 @@ pub struct Walk {
 impl fmt::Debug for Walk {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut d = f.debug_struct("Walk");
-        d.field("paths", &self.paths)
-            .field("dir", &self.dir.as_ref().map(|(p, _)| p));
+        d.field("dir", &self.dir.as_ref().map(|(p, _)| p));
         #[cfg(target_os = "linux")]
         d.field("deep", &self.deep);
         d.field("opts", &self.opts).finish()
@@ -231,8 +230,17 @@ type Entries = walkdir::FilterEntry<
 impl Walk {
     /// Walks `paths`.
     pub fn new(paths: Vec<PathBuf>, opts: WalkOptions) -> Walk {
+        Walk::from_paths(paths.into_iter(), opts)
+    }
+
+    /// Walks the paths `paths` gives, taken one at a time as the walk
+    /// needs them (a list read as it is searched: `--files-from`).
+    pub fn from_paths<I>(paths: I, opts: WalkOptions) -> Walk
+    where
+        I: Iterator<Item = PathBuf> + Send + Sync + 'static,
+    {
         Walk {
-            paths: paths.into_iter(),
+            paths: Box::new(paths),
             dir: None,
             #[cfg(target_os = "linux")]
             deep: None,

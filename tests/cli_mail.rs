@@ -215,13 +215,11 @@ fn mail_sniffing_leaves_url_lists_alone() {
 /// Unpacks the regular files of a tarball under ../shared into `dest`,
 /// up to about `max_bytes` of them (in archive order).
 fn unpack(tarball: &str, dest: &Path, max_bytes: u64) -> bool {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpora")
-        .join(tarball);
-    let Ok(file) = std::fs::File::open(&path) else {
-        eprintln!("skipped: {} is absent", path.display());
+    let Some(path) = support::shared::path(&format!("corpora/{tarball}"))
+    else {
         return false;
     };
+    let file = std::fs::File::open(&path).unwrap();
     let mut ar = tar::Archive::new(flate2::read::GzDecoder::new(file));
     std::fs::create_dir_all(dest).unwrap();
     let mut total = 0;

@@ -335,3 +335,38 @@ fn a_closed_stdin_is_an_error() {
         .unwrap();
     assert_eq!((code(&o), stderr(&o).as_str()), (1, ""));
 }
+
+#[test]
+fn files_from_refuses_an_over_long_entry_where_it_is() {
+    // Issue 33.13: the list was read whole before any search
+    // (`--files-from /dev/zero` reached 7.1 GB). It is read a path at a
+    // time now, an entry at most 16 KiB: what precedes an over-long
+    // entry is searched, the list stops there, exit 2, its offset said.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.txt"), "http://a.example/\n").unwrap();
+    std::fs::write(dir.path().join("b.txt"), "http://b.example/\n").unwrap();
+    let mut list = b"a.txt\n".to_vec();
+    list.extend(std::iter::repeat_n(b'x', 3 << 20));
+    list.extend_from_slice(b"\nb.txt\n");
+    std::fs::write(dir.path().join("list"), &list).unwrap();
+    let o = run_in(dir.path(), &["--files-from", "list"], b"");
+    assert_eq!(code(&o), 2);
+    assert_eq!(stdout(&o), "a.txt:http://a.example/\n");
+    assert_eq!(
+        stderr(&o),
+        "urlgrep: --files-from: list: offset 6: an entry longer than 16384 \
+         bytes is not a path\n"
+    );
+    // The same from stdin, NUL-separated.
+    let mut list = b"a.txt\0".to_vec();
+    list.extend(std::iter::repeat_n(b'x', 3 << 20));
+    list.extend_from_slice(b"\0b.txt\0");
+    let o = run_in(dir.path(), &["--files-from", "-"], &list);
+    assert_eq!(code(&o), 2);
+    assert_eq!(stdout(&o), "a.txt:http://a.example/\n");
+    assert!(
+        stderr(&o).contains("<stdin>: offset 6: an entry"),
+        "{}",
+        stderr(&o)
+    );
+}

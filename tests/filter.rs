@@ -11,6 +11,9 @@
 //! 2. Every output takes the filter: `outputs_*`.
 //! 3. Errors exit 2 with a clear message: `error_*`.
 
+#[path = "support/shared.rs"]
+mod shared;
+
 use serde_json::Value;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -319,12 +322,12 @@ fn corpus_mail_samples() {
 
 #[test]
 fn corpus_python_dev_spool() {
-    let tarball =
-        repo("../shared/corpora/python-dev/python-dev-1999-04_2000-03.tar.gz");
-    let Ok(file) = std::fs::File::open(&tarball) else {
-        eprintln!("skipped: {} is absent", tarball.display());
+    let Some(tarball) =
+        shared::path("corpora/python-dev/python-dev-1999-04_2000-03.tar.gz")
+    else {
         return;
     };
+    let file = std::fs::File::open(&tarball).expect("the spool");
     // Three months of the spool, fed on stdin.
     let mut spool = Vec::new();
     let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(file));
@@ -437,4 +440,53 @@ fn error_stdin_twice() {
         b"",
         &["--exclude-host-file -"],
     );
+}
+
+#[test]
+fn error_regex_message_keeps_its_lines_and_caret() {
+    // Issue 34.5: the regex crate's message is several lines, a caret
+    // under the fault; it was printed as one line of `%0A`s.
+    let o = run(&["-e", "(unclosed"], b"");
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(
+        e.starts_with(
+            "urlgrep: invalid regex \"(unclosed\": regex parse error:\n    \
+             (unclosed\n    ^\nerror: unclosed group\n"
+        ),
+        "{e:?}"
+    );
+    assert!(!e.contains("%0A"), "{e:?}");
+    // What is unsafe is still escaped, line by line (output/escape.rs).
+    let o = run(&["-e", "\u{1b}]0;x\u{7}("], b"");
+    let e = stderr(&o);
+    assert!(e.contains("%1B]0;x%07(\n"), "{e:?}");
+    assert!(!e.contains('\u{1b}') && !e.contains('\u{7}'), "{e:?}");
+}
+
+#[test]
+fn error_messages_quote_a_bounded_value() {
+    // Issue 33.16: a 1 MB line of a host list became a 1 MB stderr line.
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let list = dir.path().join("list.txt");
+    let line = "a".repeat(1_000_000);
+    std::fs::write(&list, format!("ok.example\n{line}\n")).expect("a list");
+    let o = run(&["--host-file", p(&list)], b"");
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(e.len() < 1000, "{} bytes: {}", e.len(), &e[..1000]);
+    assert!(
+        e.contains(":2: \"aaaa") && e.contains("… (1000000 bytes)"),
+        "{e}"
+    );
+    // Many alternatives in one pattern: cut, and the length said.
+    // (One argument holds at most 128 KiB on Linux.)
+    let alternatives: Vec<String> =
+        (0..15_000).map(|i| format!("a{i}")).collect();
+    let pattern = format!("({}", alternatives.join("|"));
+    let o = run(&["-e", &pattern], b"");
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(e.len() < 4000, "{} bytes: {}", e.len(), &e[..4000]);
+    assert!(e.contains(&format!("… ({} bytes)", pattern.len())), "{e}");
 }

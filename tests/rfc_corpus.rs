@@ -23,7 +23,11 @@
 //!   page break (this test would show it as a mismatch); the conformance
 //!   case `wrapped-across-rfc-page-break` pins the behaviour down.
 //!
-//! The test skips with a message when `../shared` is absent.
+//! Without `../shared` (or `$URLGREP_SHARED`) each test says `SKIPPED`
+//! on stderr and passes; under CI it fails (tests/support/shared.rs).
+
+#[path = "support/shared.rs"]
+mod shared;
 
 use flate2::read::GzDecoder;
 use std::io::Read;
@@ -53,17 +57,7 @@ const MALFORMED_ANGLE: &[&str] = &[
 ];
 
 fn rfc_dir() -> Option<PathBuf> {
-    let dir =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora/rfc");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "skipped: {} is absent (the shared corpora sit beside the repo)",
-            dir.display()
-        );
-        None
-    }
+    shared::path("corpora/rfc")
 }
 
 /// The `(path, bytes)` of every `.txt` file in a `.tar.gz`.
@@ -253,4 +247,37 @@ fn reference_extractor() {
         .map(|w| w.url)
         .collect();
     assert_eq!(got, [b"https://a.b/c".to_vec()]);
+}
+
+/// Issue 34.10: without its data a corpus test passed in silence. This
+/// test runs its own test binary on one corpus test with the shared
+/// folder pointed at an empty one: the skip is said on stderr (past
+/// libtest's capture), and under CI the test fails.
+#[test]
+fn absent_corpora_are_said_and_fail_under_ci() {
+    let empty = tempfile::tempdir().expect("a temp dir");
+    let me = std::env::current_exe().expect("the test binary");
+    let rerun = |ci: bool| {
+        let mut cmd = std::process::Command::new(&me);
+        cmd.args(["--exact", "rfc1738_wrappers_come_out_whole"])
+            .args(["--test-threads", "1"])
+            .env("URLGREP_SHARED", empty.path())
+            .env_remove("CI");
+        if ci {
+            cmd.env("CI", "true");
+        }
+        cmd.output().expect("the test binary runs")
+    };
+    let o = rerun(false);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    let want = format!(
+        "SKIPPED: {} absent",
+        empty.path().join("corpora/rfc").display()
+    );
+    assert!(err.contains(&want), "{err}");
+    let o = rerun(true);
+    assert!(!o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("and CI is set"), "{out}");
 }

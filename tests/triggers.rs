@@ -2,6 +2,9 @@
 //! every-colon triggers give the same candidates, in the slice and the
 //! reader searches, on generated text and on real corpora.
 
+#[path = "support/shared.rs"]
+mod shared;
+
 use proptest::prelude::*;
 use std::io;
 use urlgrep::{Candidate, Finder, Finds, Match, Position, Sink, Triggers};
@@ -242,12 +245,9 @@ fn scheme_runs_at_the_length_limit() {
 #[test]
 fn real_corpora_are_the_same_for_every_trigger_mode() {
     use std::io::Read;
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpora");
-    if !root.is_dir() {
-        eprintln!("../shared/corpora is absent; skipped");
+    let Some(root) = shared::path("corpora") else {
         return;
-    }
+    };
     for tarball in
         ["rfc/rfc8400-8499.tar.gz", "20newsgroups/mini_newsgroups.tar.gz"]
     {

@@ -185,9 +185,9 @@ pub struct Args {
     #[arg(long, conflicts_with_all = ["stats", "count"])]
     pub stats_tsv: bool,
 
-    /// How many hosts and TLDs the statistics list.
-    #[arg(long, value_name = "N", default_value_t = 10)]
-    pub top: usize,
+    /// How many hosts and TLDs the statistics list (default 10).
+    #[arg(long, value_name = "N")]
+    pub top: Option<usize>,
 
     /// Exact statistics: every host and TLD counted, every URL kept (as a
     /// 64-bit hash) for the unique count; memory grows with the input. By
@@ -237,7 +237,7 @@ pub struct Args {
     /// element and attribute it is in, an anchor's link text, and the
     /// flag `text-host-differs` (tokenizes every HTML part: 15% more CPU
     /// time than --json on the spool, 40% on the SpamAssassin folder).
-    #[arg(long, requires = "json")]
+    #[arg(long)]
     pub html_context: bool,
 
     /// Group --stats/--stats-tsv also by the UTC date of each match's

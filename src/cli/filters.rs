@@ -42,7 +42,8 @@ pub fn build(
     for p in &args.exclude_regexp {
         b.exclude_regexp(p);
     }
-    let filter = b.build()?;
+    // Only a pattern fails here: the regex crate's message, lines kept.
+    let filter = b.build().map_err(|e| super::Lines(e.to_string()))?;
     Ok((!filter.is_empty()).then(|| Arc::new(filter)))
 }
 

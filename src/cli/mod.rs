@@ -1,21 +1,25 @@
 //! Command-line front end: arguments, wiring, progress, exit codes.
 
 mod args;
+mod check;
 mod filters;
 mod generate;
 mod out;
+mod pathlist;
+mod progress;
 
 use anyhow::{bail, Context};
 use args::{Args, By, Mail, MergeArgs};
 use clap::Parser;
+use progress::Progress;
 use std::ffi::OsString;
-use std::io::{self, BufReader, IsTerminal, Read, Write};
+use std::io::{self, BufReader, IsTerminal, Write};
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 use urlgrep::input::{self, Input, InputError, WalkOptions};
 use urlgrep::output::stats::{Counts, Period, Summary};
 use urlgrep::output::{escape, Format, Printer, PrinterOptions};
-use urlgrep::{Driver, Finder, Hit, InputDone, Kind, MailMode, Report, Wants};
+use urlgrep::{Driver, Finder, Kind, MailMode};
 
 /// Runs urlgrep; returns the exit status (0 found, 1 none, 2 error).
 pub fn run() -> i32 {
@@ -38,12 +42,34 @@ pub fn run() -> i32 {
             // Messages quote paths and values: escaped like the output.
             // (`eprintln!` would panic on a full stderr.)
             let msg = format!("{e:#}");
-            let _ =
-                writeln!(io::stderr(), "urlgrep: {}", escape::text_str(&msg));
+            let msg = match e.downcast_ref::<Lines>() {
+                // Line by line: the breaks kept, the rest escaped.
+                Some(_) => msg
+                    .split('\n')
+                    .map(escape::text_str)
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+                None => escape::text_str(&msg).into_owned(),
+            };
+            let _ = writeln!(io::stderr(), "urlgrep: {msg}");
             2
         }
     }
 }
+
+/// An error whose message is several lines, such as the regex crate's
+/// with its caret under the fault: printed with its line breaks, each
+/// line escaped by the one rule of `output::escape`.
+#[derive(Debug)]
+struct Lines(String);
+
+impl std::fmt::Display for Lines {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Lines {}
 
 /// `--help` and `--version` are written here, so that a write error
 /// exits 2 with a message (clap ignores it and exits 0); any other
@@ -96,7 +122,7 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
             ),
         }
     }
-    check(&args)?;
+    check::check(&args)?;
     let mut finds = urlgrep::Finds::NONE;
     for f in &args.find {
         match urlgrep::Finds::from_name(&f.to_ascii_lowercase()) {
@@ -108,9 +134,11 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
         }
     }
     let mut paths = std::mem::take(&mut args.paths);
-    if let Some(list) = &args.files_from {
-        paths.extend(read_path_list(list)?);
-    }
+    // Read as the search goes: the paths named first, then the list's.
+    let list = match &args.files_from {
+        Some(list) => Some(pathlist::PathList::open(list)?),
+        None => None,
+    };
     let named_several = paths.len() > 1 || args.files_from.is_some();
     if paths.is_empty() && args.files_from.is_none() {
         // As grep: no path, stdin. On a terminal, say so rather than
@@ -132,8 +160,17 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
         && (args.with_filename
             || named_several
             || paths.iter().any(|p| p.is_dir()));
+    // No bar while URLs stream to the terminal: they would be printed
+    // onto it, and they show the progress themselves.
+    let tty_out = io::stdout().is_terminal();
+    let streams = !(args.stats
+        || args.stats_tsv
+        || args.count
+        || args.files_with_matches
+        || args.files_without_match);
     let show_progress = !args.no_progress
         && io::stderr().is_terminal()
+        && !(tty_out && streams)
         && std::env::var_os("CI").is_none();
     // The progress bar needs every file's size; without it the search
     // learns a size by reading the file.
@@ -147,7 +184,9 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
     let stdin_taken = args.files_from.as_deref() == Some("-".as_ref())
         || paths.iter().any(|p| p.as_os_str() == "-");
     let filter = filters::build(&args, stdin_taken)?;
-    let inputs = input::Walk::new(paths, walk);
+    let (list, list_errors) = list.unzip();
+    let paths = paths.into_iter().chain(list.into_iter().flatten());
+    let inputs = input::Walk::from_paths(paths, walk);
     let format = match (args.stats, args.stats_tsv, args.json, args.count) {
         _ if args.files_with_matches => Format::FilesWithMatches,
         _ if args.files_without_match => Format::FilesWithoutMatch,
@@ -170,7 +209,7 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
         schemes: args.scheme.iter().map(|s| s.to_ascii_lowercase()).collect(),
         filter,
         stdin_label: args.source.clone(),
-        top: args.top,
+        top: args.top.unwrap_or(10),
         line_buffered: args.line_buffered || io::stdout().is_terminal(),
         exact_stats: args.exact_stats,
         null: args.null,
@@ -181,14 +220,6 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
             By::Day => Period::Day,
         }),
     };
-    if opts.by.is_some()
-        && !matches!(
-            format,
-            Format::Stats | Format::StatsJson | Format::StatsTsv
-        )
-    {
-        bail!("--by groups statistics: use it with --stats or --stats-tsv");
-    }
     let lines = args.line_number || format == Format::Json;
     let finder = Finder::builder()
         .max_wrapper_len(args.max_wrapper_len)
@@ -241,20 +272,15 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
     };
     let out = io::BufWriter::with_capacity(64 * 1024, out::stdout()?);
     let printer = Printer::new(opts, out, io::stderr());
-    let mut report = Progress {
-        printer,
-        bar: None,
-        enabled: show_progress,
-        total,
-        done: 0,
-        started,
-    };
+    let mut report =
+        Progress::new(printer, show_progress, tty_out, total, started);
     driver.run(inputs, &mut report)?;
-    if let Some(bar) = report.bar.take() {
-        bar.finish_and_clear();
-    }
+    report.clear();
     let mut printer = report.printer;
     printer.finish(started.elapsed())?;
+    if let Some(e) = list_errors.and_then(|e| e.take()) {
+        return Err(e.context("--files-from"));
+    }
     Ok(if printer.errors() > 0 {
         2
     } else if printer.found() {
@@ -262,188 +288,6 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
     } else {
         1
     })
-}
-
-/// The most worker threads `-j` takes: past this, threads only cost
-/// memory (`-j 100000` once started 15,800 threads and took 480 MB).
-const MAX_THREADS: usize = 1024;
-
-/// Refuses what would otherwise be a silent no-op: a scheme urlgrep
-/// never finds, a length cap of 0, a thread count of 0 or past
-/// [`MAX_THREADS`].
-fn check(args: &Args) -> anyhow::Result<()> {
-    let wrapped_only = !args.kind.is_empty()
-        && args.kind.iter().all(|k| k.eq_ignore_ascii_case("wrapped"));
-    for s in &args.scheme {
-        let name = s.as_bytes();
-        if !urlgrep::parse::is_scheme_syntax(name) {
-            bail!(
-                "--scheme {s:?}: not a scheme name (RFC 3986 section 3.1: \
-                 a letter, then letters, digits, '+', '-' or '.')"
-            );
-        }
-        // RFC 1738 section 2.1: any scheme may stand in a <URL:...>
-        // wrapper; outside one, an unregistered scheme is found only
-        // before `//`, in <...> or with --find unregistered
-        // (`gemini://host/`). Most such names are typos of a registered
-        // one: said on stderr, and the run goes on.
-        if !urlgrep::parse::is_registered(name) && !wrapped_only {
-            eprintln!(
-                "urlgrep: warning: --scheme {s:?} is not a registered \
-                 scheme: it is found in <URL:...>, as <{s}://host...>, and \
-                 as {s}://host... with --find unregistered; the registered \
-                 ones: {}",
-                urlgrep::parse::REGISTERED.join(", ")
-            );
-        }
-    }
-    if args.max_url_len == 0 {
-        bail!("--max-url-len 0: no URL would be found; use 1 or more");
-    }
-    if args.max_wrapper_len == 0 {
-        bail!("--max-wrapper-len 0: no wrapper would be found; use 1 or more");
-    }
-    if let Some(n) = args.threads {
-        if n == 0 || n > MAX_THREADS {
-            bail!("-j {n}: use 1 to {MAX_THREADS} threads");
-        }
-    }
-    Ok(())
-}
-
-/// Reads a `--files-from` list: NUL-separated names when the list holds
-/// a NUL byte (`find -print0`; a name cannot hold one, so the two forms
-/// cannot be confused), else one name a line (a CR before the line
-/// break is dropped); empty names are skipped.
-fn read_path_list(list: &PathBuf) -> anyhow::Result<Vec<PathBuf>> {
-    let mut all = Vec::new();
-    if list.as_os_str() == "-" {
-        input::stdin_open().context("<stdin>")?;
-        io::stdin().lock().read_to_end(&mut all).context("<stdin>")?;
-    } else {
-        std::fs::File::open(list)
-            .and_then(|mut f| f.read_to_end(&mut all))
-            .with_context(|| format!("{}", list.display()))?;
-    }
-    let nul = memchr::memchr(0, &all).is_some();
-    let sep = if nul { 0 } else { b'\n' };
-    let mut paths = Vec::new();
-    for name in all.split(|&b| b == sep) {
-        let name = match nul {
-            true => name,
-            false => name.strip_suffix(b"\r").unwrap_or(name),
-        };
-        if !name.is_empty() {
-            paths.push(path_from_bytes(name.to_vec()));
-        }
-    }
-    Ok(paths)
-}
-
-#[cfg(unix)]
-fn path_from_bytes(bytes: Vec<u8>) -> PathBuf {
-    use std::os::unix::ffi::OsStringExt;
-    PathBuf::from(OsString::from_vec(bytes))
-}
-
-#[cfg(not(unix))]
-fn path_from_bytes(bytes: Vec<u8>) -> PathBuf {
-    PathBuf::from(String::from_utf8_lossy(&bytes).into_owned())
-}
-
-/// The printer, plus a progress bar on a terminal once the run is long.
-struct Progress<W: Write, E: Write> {
-    printer: Printer<W, E>,
-    bar: Option<indicatif::ProgressBar>,
-    enabled: bool,
-    /// The stored size of all inputs, when every one has a size.
-    total: Option<u64>,
-    done: u64,
-    started: Instant,
-}
-
-/// A run shorter than this shows no progress bar.
-const LONG_RUN: Duration = Duration::from_millis(1500);
-
-impl<W: Write, E: Write> Report for Progress<W, E> {
-    fn begin(&mut self, input: &Input) -> io::Result<()> {
-        self.printer.begin(input)
-    }
-
-    fn hit(&mut self, input: &Input, hit: &Hit<'_>) -> io::Result<()> {
-        self.printer.hit(input, hit)
-    }
-
-    fn error(&mut self, err: &InputError) -> io::Result<()> {
-        if let Some(bar) = &self.bar {
-            bar.suspend(|| self.printer.error(err))
-        } else {
-            self.printer.error(err)
-        }
-    }
-
-    fn warning(
-        &mut self,
-        input: &Input,
-        offset: u64,
-        what: &str,
-    ) -> io::Result<()> {
-        if let Some(bar) = &self.bar {
-            bar.suspend(|| self.printer.warning(input, offset, what))
-        } else {
-            self.printer.warning(input, offset, what)
-        }
-    }
-
-    fn end(&mut self, input: &Input, done: &InputDone) -> io::Result<()> {
-        self.printer.end(input, done)
-    }
-
-    fn wants(&self) -> Wants {
-        self.printer.wants()
-    }
-
-    fn may_stop(&self) -> bool {
-        self.printer.may_stop()
-    }
-
-    fn progress(&mut self, bytes: u64) {
-        self.done += bytes;
-        if !self.enabled {
-            return;
-        }
-        if self.bar.is_none() && self.started.elapsed() >= LONG_RUN {
-            // Bytes as stored: a compressed file counts its compressed
-            // bytes, whose total is known.
-            let bar = indicatif::ProgressBar::with_draw_target(
-                self.total.map(|t| t.max(self.done)),
-                indicatif::ProgressDrawTarget::stderr(),
-            );
-            let style =
-                indicatif::ProgressStyle::with_template(match self.total {
-                    Some(_) => {
-                        "{bytes:>10}/{total_bytes} {wide_bar} \
-                         {binary_bytes_per_sec} ETA {eta}"
-                    }
-                    None => {
-                        "{spinner} {bytes:>10} read {binary_bytes_per_sec}"
-                    }
-                });
-            if let Ok(style) = style {
-                bar.set_style(style);
-            }
-            // Rates count from here, not from a jump to what was done.
-            bar.set_position(self.done);
-            bar.reset_eta();
-            self.bar = Some(bar);
-        }
-        if let Some(bar) = &self.bar {
-            if self.total.is_some_and(|t| self.done > t) {
-                bar.set_length(self.done);
-            }
-            bar.set_position(self.done);
-        }
-    }
 }
 
 /// The merge command.

@@ -27,6 +27,7 @@
 
 mod hosts;
 mod pattern;
+mod quote;
 
 use hosts::{DomainSet, Invalid, Name};
 use pattern::Patterns;
@@ -277,11 +278,17 @@ impl fmt::Display for FilterError {
                 if let Some((name, line)) = at {
                     write!(f, "{name}:{line}: ")?;
                 }
-                write!(f, "{text:?} is not a domain: {}", why.describe())
+                let text = quote::quoted(text);
+                write!(f, "{text} is not a domain: {}", why.describe())
             }
             ErrorKind::Read { name, err } => write!(f, "{name}: {err}"),
             ErrorKind::Regex { pattern, err } => {
-                write!(f, "invalid regex {pattern:?}: {err}")
+                // The regex crate's message is several lines (the
+                // pattern, a caret under the fault, the error), each
+                // bounded like the quoted pattern.
+                let (pattern, err) =
+                    (quote::quoted(pattern), quote::lines(&err.to_string()));
+                write!(f, "invalid regex {pattern}: {err}")
             }
             ErrorKind::Full { name } => {
                 if let Some(name) = name {

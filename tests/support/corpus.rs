@@ -1,19 +1,11 @@
 //! The mail corpora of `../shared/corpora`, read from their tarballs.
 
 use std::io::Read;
-use std::path::Path;
 
-/// The files of a corpus tarball, in archive order, or `None` (with a
-/// message) when `../shared` is absent.
+/// The files of a corpus tarball, in archive order, or `None` when
+/// `../shared` is absent (see [`super::shared::path`]).
 pub fn corpus(dir: &str, file: &str) -> Option<Vec<(String, Vec<u8>)>> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpora")
-        .join(dir)
-        .join(file);
-    if !path.exists() {
-        eprintln!("skipped: {} is absent", path.display());
-        return None;
-    }
+    let path = super::shared::path(&format!("corpora/{dir}/{file}"))?;
     let gz = flate2::read::GzDecoder::new(std::fs::File::open(&path).ok()?);
     let mut archive = tar::Archive::new(gz);
     let mut out = Vec::new();

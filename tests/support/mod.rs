@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod corpus;
+pub mod shared;
 
 use std::ffi::OsStr;
 use std::io::Write;
