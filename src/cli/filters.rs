@@ -36,6 +36,7 @@ pub fn build(
         }
         read_list(&mut b, path, exclude).with_context(|| flag.to_string())?;
     }
+    b.ignore_case(args.ignore_case);
     for p in &args.regexp {
         b.regexp(p);
     }

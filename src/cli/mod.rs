@@ -3,10 +3,11 @@
 mod args;
 mod filters;
 mod generate;
+mod list;
 mod out;
 
 use anyhow::{bail, Context};
-use args::{Args, By, Mail, MergeArgs};
+use args::{Args, By, Color, Mail, MergeArgs};
 use clap::Parser;
 use std::ffi::OsString;
 use std::io::{self, BufReader, IsTerminal, Read, Write};
@@ -142,6 +143,10 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
         max_depth: args.max_depth,
         globs,
     };
+    if args.files {
+        let walk = WalkOptions { skip_stat: true, ..walk };
+        return list::files(input::Walk::new(paths, walk), &args);
+    }
     let stdin_taken = args.files_from.as_deref() == Some("-".as_ref())
         || paths.iter().any(|p| p.as_os_str() == "-");
     let filter = filters::build(&args, stdin_taken)?;
@@ -172,12 +177,23 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
         line_buffered: args.line_buffered || io::stdout().is_terminal(),
         exact_stats: args.exact_stats,
         null: args.null,
-        max_count: args.max_count,
+        // -q stops at the first URL: the -m path, with nothing printed.
+        max_count: match args.quiet {
+            true => Some(args.max_count.map_or(1, |m| m.min(1))),
+            false => args.max_count,
+        },
         by: args.by.map(|b| match b {
             By::Year => Period::Year,
             By::Month => Period::Month,
             By::Day => Period::Day,
         }),
+        no_messages: args.no_messages,
+        color: color_on(
+            args.color,
+            io::stdout().is_terminal(),
+            std::env::var_os("NO_COLOR"),
+            std::env::var_os("TERM"),
+        ),
     };
     if opts.by.is_some()
         && !matches!(
@@ -237,7 +253,11 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
     } else {
         (Box::new(inputs), None)
     };
-    let out = io::BufWriter::with_capacity(64 * 1024, out::stdout()?);
+    let out = match args.quiet {
+        true => out::Checked(Box::new(io::sink()) as Box<dyn Write + Send>),
+        false => out::stdout()?,
+    };
+    let out = io::BufWriter::with_capacity(64 * 1024, out);
     let printer = Printer::new(opts, out, io::stderr());
     let mut report = Progress {
         printer,
@@ -246,8 +266,18 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
         total,
         done: 0,
         started,
+        quiet: args.quiet,
     };
-    driver.run(inputs, &mut report)?;
+    match driver.run(inputs, &mut report) {
+        // -q: the first URL ends the run, found, whatever came before.
+        Err(e) if e.get_ref().is_some_and(|r| r.is::<Stop>()) => {
+            if let Some(bar) = report.bar.take() {
+                bar.finish_and_clear();
+            }
+            return Ok(0);
+        }
+        r => r?,
+    }
     if let Some(bar) = report.bar.take() {
         bar.finish_and_clear();
     }
@@ -357,6 +387,38 @@ struct Progress<W: Write, E: Write> {
     total: Option<u64>,
     done: u64,
     started: Instant,
+    /// `-q`: stop the run at the first URL selected.
+    quiet: bool,
+}
+
+/// The error that ends a `-q` run at its first URL.
+#[derive(Debug)]
+struct Stop;
+
+impl std::fmt::Display for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a URL was found (-q)")
+    }
+}
+
+impl std::error::Error for Stop {}
+
+/// Whether `--color WHEN` colours: `auto` on a terminal unless
+/// `NO_COLOR` is set and not empty (no-color.org) or `TERM` is `dumb`.
+fn color_on(
+    when: Color,
+    tty: bool,
+    no_color: Option<OsString>,
+    term: Option<OsString>,
+) -> bool {
+    match when {
+        Color::Always => true,
+        Color::Never => false,
+        Color::Auto => {
+            tty && no_color.is_none_or(|v| v.is_empty())
+                && term.is_none_or(|t| t != "dumb")
+        }
+    }
 }
 
 /// A run shorter than this shows no progress bar.
@@ -368,7 +430,11 @@ impl<W: Write, E: Write> Report for Progress<W, E> {
     }
 
     fn hit(&mut self, input: &Input, hit: &Hit<'_>) -> io::Result<()> {
-        self.printer.hit(input, hit)
+        self.printer.hit(input, hit)?;
+        if self.quiet && self.printer.found() {
+            return Err(io::Error::other(Stop));
+        }
+        Ok(())
     }
 
     fn error(&mut self, err: &InputError) -> io::Result<()> {

@@ -113,6 +113,7 @@ pub struct FilterBuilder {
     exclude_hosts: Option<DomainSet>,
     patterns: Vec<String>,
     exclude_patterns: Vec<String>,
+    ignore_case: bool,
 }
 
 impl FilterBuilder {
@@ -170,6 +171,13 @@ impl FilterBuilder {
         self
     }
 
+    /// Makes every pattern, `-e` and excluding alike, ignore case
+    /// (`-i`). By default, case counts.
+    pub fn ignore_case(&mut self, yes: bool) -> &mut Self {
+        self.ignore_case = yes;
+        self
+    }
+
     /// The filter; an error names an invalid pattern. The host sets move
     /// into the filter: the builder is left without them.
     pub fn build(&mut self) -> Result<Filter, FilterError> {
@@ -177,9 +185,11 @@ impl FilterBuilder {
             if p.is_empty() {
                 return Ok(None);
             }
-            Patterns::new(p).map(Some).map_err(|(pattern, err)| FilterError {
-                kind: ErrorKind::Regex { pattern, err: Box::new(err) },
-            })
+            Patterns::new(p, self.ignore_case).map(Some).map_err(
+                |(pattern, err)| FilterError {
+                    kind: ErrorKind::Regex { pattern, err: Box::new(err) },
+                },
+            )
         };
         let patterns = compile(&self.patterns)?;
         let exclude_patterns = compile(&self.exclude_patterns)?;

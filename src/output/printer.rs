@@ -104,6 +104,12 @@ pub struct PrinterOptions {
     /// Statistics also by the message's date (UTC), per this period
     /// (`--by`; the driver must read metadata for it).
     pub by: Option<Period>,
+    /// Write no message for an input that cannot be read (`-s`); it
+    /// still counts as an error.
+    pub no_messages: bool,
+    /// Colour names, line numbers and URLs in plain output (`--color`);
+    /// the codes wrap text already escaped.
+    pub color: bool,
 }
 
 /// One output format's writer: what it writes for what the selection
@@ -478,8 +484,10 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
         line.extend_from_slice(&escape::text(err.to_string().as_bytes()));
         line.push(b'\n');
         // A closed stderr must not stop the run.
-        let _ = self.err.write_all(&line);
-        let _ = self.err.flush();
+        if !self.opts.no_messages {
+            let _ = self.err.write_all(&line);
+            let _ = self.err.flush();
+        }
         self.emit.error(&mut self.out, &cx, err)
     }
 
