@@ -141,3 +141,89 @@ fn files_lists_the_walk() {
     let o = run_in(d, &["--files", "-s", "missing"], b"");
     assert_eq!((stderr(&o).as_str(), code(&o)), ("", 2));
 }
+
+const HOSTS: &[u8] = b"http://ads.example/ http://x.tracker.example/a \
+http://t.example/ http://localhost/ http://0.0.0.0/ http://ok.example/\n";
+
+#[test]
+fn host_lists_as_published() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // StevenBlack's hosts file opens with the local names.
+    std::fs::write(
+        d.join("hosts"),
+        "# Title: a hosts file\n127.0.0.1 localhost\n\
+         255.255.255.255 broadcasthost\n::1 ip6-localhost\n\
+         fe80::1%lo0 localhost\n0.0.0.0 0.0.0.0\n\n\
+         0.0.0.0 ads.example # comment\n127.0.0.1\tTracker.example\n",
+    )
+    .unwrap();
+    let o = run_in(d, &["--host-file", "hosts"], HOSTS);
+    assert_eq!(stderr(&o), "");
+    assert_eq!(
+        stdout(&o),
+        "http://ads.example/\nhttp://x.tracker.example/a\n"
+    );
+    let o = run_in(d, &["--exclude-host-file", "hosts"], HOSTS);
+    assert_eq!(
+        stdout(&o),
+        "http://t.example/\nhttp://localhost/\nhttp://0.0.0.0/\nhttp://ok.example/\n"
+    );
+    // Adblock host rules ($options ignored) and wildcard lines.
+    std::fs::write(
+        d.join("adblock"),
+        "[Adblock Plus 2.0]\n! Title: rules\n||ads.example^\n\
+         ||t.example^$third-party\n*.tracker.example\n",
+    )
+    .unwrap();
+    let o = run_in(d, &["--host-file", "adblock"], HOSTS);
+    assert_eq!(stderr(&o), "");
+    assert_eq!(
+        stdout(&o),
+        "http://ads.example/\nhttp://x.tracker.example/a\nhttp://t.example/\n"
+    );
+}
+
+#[test]
+fn host_list_bad_lines_all_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut list = String::from("ok.example\n");
+    for i in 0..23 {
+        list.push_str(&format!("bad line {i}\n"));
+    }
+    std::fs::write(dir.path().join("list"), list).unwrap();
+    let o = run_in(dir.path(), &["--host-file", "list"], HOSTS);
+    assert_eq!((stdout(&o).as_str(), code(&o)), ("", 2));
+    let e = stderr(&o);
+    let lines: Vec<&str> = e.lines().collect();
+    assert_eq!(lines.len(), 21, "{e}");
+    assert_eq!(
+        lines[0],
+        "urlgrep: --host-file: list:2: \"bad line 0\" is not a domain: \
+         ' ' is not allowed in a host name"
+    );
+    assert!(lines[19].starts_with("urlgrep: --host-file: list:21: "), "{e}");
+    assert_eq!(
+        lines[20],
+        "urlgrep: --host-file: list: 23 lines are not domains (3 more not shown)"
+    );
+}
+
+/// Issue 33.13 and 33.16 (host half): a line of 10 MiB is no domain; it
+/// is read without being kept, and the message says its length instead
+/// of quoting it (before: the whole line, 10 MiB, went to stderr).
+#[test]
+fn host_list_long_line_is_not_quoted() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut list = b"ok.example\n".to_vec();
+    list.extend(vec![b'a'; 10 << 20]);
+    list.extend_from_slice(b"\nb.example\n");
+    std::fs::write(dir.path().join("list"), list).unwrap();
+    let o = run_in(dir.path(), &["--host-file", "list"], HOSTS);
+    assert_eq!(code(&o), 2);
+    assert_eq!(
+        stderr(&o),
+        "urlgrep: --host-file: list:2: a line of 10485760 bytes is not a \
+         domain (at most 253 bytes; the line is not kept)\n"
+    );
+}

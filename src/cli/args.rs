@@ -134,7 +134,9 @@ pub struct Args {
     pub host: Vec<String>,
 
     /// Only URLs whose host is in FILE (or a subdomain): one domain a
-    /// line, `#` comments, blank lines ignored; `-` for stdin.
+    /// line, `#` comments, blank lines ignored; `-` for stdin. Lists as
+    /// published are read too: hosts files (`0.0.0.0 host`), `*.domain`
+    /// and adblock `||domain^` lines. Every bad line is named (up to 20).
     #[arg(long, value_name = "FILE")]
     pub host_file: Vec<PathBuf>,
 
