@@ -227,3 +227,42 @@ fn host_list_long_line_is_not_quoted() {
          domain (at most 253 bytes; the line is not kept)\n"
     );
 }
+
+#[test]
+fn color_names_lines_and_urls() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("a\x1bb.txt"), TWO).unwrap();
+    let o = run_in(d, &["--color", "always", "-Hn", "a\x1bb.txt"], b"");
+    // The name is escaped first; the only ESC bytes are the colours'.
+    assert_eq!(
+        stdout(&o),
+        "\x1b[35ma%1Bb.txt\x1b[0m:\x1b[32m1\x1b[0m:\x1b[1;31mhttp://a.example/X\x1b[0m\n\
+         \x1b[35ma%1Bb.txt\x1b[0m:\x1b[32m2\x1b[0m:\x1b[1;31mhttp://b.example/y\x1b[0m\n"
+    );
+    let o = run(&["--colour", "always"], TWO);
+    assert_eq!(
+        stdout(&o),
+        "\x1b[1;31mhttp://a.example/X\x1b[0m\n\x1b[1;31mhttp://b.example/y\x1b[0m\n"
+    );
+    // -c and -l colour their names.
+    let o = run_in(d, &["--color", "always", "-l", "a\x1bb.txt"], b"");
+    assert_eq!(stdout(&o), "\x1b[35ma%1Bb.txt\x1b[0m\n");
+    let o = run_in(d, &["--color", "always", "-cH", "a\x1bb.txt"], b"");
+    assert_eq!(stdout(&o), "\x1b[35ma%1Bb.txt\x1b[0m:2\n");
+    // Not on a pipe (auto), nor when asked never.
+    for args in [
+        &["-Hn"][..],
+        &["-Hn", "--color", "never"],
+        &["-Hn", "--color", "auto"],
+    ] {
+        let o = run(args, TWO);
+        assert_eq!(
+            stdout(&o),
+            "<stdin>:1:http://a.example/X\n<stdin>:2:http://b.example/y\n",
+            "{args:?}"
+        );
+    }
+    let o = run(&["--color", "sometimes"], TWO);
+    assert_eq!(code(&o), 2);
+}

@@ -559,3 +559,29 @@ fn merge(args: MergeArgs) -> anyhow::Result<i32> {
     out.flush()?;
     Ok(0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn color_auto_is_a_terminal_without_no_color_or_dumb() {
+        let on = |tty, no: Option<&str>, term: Option<&str>| {
+            color_on(
+                Color::Auto,
+                tty,
+                no.map(Into::into),
+                term.map(Into::into),
+            )
+        };
+        assert!(on(true, None, Some("xterm-256color")));
+        assert!(on(true, None, None));
+        assert!(!on(false, None, Some("xterm")));
+        assert!(!on(true, Some("1"), Some("xterm")));
+        // no-color.org: an empty NO_COLOR does not count.
+        assert!(on(true, Some(""), Some("xterm")));
+        assert!(!on(true, None, Some("dumb")));
+        assert!(color_on(Color::Always, false, Some("1".into()), None));
+        assert!(!color_on(Color::Never, true, None, None));
+    }
+}

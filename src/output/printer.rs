@@ -221,13 +221,39 @@ impl Ctx<'_> {
         // Under `-0` a name is raw: NUL separation is the safe channel
         // for programs; otherwise it is escaped like everything printed
         // that is not a validated URL.
+        let (on, off) = self.paint(color::NAME);
         if self.opts.null {
+            out.write_all(on)?;
             out.write_all(&self.label(source))?;
+            out.write_all(off)?;
             return out.write_all(&[0]);
         }
+        out.write_all(on)?;
         out.write_all(&escape::text(&self.label(source)))?;
+        out.write_all(off)?;
         out.write_all(&[sep])
     }
+
+    /// The codes that start and end `style` under `--color` (empty
+    /// without): written around text already escaped, never inside it.
+    pub(super) fn paint(&self, style: &'static [u8]) -> (&[u8], &[u8]) {
+        match self.opts.color {
+            true => (style, color::RESET),
+            false => (b"", b""),
+        }
+    }
+}
+
+/// SGR codes (ECMA-48 §8.3.117) for `--color`, ripgrep's defaults.
+pub(super) mod color {
+    /// A file name: magenta.
+    pub const NAME: &[u8] = b"\x1b[35m";
+    /// A line number: green.
+    pub const LINE: &[u8] = b"\x1b[32m";
+    /// A URL: bold red.
+    pub const URL: &[u8] = b"\x1b[1;31m";
+    /// Back to the terminal's default.
+    pub const RESET: &[u8] = b"\x1b[0m";
 }
 
 /// A selected candidate as a writer gets it.
