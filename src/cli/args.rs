@@ -134,7 +134,9 @@ pub struct Args {
     pub host: Vec<String>,
 
     /// Only URLs whose host is in FILE (or a subdomain): one domain a
-    /// line, `#` comments, blank lines ignored; `-` for stdin.
+    /// line, `#` comments, blank lines ignored; `-` for stdin. Lists as
+    /// published are read too: hosts files (`0.0.0.0 host`), `*.domain`
+    /// and adblock `||domain^` lines. Every bad line is named (up to 20).
     #[arg(long, value_name = "FILE")]
     pub host_file: Vec<PathBuf>,
 
@@ -304,6 +306,56 @@ pub struct Args {
     /// exit.
     #[arg(long, value_name = "KIND", value_enum)]
     pub generate: Option<Generate>,
+
+    // ---- grep, rg and urlscan habits (issue 34) ----
+    /// Print nothing; exit 0 at the first URL selected (1 when none, 2
+    /// on an error before it), as grep -q.
+    #[arg(short = 'q', long, conflicts_with_all = [
+        "count", "json", "stats", "stats_tsv", "files_with_matches",
+        "files_without_match", "files",
+    ])]
+    pub quiet: bool,
+
+    /// Print no message about files that do not exist or cannot be
+    /// read (the exit status still says 2), as grep -s.
+    #[arg(short = 's', long)]
+    pub no_messages: bool,
+
+    /// -e and --exclude-regexp patterns ignore case.
+    #[arg(short = 'i', long)]
+    pub ignore_case: bool,
+
+    /// List the files a search would read, in its order, and search
+    /// none (as rg --files); -0 ends each name with a NUL.
+    #[arg(long, conflicts_with_all = [
+        "count", "json", "stats", "stats_tsv", "files_with_matches",
+        "files_without_match",
+    ])]
+    pub files: bool,
+
+    /// Colour file names, line numbers and each URL (as ripgrep): auto
+    /// colours when stdout is a terminal, NO_COLOR is unset and TERM is
+    /// not dumb.
+    #[arg(
+        long,
+        alias = "colour",
+        value_name = "WHEN",
+        value_enum,
+        default_value_t = Color::Auto
+    )]
+    pub color: Color,
+}
+
+/// `--color WHEN`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Color {
+    /// When stdout is a terminal, NO_COLOR is unset and TERM is not
+    /// dumb.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
 }
 
 /// `--generate KIND`.

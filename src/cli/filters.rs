@@ -4,10 +4,11 @@
 
 use super::args::Args;
 use anyhow::{bail, Context};
-use std::io::{self, BufRead, BufReader};
+use std::io::{self, BufRead, BufReader, Write};
 use std::path::Path;
 use std::sync::Arc;
 use urlgrep::filter::{Filter, FilterBuilder};
+use urlgrep::output::escape;
 
 /// The filter the arguments ask for, `None` when they ask for none.
 /// `stdin_taken` says whether stdin is already an input (then a list
@@ -34,8 +35,21 @@ pub fn build(
             }
             stdin_read = true;
         }
-        read_list(&mut b, path, exclude).with_context(|| flag.to_string())?;
+        if let Err(e) = read_list(&mut b, path, exclude) {
+            // A list's bad lines come one a line (each escaped, as the
+            // last is where the error is printed); the last is the error.
+            let msg = format!("{e:#}");
+            let mut lines: Vec<&str> = msg.lines().collect();
+            let last = lines.pop().unwrap_or_default();
+            let mut err = io::stderr().lock();
+            for line in lines {
+                let line = escape::text_str(line);
+                let _ = writeln!(err, "urlgrep: {flag}: {line}");
+            }
+            bail!("{flag}: {last}");
+        }
     }
+    b.ignore_case(args.ignore_case);
     for p in &args.regexp {
         b.regexp(p);
     }

@@ -4,14 +4,15 @@ mod args;
 mod check;
 mod filters;
 mod generate;
+mod list;
 mod out;
 mod pathlist;
 mod progress;
 
 use anyhow::{bail, Context};
-use args::{Args, By, Mail, MergeArgs};
+use args::{Args, By, Color, Mail, MergeArgs};
 use clap::Parser;
-use progress::Progress;
+use progress::{Progress, Stop};
 use std::ffi::OsString;
 use std::io::{self, BufReader, IsTerminal, Write};
 use std::path::PathBuf;
@@ -181,6 +182,10 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
         max_depth: args.max_depth,
         globs,
     };
+    if args.files {
+        let walk = WalkOptions { skip_stat: true, ..walk };
+        return list::files(input::Walk::new(paths, walk), &args);
+    }
     let stdin_taken = args.files_from.as_deref() == Some("-".as_ref())
         || paths.iter().any(|p| p.as_os_str() == "-");
     let filter = filters::build(&args, stdin_taken)?;
@@ -213,12 +218,23 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
         line_buffered: args.line_buffered || io::stdout().is_terminal(),
         exact_stats: args.exact_stats,
         null: args.null,
-        max_count: args.max_count,
+        // -q stops at the first URL: the -m path, with nothing printed.
+        max_count: match args.quiet {
+            true => Some(args.max_count.map_or(1, |m| m.min(1))),
+            false => args.max_count,
+        },
         by: args.by.map(|b| match b {
             By::Year => Period::Year,
             By::Month => Period::Month,
             By::Day => Period::Day,
         }),
+        no_messages: args.no_messages,
+        color: color_on(
+            args.color,
+            io::stdout().is_terminal(),
+            std::env::var_os("NO_COLOR"),
+            std::env::var_os("TERM"),
+        ),
     };
     let lines = args.line_number || format == Format::Json;
     let finder = Finder::builder()
@@ -270,11 +286,23 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
     } else {
         (Box::new(inputs), None)
     };
-    let out = io::BufWriter::with_capacity(64 * 1024, out::stdout()?);
+    let out = match args.quiet {
+        true => out::Checked(Box::new(io::sink()) as Box<dyn Write + Send>),
+        false => out::stdout()?,
+    };
+    let out = io::BufWriter::with_capacity(64 * 1024, out);
     let printer = Printer::new(opts, out, io::stderr());
     let mut report =
         Progress::new(printer, show_progress, tty_out, total, started);
-    driver.run(inputs, &mut report)?;
+    report.quiet = args.quiet;
+    match driver.run(inputs, &mut report) {
+        // -q: the first URL ends the run, found, whatever came before.
+        Err(e) if e.get_ref().is_some_and(|r| r.is::<Stop>()) => {
+            report.clear();
+            return Ok(0);
+        }
+        r => r?,
+    }
     report.clear();
     let mut printer = report.printer;
     printer.finish(started.elapsed())?;
@@ -288,6 +316,24 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
     } else {
         1
     })
+}
+
+/// Whether `--color WHEN` colours: `auto` on a terminal unless
+/// `NO_COLOR` is set and not empty (no-color.org) or `TERM` is `dumb`.
+fn color_on(
+    when: Color,
+    tty: bool,
+    no_color: Option<OsString>,
+    term: Option<OsString>,
+) -> bool {
+    match when {
+        Color::Always => true,
+        Color::Never => false,
+        Color::Auto => {
+            tty && no_color.is_none_or(|v| v.is_empty())
+                && term.is_none_or(|t| t != "dumb")
+        }
+    }
 }
 
 /// The merge command.
@@ -349,4 +395,30 @@ fn merge(args: MergeArgs) -> anyhow::Result<i32> {
     }
     out.flush()?;
     Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn color_auto_is_a_terminal_without_no_color_or_dumb() {
+        let on = |tty, no: Option<&str>, term: Option<&str>| {
+            color_on(
+                Color::Auto,
+                tty,
+                no.map(Into::into),
+                term.map(Into::into),
+            )
+        };
+        assert!(on(true, None, Some("xterm-256color")));
+        assert!(on(true, None, None));
+        assert!(!on(false, None, Some("xterm")));
+        assert!(!on(true, Some("1"), Some("xterm")));
+        // no-color.org: an empty NO_COLOR does not count.
+        assert!(on(true, Some(""), Some("xterm")));
+        assert!(!on(true, None, Some("dumb")));
+        assert!(color_on(Color::Always, false, Some("1".into()), None));
+        assert!(!color_on(Color::Never, true, None, None));
+    }
 }

@@ -35,7 +35,21 @@ pub(super) struct Progress<W: Write, E: Write> {
     done: u64,
     started: Instant,
     target: Target,
+    /// `-q`: stop the run at the first URL selected.
+    pub(super) quiet: bool,
 }
+
+/// The error that ends a `-q` run at its first URL.
+#[derive(Debug)]
+pub(super) struct Stop;
+
+impl std::fmt::Display for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a URL was found (-q)")
+    }
+}
+
+impl std::error::Error for Stop {}
 
 impl<W: Write, E: Write> Progress<W, E> {
     /// A report that shows a bar on stderr when `enabled`.
@@ -56,6 +70,7 @@ impl<W: Write, E: Write> Progress<W, E> {
             done: 0,
             started,
             target,
+            quiet: false,
         }
     }
 

@@ -26,6 +26,7 @@
 //! ```
 
 mod hosts;
+mod list;
 mod pattern;
 mod quote;
 
@@ -114,6 +115,7 @@ pub struct FilterBuilder {
     exclude_hosts: Option<DomainSet>,
     patterns: Vec<String>,
     exclude_patterns: Vec<String>,
+    ignore_case: bool,
 }
 
 impl FilterBuilder {
@@ -136,9 +138,13 @@ impl FilterBuilder {
 
     /// Adds the domains of a list to the kept hosts: one domain a line,
     /// `#` to the end of a line a comment, blank lines ignored, spaces
-    /// around a domain and a `\r` before the line break too. `name`
-    /// names the list in errors. Returns how many domains were read. An
-    /// empty list still asks for a host: it keeps nothing.
+    /// around a domain and a `\r` before the line break too; lists as
+    /// published are read too: hosts files (`0.0.0.0 host`, local names
+    /// skipped), `*.domain` and adblock `||domain^` lines (the formats
+    /// are in `filter/list.rs`). `name` names the list in errors, which
+    /// give up to 20 bad lines at once, each as `name:line:`. Returns
+    /// how many domains were read. An empty list still asks for a host:
+    /// it keeps nothing. Memory per line is bounded (4 KiB).
     pub fn host_list<R: BufRead>(
         &mut self,
         rdr: R,
@@ -171,6 +177,13 @@ impl FilterBuilder {
         self
     }
 
+    /// Makes every pattern, `-e` and excluding alike, ignore case
+    /// (`-i`). By default, case counts.
+    pub fn ignore_case(&mut self, yes: bool) -> &mut Self {
+        self.ignore_case = yes;
+        self
+    }
+
     /// The filter; an error names an invalid pattern. The host sets move
     /// into the filter: the builder is left without them.
     pub fn build(&mut self) -> Result<Filter, FilterError> {
@@ -178,9 +191,11 @@ impl FilterBuilder {
             if p.is_empty() {
                 return Ok(None);
             }
-            Patterns::new(p).map(Some).map_err(|(pattern, err)| FilterError {
-                kind: ErrorKind::Regex { pattern, err: Box::new(err) },
-            })
+            Patterns::new(p, self.ignore_case).map(Some).map_err(
+                |(pattern, err)| FilterError {
+                    kind: ErrorKind::Regex { pattern, err: Box::new(err) },
+                },
+            )
         };
         let patterns = compile(&self.patterns)?;
         let exclude_patterns = compile(&self.exclude_patterns)?;
@@ -223,37 +238,49 @@ fn insert(
     }
 }
 
-/// Reads a list into a set (created even when the list is empty).
+/// Reads a list into a set (created even when the list is empty), a
+/// line at a time in bounded memory; every bad line is reported, the
+/// first [`list::MAX_BAD`] by name.
 fn read_list<R: BufRead>(
     set: &mut Option<DomainSet>,
     mut rdr: R,
     name: &str,
 ) -> Result<u64, FilterError> {
-    set.get_or_insert_with(DomainSet::new);
+    let set = set.get_or_insert_with(DomainSet::new);
     let mut line = Vec::new();
-    let mut number = 0u64;
-    let mut count = 0;
+    let (mut number, mut count, mut more) = (0u64, 0u64, 0u64);
+    let mut bad = Vec::new();
     loop {
-        line.clear();
-        let n =
-            rdr.read_until(b'\n', &mut line).map_err(|err| FilterError {
-                kind: ErrorKind::Read { name: name.to_string(), err },
-            })?;
-        if n == 0 {
-            return Ok(count);
-        }
+        let read = list::next_line(&mut rdr, &mut line, list::MAX_LINE);
+        let len = read.map_err(|err| FilterError {
+            kind: ErrorKind::Read { name: name.to_string(), err },
+        })?;
+        let Some(len) = len else { break };
         number += 1;
-        let text = match memchr::memchr(b'#', &line) {
-            Some(i) => line.get(..i).unwrap_or_default(),
-            None => &line,
-        };
-        let text = text.trim_ascii();
-        if text.is_empty() {
-            continue;
+        let mut full = false;
+        let r = list::names(&line, len, |n| {
+            full = !set.insert(n);
+            count += u64::from(!full);
+            !full
+        });
+        if full {
+            let name = Some(name.to_string());
+            return Err(FilterError { kind: ErrorKind::Full { name } });
         }
-        insert(set, text, Some((name, number)))?;
-        count += 1;
+        match r {
+            Err(why) if bad.len() < list::MAX_BAD => {
+                bad.push(format!("{name}:{number}: {}", why.describe()));
+            }
+            Err(_) => more += 1,
+            Ok(_) => {}
+        }
     }
+    if bad.is_empty() {
+        return Ok(count);
+    }
+    Err(FilterError {
+        kind: ErrorKind::Lines { name: name.to_string(), lines: bad, more },
+    })
 }
 
 /// An error building a [`Filter`]: a text that is not a domain name, a
@@ -265,10 +292,28 @@ pub struct FilterError {
 
 #[derive(Debug)]
 enum ErrorKind {
-    Domain { at: Option<(String, u64)>, text: String, why: Invalid },
-    Read { name: String, err: io::Error },
-    Regex { pattern: String, err: Box<regex::Error> },
-    Full { name: Option<String> },
+    Domain {
+        at: Option<(String, u64)>,
+        text: String,
+        why: Invalid,
+    },
+    /// A list's bad lines, one message each, and how many more.
+    Lines {
+        name: String,
+        lines: Vec<String>,
+        more: u64,
+    },
+    Read {
+        name: String,
+        err: io::Error,
+    },
+    Regex {
+        pattern: String,
+        err: Box<regex::Error>,
+    },
+    Full {
+        name: Option<String>,
+    },
 }
 
 impl fmt::Display for FilterError {
@@ -280,6 +325,18 @@ impl fmt::Display for FilterError {
                 }
                 let text = quote::quoted(text);
                 write!(f, "{text} is not a domain: {}", why.describe())
+            }
+            ErrorKind::Lines { name, lines, more } => {
+                // One line each, then a count when there are several.
+                write!(f, "{}", lines.join("\n"))?;
+                let all = lines.len() as u64 + more;
+                if all > 1 {
+                    write!(f, "\n{name}: {all} lines are not domains")?;
+                }
+                if *more > 0 {
+                    write!(f, " ({more} more not shown)")?;
+                }
+                Ok(())
             }
             ErrorKind::Read { name, err } => write!(f, "{name}: {err}"),
             ErrorKind::Regex { pattern, err } => {
@@ -385,6 +442,24 @@ mod tests {
             err.to_string(),
             "l.txt:3: \"not a domain\" is not a domain: ' ' is not \
              allowed in a host name"
+        );
+
+        // Every bad line at once, up to 20, then a count.
+        let mut list = String::new();
+        for i in 0..25 {
+            list.push_str(&format!("ok{i}.example\nbad {i}\n"));
+        }
+        let err = Filter::builder()
+            .host_list(list.as_bytes(), "l.txt")
+            .expect_err("bad lines");
+        let msg = err.to_string();
+        let lines: Vec<&str> = msg.lines().collect();
+        assert_eq!(lines.len(), 21, "{msg}");
+        assert!(lines[0].starts_with("l.txt:2: \"bad 0\" is not"), "{msg}");
+        assert!(lines[19].starts_with("l.txt:40: \"bad 19\""), "{msg}");
+        assert_eq!(
+            lines[20],
+            "l.txt: 25 lines are not domains (5 more not shown)"
         );
 
         let mut b = Filter::builder();

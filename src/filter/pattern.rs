@@ -13,18 +13,24 @@ pub(crate) struct Patterns {
 }
 
 impl Patterns {
-    /// Compiles `patterns`; on an error, the pattern at fault and the
-    /// regex crate's error.
+    /// Compiles `patterns`, ignoring case when `ignore_case` (`-i`: the
+    /// regex crate's `i` flag on every pattern, Unicode simple case
+    /// folding; a `(?-i)` inside a pattern still turns it off); on an
+    /// error, the pattern at fault and the regex crate's error.
     pub(crate) fn new(
         patterns: &[String],
+        ignore_case: bool,
     ) -> Result<Patterns, (String, regex::Error)> {
-        match RegexSetBuilder::new(patterns).build() {
+        let build = |p: &[String]| {
+            RegexSetBuilder::new(p).case_insensitive(ignore_case).build()
+        };
+        match build(patterns) {
             Ok(set) => Ok(Patterns { set }),
             Err(err) => {
                 // Name the pattern: compile them one by one (only when
                 // the set failed).
                 for p in patterns {
-                    if let Err(e) = RegexSetBuilder::new([p]).build() {
+                    if let Err(e) = build(std::slice::from_ref(p)) {
                         return Err((p.clone(), e));
                     }
                 }
@@ -45,7 +51,7 @@ mod tests {
 
     fn patterns(p: &[&str]) -> Patterns {
         let p: Vec<String> = p.iter().map(|s| s.to_string()).collect();
-        Patterns::new(&p).expect("valid patterns")
+        Patterns::new(&p, false).expect("valid patterns")
     }
 
     #[test]
@@ -60,8 +66,21 @@ mod tests {
     #[test]
     fn names_the_bad_pattern() {
         let p = vec!["a".to_string(), "b(".to_string()];
-        let (bad, err) = Patterns::new(&p).expect_err("b( is invalid");
+        let (bad, err) = Patterns::new(&p, false).expect_err("b( is invalid");
         assert_eq!(bad, "b(");
         assert!(err.to_string().contains("unclosed group"), "{err}");
+    }
+
+    #[test]
+    fn ignore_case() {
+        let p = vec!["EXAMPLE\\.org/Path".to_string()];
+        let folded = Patterns::new(&p, true).expect("valid");
+        assert!(folded.is_match(b"http://example.ORG/path"));
+        assert!(folded.is_match("http://EXAMPLE.org/PATH".as_bytes()));
+        let exact = Patterns::new(&p, false).expect("valid");
+        assert!(!exact.is_match(b"http://example.org/path"));
+        // A pattern may still ask for case.
+        let p = vec!["(?-i)ABC".to_string()];
+        assert!(!Patterns::new(&p, true).expect("valid").is_match(b"abc"));
     }
 }

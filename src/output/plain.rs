@@ -3,7 +3,7 @@
 //! `--rejects`.
 
 use super::escape;
-use super::printer::{Ctx, Emit, Url};
+use super::printer::{color, Ctx, Emit, Url};
 use crate::input::Input;
 use crate::parse::Reject;
 use std::io::{self, Write};
@@ -32,7 +32,11 @@ fn prefix<W: Write>(
         out.write_all(name)?;
     }
     if cx.opts.line_number {
-        write!(out, "{}:", url.hit.at.line)?;
+        let (on, off) = cx.paint(color::LINE);
+        out.write_all(on)?;
+        write!(out, "{}", url.hit.at.line)?;
+        out.write_all(off)?;
+        out.write_all(b":")?;
     }
     if offset {
         write!(out, "{}:", url.hit.at.start)?;
@@ -66,7 +70,13 @@ impl<W: Write> Emit<W> for PlainLines {
         {
             prefix(out, cx, &self.name, url, cx.opts.byte_offset)?;
         }
-        out.write_all(&escape::url(url.text))?;
+        if cx.opts.color {
+            out.write_all(color::URL)?;
+            out.write_all(&escape::url(url.text))?;
+            out.write_all(color::RESET)?;
+        } else {
+            out.write_all(&escape::url(url.text))?;
+        }
         out.write_all(b"\n")?;
         if cx.opts.line_buffered {
             out.flush()?;

@@ -104,6 +104,12 @@ pub struct PrinterOptions {
     /// Statistics also by the message's date (UTC), per this period
     /// (`--by`; the driver must read metadata for it).
     pub by: Option<Period>,
+    /// Write no message for an input that cannot be read (`-s`); it
+    /// still counts as an error.
+    pub no_messages: bool,
+    /// Colour names, line numbers and URLs in plain output (`--color`);
+    /// the codes wrap text already escaped.
+    pub color: bool,
 }
 
 /// One output format's writer: what it writes for what the selection
@@ -215,13 +221,39 @@ impl Ctx<'_> {
         // Under `-0` a name is raw: NUL separation is the safe channel
         // for programs; otherwise it is escaped like everything printed
         // that is not a validated URL.
+        let (on, off) = self.paint(color::NAME);
         if self.opts.null {
+            out.write_all(on)?;
             out.write_all(&self.label(source))?;
+            out.write_all(off)?;
             return out.write_all(&[0]);
         }
+        out.write_all(on)?;
         out.write_all(&escape::text(&self.label(source)))?;
+        out.write_all(off)?;
         out.write_all(&[sep])
     }
+
+    /// The codes that start and end `style` under `--color` (empty
+    /// without): written around text already escaped, never inside it.
+    pub(super) fn paint(&self, style: &'static [u8]) -> (&[u8], &[u8]) {
+        match self.opts.color {
+            true => (style, color::RESET),
+            false => (b"", b""),
+        }
+    }
+}
+
+/// SGR codes (ECMA-48 §8.3.117) for `--color`, ripgrep's defaults.
+pub(super) mod color {
+    /// A file name: magenta.
+    pub const NAME: &[u8] = b"\x1b[35m";
+    /// A line number: green.
+    pub const LINE: &[u8] = b"\x1b[32m";
+    /// A URL: bold red.
+    pub const URL: &[u8] = b"\x1b[1;31m";
+    /// Back to the terminal's default.
+    pub const RESET: &[u8] = b"\x1b[0m";
 }
 
 /// A selected candidate as a writer gets it.
@@ -488,8 +520,10 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
         line.extend_from_slice(&escape::text(err.to_string().as_bytes()));
         line.push(b'\n');
         // A closed stderr must not stop the run.
-        let _ = self.err.write_all(&line);
-        let _ = self.err.flush();
+        if !self.opts.no_messages {
+            let _ = self.err.write_all(&line);
+            let _ = self.err.flush();
+        }
         self.emit.error(&mut self.out, &cx, err)
     }
 

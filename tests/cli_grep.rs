@@ -1,0 +1,268 @@
+//! The habits of grep, ripgrep and urlscan users (issue 34): `-q`, `-s`,
+//! `-i`, `--files`, host lists as published, `--color`, `--line`.
+
+mod support;
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+use support::{code, run, run_in, stderr, stdout, BIN};
+
+const TWO: &[u8] = b"a http://a.example/X\nb http://b.example/y\n";
+
+#[test]
+fn quiet_prints_nothing_and_says_found() {
+    let o = run(&["-q"], TWO);
+    assert_eq!((stdout(&o).as_str(), stderr(&o).as_str()), ("", ""));
+    assert_eq!(code(&o), 0);
+    let o = run(&["--quiet"], b"no url here\n");
+    assert_eq!((stdout(&o).as_str(), code(&o)), ("", 1));
+    // Selection applies: nothing selected is "none".
+    let o = run(&["-q", "--host", "c.example"], TWO);
+    assert_eq!((stdout(&o).as_str(), code(&o)), ("", 1));
+    // A flag that prints is refused beside it (it would have no effect).
+    for flag in ["-c", "--json", "-l", "--stats", "--files"] {
+        let o = run(&["-q", flag], TWO);
+        assert_eq!(code(&o), 2, "{flag}");
+        assert!(stderr(&o).contains("cannot be used"), "{}", stderr(&o));
+    }
+}
+
+#[test]
+fn quiet_found_wins_over_an_error() {
+    // grep: "if -q is used and a line is selected, the exit status is 0
+    // even if an error occurred"; the message is still printed.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.txt"), TWO).unwrap();
+    let o = run_in(dir.path(), &["-q", "missing", "a.txt"], b"");
+    assert_eq!(code(&o), 0);
+    assert_eq!(stdout(&o), "");
+    assert!(stderr(&o).contains("urlgrep: missing: "), "{}", stderr(&o));
+    let o = run_in(dir.path(), &["-q", "a.txt", "missing"], b"");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = run_in(dir.path(), &["-q", "missing"], b"");
+    assert_eq!(code(&o), 2);
+}
+
+/// `-q` stops reading at the first URL: an input of 512 MiB is given on a
+/// pipe, and the writer is cut off (EPIPE) long before its end. Without
+/// the stop, urlgrep would read every byte and the writer would finish.
+#[test]
+fn quiet_stops_at_the_first_url() {
+    let mut child = Command::new(BIN)
+        .arg("-q")
+        .env_remove("CI")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let feeder = std::thread::spawn(move || {
+        let chunk = b"see http://a.example/ and more text\n".repeat(29_000);
+        let mut sent = 0u64;
+        while sent < 512 << 20 {
+            if input.write_all(&chunk).is_err() {
+                break;
+            }
+            sent += chunk.len() as u64;
+        }
+        sent
+    });
+    let out = child.wait_with_output().unwrap();
+    let sent = feeder.join().unwrap();
+    assert_eq!(code(&out), 0);
+    assert_eq!(out.stdout, b"");
+    assert!(sent < 64 << 20, "{sent} bytes were read");
+}
+
+#[test]
+fn no_messages_hides_unreadable_files() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.txt"), TWO).unwrap();
+    let o = run_in(dir.path(), &["-s", "missing", "a.txt"], b"");
+    assert_eq!(stderr(&o), "");
+    assert_eq!(
+        stdout(&o),
+        "a.txt:http://a.example/X\na.txt:http://b.example/y\n"
+    );
+    // grep -s: the status still says an error happened.
+    assert_eq!(code(&o), 2);
+    let o = run_in(dir.path(), &["--no-messages", "missing"], b"");
+    assert_eq!((stderr(&o).as_str(), code(&o)), ("", 2));
+    // Without -s the message is there.
+    let o = run_in(dir.path(), &["missing"], b"");
+    assert!(stderr(&o).contains("missing"), "{}", stderr(&o));
+}
+
+#[test]
+fn ignore_case_for_patterns() {
+    let o = run(&["-e", "A\\.EXAMPLE/x"], TWO);
+    assert_eq!((stdout(&o).as_str(), code(&o)), ("", 1));
+    let o = run(&["-i", "-e", "A\\.EXAMPLE/x"], TWO);
+    assert_eq!(stdout(&o), "http://a.example/X\n");
+    let o = run(&["--ignore-case", "--exclude-regexp", "/X"], TWO);
+    assert_eq!(stdout(&o), "http://b.example/y\n");
+    // Without -i, case counts in an exclusion too.
+    let o = run(&["--exclude-regexp", "/x"], TWO);
+    assert_eq!(stdout(&o), "http://a.example/X\nhttp://b.example/y\n");
+}
+
+#[test]
+fn files_lists_the_walk() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("top/sub")).unwrap();
+    std::fs::write(d.join("top/b.txt"), TWO).unwrap();
+    std::fs::write(d.join("top/a.mbox"), TWO).unwrap();
+    std::fs::write(d.join("top/sub/c.log"), b"no url\n").unwrap();
+    std::fs::write(d.join("top/skip.bin"), b"x\0y").unwrap();
+    std::fs::write(d.join("top/odd\x1bname"), b"").unwrap();
+    let o = run_in(d, &["--files", "top"], b"");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    // The walk's sorted order; no file is read; a name is escaped.
+    assert_eq!(
+        stdout(&o),
+        "top/a.mbox\ntop/b.txt\ntop/odd%1Bname\ntop/skip.bin\ntop/sub/c.log\n"
+    );
+    // The walk's choices hold: globs, depth.
+    let o = run_in(d, &["--files", "-g", "*.txt", "top"], b"");
+    assert_eq!(stdout(&o), "top/b.txt\n");
+    let o = run_in(d, &["--files", "--max-depth", "1", "top"], b"");
+    assert!(!stdout(&o).contains("c.log"), "{}", stdout(&o));
+    let o = run_in(d, &["--files", "-0", "top/sub"], b"");
+    assert_eq!(o.stdout, b"top/sub/c.log\0");
+    // Nothing listed: 1; an error: 2, said unless -s.
+    std::fs::create_dir(d.join("empty")).unwrap();
+    let o = run_in(d, &["--files", "empty"], b"");
+    assert_eq!((stdout(&o).as_str(), code(&o)), ("", 1));
+    let o = run_in(d, &["--files", "missing", "top/b.txt"], b"");
+    assert_eq!((stdout(&o).as_str(), code(&o)), ("top/b.txt\n", 2));
+    assert!(stderr(&o).starts_with("urlgrep: missing: "), "{}", stderr(&o));
+    let o = run_in(d, &["--files", "-s", "missing"], b"");
+    assert_eq!((stderr(&o).as_str(), code(&o)), ("", 2));
+}
+
+const HOSTS: &[u8] = b"http://ads.example/ http://x.tracker.example/a \
+http://t.example/ http://localhost/ http://0.0.0.0/ http://ok.example/\n";
+
+#[test]
+fn host_lists_as_published() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // StevenBlack's hosts file opens with the local names.
+    std::fs::write(
+        d.join("hosts"),
+        "# Title: a hosts file\n127.0.0.1 localhost\n\
+         255.255.255.255 broadcasthost\n::1 ip6-localhost\n\
+         fe80::1%lo0 localhost\n0.0.0.0 0.0.0.0\n\n\
+         0.0.0.0 ads.example # comment\n127.0.0.1\tTracker.example\n",
+    )
+    .unwrap();
+    let o = run_in(d, &["--host-file", "hosts"], HOSTS);
+    assert_eq!(stderr(&o), "");
+    assert_eq!(
+        stdout(&o),
+        "http://ads.example/\nhttp://x.tracker.example/a\n"
+    );
+    let o = run_in(d, &["--exclude-host-file", "hosts"], HOSTS);
+    assert_eq!(
+        stdout(&o),
+        "http://t.example/\nhttp://localhost/\nhttp://0.0.0.0/\nhttp://ok.example/\n"
+    );
+    // Adblock host rules ($options ignored) and wildcard lines.
+    std::fs::write(
+        d.join("adblock"),
+        "[Adblock Plus 2.0]\n! Title: rules\n||ads.example^\n\
+         ||t.example^$third-party\n*.tracker.example\n",
+    )
+    .unwrap();
+    let o = run_in(d, &["--host-file", "adblock"], HOSTS);
+    assert_eq!(stderr(&o), "");
+    assert_eq!(
+        stdout(&o),
+        "http://ads.example/\nhttp://x.tracker.example/a\nhttp://t.example/\n"
+    );
+}
+
+#[test]
+fn host_list_bad_lines_all_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut list = String::from("ok.example\n");
+    for i in 0..23 {
+        list.push_str(&format!("bad line {i}\n"));
+    }
+    std::fs::write(dir.path().join("list"), list).unwrap();
+    let o = run_in(dir.path(), &["--host-file", "list"], HOSTS);
+    assert_eq!((stdout(&o).as_str(), code(&o)), ("", 2));
+    let e = stderr(&o);
+    let lines: Vec<&str> = e.lines().collect();
+    assert_eq!(lines.len(), 21, "{e}");
+    assert_eq!(
+        lines[0],
+        "urlgrep: --host-file: list:2: \"bad line 0\" is not a domain: \
+         ' ' is not allowed in a host name"
+    );
+    assert!(lines[19].starts_with("urlgrep: --host-file: list:21: "), "{e}");
+    assert_eq!(
+        lines[20],
+        "urlgrep: --host-file: list: 23 lines are not domains (3 more not shown)"
+    );
+}
+
+/// Issue 33.13 and 33.16 (host half): a line of 10 MiB is no domain; it
+/// is read without being kept, and the message says its length instead
+/// of quoting it (before: the whole line, 10 MiB, went to stderr).
+#[test]
+fn host_list_long_line_is_not_quoted() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut list = b"ok.example\n".to_vec();
+    list.extend(vec![b'a'; 10 << 20]);
+    list.extend_from_slice(b"\nb.example\n");
+    std::fs::write(dir.path().join("list"), list).unwrap();
+    let o = run_in(dir.path(), &["--host-file", "list"], HOSTS);
+    assert_eq!(code(&o), 2);
+    assert_eq!(
+        stderr(&o),
+        "urlgrep: --host-file: list:2: a line of 10485760 bytes is not a \
+         domain (at most 253 bytes; the line is not kept)\n"
+    );
+}
+
+#[test]
+fn color_names_lines_and_urls() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("a\x1bb.txt"), TWO).unwrap();
+    let o = run_in(d, &["--color", "always", "-Hn", "a\x1bb.txt"], b"");
+    // The name is escaped first; the only ESC bytes are the colours'.
+    assert_eq!(
+        stdout(&o),
+        "\x1b[35ma%1Bb.txt\x1b[0m:\x1b[32m1\x1b[0m:\x1b[1;31mhttp://a.example/X\x1b[0m\n\
+         \x1b[35ma%1Bb.txt\x1b[0m:\x1b[32m2\x1b[0m:\x1b[1;31mhttp://b.example/y\x1b[0m\n"
+    );
+    let o = run(&["--colour", "always"], TWO);
+    assert_eq!(
+        stdout(&o),
+        "\x1b[1;31mhttp://a.example/X\x1b[0m\n\x1b[1;31mhttp://b.example/y\x1b[0m\n"
+    );
+    // -c and -l colour their names.
+    let o = run_in(d, &["--color", "always", "-l", "a\x1bb.txt"], b"");
+    assert_eq!(stdout(&o), "\x1b[35ma%1Bb.txt\x1b[0m\n");
+    let o = run_in(d, &["--color", "always", "-cH", "a\x1bb.txt"], b"");
+    assert_eq!(stdout(&o), "\x1b[35ma%1Bb.txt\x1b[0m:2\n");
+    // Not on a pipe (auto), nor when asked never.
+    for args in [
+        &["-Hn"][..],
+        &["-Hn", "--color", "never"],
+        &["-Hn", "--color", "auto"],
+    ] {
+        let o = run(args, TWO);
+        assert_eq!(
+            stdout(&o),
+            "<stdin>:1:http://a.example/X\n<stdin>:2:http://b.example/y\n",
+            "{args:?}"
+        );
+    }
+    let o = run(&["--color", "sometimes"], TWO);
+    assert_eq!(code(&o), 2);
+}
