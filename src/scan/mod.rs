@@ -442,6 +442,18 @@ impl Config {
         }
         let scheme = parse::registered_prefix(&bytes[s..], c - s);
         let registered = scheme.is_some();
+        // A web scheme glued to the word before it (`Seehttps://`):
+        // a reader sees the URL from the scheme (issue 34.3). Inside
+        // `<…>` the whole name stays the author's (`<x-http://…>`).
+        if !registered && before != Some(b'<') && self.bare {
+            let slashes =
+                (hay.get(c + 1)?, hay.get(c + 2)?) == (Some(b'/'), Some(b'/'));
+            if let Some(k) = glued_scheme(bytes, s, c).filter(|_| slashes) {
+                let s = c - k;
+                let scheme = parse::registered_prefix(&bytes[s..], k);
+                return self.bare(hay, s, c, scheme);
+            }
+        }
         // RFC 3986 Appendix C: `<…>` delimits any URI, so an unregistered
         // scheme is read there too, when `//` (an authority, §3.2)
         // follows: `<svn+ssh://host/trunk>`. Its opaque forms are left
@@ -656,6 +668,34 @@ impl Config {
     }
 }
 
+/// The length of the web scheme (`https`, `http`, `ftp`, any case) that
+/// ends the letters before the colon `c` when more letters stand
+/// before it (`Seehttps`, `comhttp`, `hhttp`), so that a reader sees the
+/// URL start at the scheme; `None` when the letters are the scheme alone
+/// (`git+https` is a scheme of its own, read elsewhere), or when a
+/// longer tail of them is a registered scheme itself (`sftp`, `tftp`:
+/// not an `ftp` glued to `s`). `s` is where the scheme run's letters
+/// start. RFC 3986 §3.1 lets a scheme hold letters only before its
+/// colon, so the glued word cannot be told from a scheme by syntax: only
+/// the three schemes a reader recognises on sight are split off.
+fn glued_scheme(bytes: &[u8], s: usize, c: usize) -> Option<usize> {
+    let mut l = c;
+    while l > s && bytes[l - 1].is_ascii_alphabetic() {
+        l -= 1;
+    }
+    let letters = &bytes[l..c];
+    let k = [&b"https"[..], b"http", b"ftp"].into_iter().find_map(|w| {
+        let n = w.len();
+        let tail = letters.len().checked_sub(n)?;
+        (tail > 0 && letters[tail..].eq_ignore_ascii_case(w)).then_some(n)
+    })?;
+    let longer = (1..letters.len() - k).any(|j| {
+        let name = &letters[j..];
+        parse::registered_prefix(name, name.len()).is_some()
+    });
+    (!longer).then_some(k)
+}
+
 /// The HTML attributes whose value is a URL (HTML 4.01 §6.4 `%URI`
 /// attributes in use in mail: `a`, `area`, `link` `href`; `img`,
 /// `script`, `iframe`, `frame`, `input` `src`; `form` `action`;
@@ -721,7 +761,8 @@ fn attribute_value(bytes: &[u8], q: usize, floor: usize) -> bool {
 /// - not a tail of `http`, `https` or `ftp` (`ttp`, `tp`, `p`, `ttps`,
 ///   `s`: the scheme cut by a line break or an obfuscator, 117
 ///   occurrences on the bench corpora), nor a word that ends with one (`hhttp`, `Seehttps`,
-///   `comhttp`: a scheme glued to the word before it);
+///   `comhttp`: a scheme glued to the word before it, read from the
+///   scheme by [`glued_scheme`]);
 /// - not spelled from the letters of `https` or `ftp` alone (`hppt`,
 ///   `htpp`, `htttp`, `htps`, `fpt`): a mistyped scheme names no protocol
 ///   a reader can follow (the defanged `hxxp` and `hxxps` are registered,
@@ -864,7 +905,7 @@ mod tests {
             "<xsl:value-of select=\"x\"/>",
             "x_svn+ssh://repo.example.org/trunk",
             "1abc://repo.example.org/trunk",
-            "ttps://repo.example.org/ Ahttp://repo.example.org/",
+            "ttps://repo.example.org/ tp://repo.example.org/",
             "ab:// x:///y",
             "C://Users/bob/file.txt (D://temp)",
             "'o:p'",
@@ -940,6 +981,33 @@ mod tests {
             marked("<a href=\"mailto:a@example.org &subject=x y\">"),
             "<a href=\"|mailto:a@example.org| &subject=x y\">"
         );
+    }
+
+    /// Issue 34.3: a web scheme glued to the word before it starts the
+    /// URL; the letters alone, a longer registered tail or `<…>` do not.
+    #[test]
+    fn glued_web_schemes() {
+        assert_eq!(
+            marked("Seehttps://example.org/x and comHTTP://a.example/."),
+            "See|https://example.org/x| and com|HTTP://a.example/|."
+        );
+        assert_eq!(
+            marked("(hhttp://a.example/) x.example.comftp://f.example/p"),
+            "(h|http://a.example/|) x.example.com|ftp://f.example/p|"
+        );
+        // with unregistered names asked for too: `Ahttp` is no scheme
+        assert_eq!(
+            marked_with(Finds::UNREGISTERED, "Ahttp://repo.example.org/"),
+            "A|http://repo.example.org/|"
+        );
+        for text in [
+            "mysftp://a.example/ Seehttp: x Seehttp:/a",
+            "git+https://a.example/r 4http:// xhttps://",
+            "nohttpx://a.example/",
+        ] {
+            assert_eq!(marked(text), text);
+        }
+        assert_eq!(marked("<xhttp://a.example/>"), "|<xhttp://a.example/>|");
     }
 
     #[test]
