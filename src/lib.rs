@@ -31,8 +31,10 @@
 //! - RFC 1738 appendix "Recommendations for URLs in Context" and RFC 3986
 //!   Appendix C: wrappers, whitespace removal, the hyphen at a line break
 //!   (kept and flagged: [`Flags::HYPHEN_BREAK`]).
-//! - Deviation: in `<…>` and `"…"` only whitespace holding a line break is
-//!   removed, since `"http://a.b is nice"` is prose; `<URL:…>` removes all.
+//! - Deviation: in `"…"` only whitespace holding a line break is removed,
+//!   since `"http://a.b is nice"` is prose; `<URL:…>` and `<…>` remove
+//!   all. A quoted HTML attribute value (`href="…"`) is the whole value,
+//!   its spaces percent-encoded ([`Flags::SPACE_ENCODED`]).
 //! - Bare URLs need a registered scheme followed by `//`, or one of the
 //!   opaque `mailto:`, `news:`, `urn:`; delimited ones any registered
 //!   scheme; `<URL:…>` any syntactically valid scheme.

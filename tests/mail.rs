@@ -105,12 +105,32 @@ fn holds(text: &[u8], url: &[u8]) -> bool {
         squeeze(t).into_iter().filter(|&b| b != b'>').collect()
     };
     let h = html(text);
+    // An HTML attribute value's spaces are printed as `%20` (issue 34.2).
+    let unspaced: Vec<u8> = {
+        let mut v = Vec::with_capacity(url.len());
+        let mut i = 0;
+        while i < url.len() {
+            if url[i..].starts_with(b"%20") {
+                i += 3;
+            } else {
+                v.push(url[i]);
+                i += 1;
+            }
+        }
+        v
+    };
+    let spaced = |t: &[u8]| {
+        unspaced.len() < url.len()
+            && squeeze(t).windows(unspaced.len()).any(|w| w == unspaced)
+    };
     url.is_empty()
         || contains(text)
         || contains(&squeeze(text))
         || contains(&unquote(text))
         || contains(&h)
         || contains(&squeeze(&h))
+        || spaced(text)
+        || spaced(&h)
 }
 
 /// Whether the original bytes of a match decode to text holding its URL.

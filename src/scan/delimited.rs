@@ -40,11 +40,18 @@
 //! - a wrapper that does not close within the cap, or meets a blank line,
 //!   a `<`, a control byte or the end of input first, is not a wrapper: the
 //!   caller falls back to a bare reading of its start;
-//! - in `<scheme:…>` and `"scheme:…"` only whitespace that contains a line
-//!   break is joined: `"http://a.b is nice"` and `<mailto:tismer at
-//!   example.com>` (python-dev, 2000-01: 281 such joins in the corpora, 3
-//!   distinct URLs) are prose, not URLs with spaces in them; the explicit
-//!   `<URL:…>` wrapper joins every whitespace, as RFC 1738 says.
+//! - `<URL:…>` and `<scheme:…>` join every whitespace, as both RFCs say
+//!   (`<mailto: user@example.org>` is `mailto:user@example.org`): in
+//!   text, `<` and `>` are delimiters and nothing else. In `"scheme:…"`
+//!   only whitespace that contains a line break is joined ([`Join::Lines`]):
+//!   `"` is also the quotation mark of prose, and `"http://a.b is nice"`
+//!   ends at the space (Appendix C's whitespace is what was "added to
+//!   break a long URI across lines");
+//! - a quoted HTML attribute value (`href="…"`, [`Join::Attribute`]) is
+//!   the URL a browser takes, the whole value: spaces within a line are
+//!   kept, percent-encoded as `%20` (RFC 3986 §2.1; the WHATWG URL
+//!   parser encodes them so), tabs dropped, and whitespace holding a line
+//!   break removed as in the other delimiters ([`Flags::SPACE_ENCODED`]).
 //!
 //! The reader restarts from the opening delimiter when it runs out of
 //! buffered input ([`Incomplete`]); the stream layer keeps the opening in
@@ -52,6 +59,19 @@
 
 use super::{Flags, Hay, Incomplete, LOOK_BEHIND};
 use crate::parse::MAX_SCHEME_LEN;
+
+/// Which whitespace inside the delimiters [`read`] removes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Join {
+    /// Every run of whitespace: `<URL:…>` (RFC 1738 appendix) and
+    /// `<…>` (RFC 3986 Appendix C).
+    All,
+    /// Only runs holding a line break: `"…"` and `'…'` in text.
+    Lines,
+    /// A quoted HTML attribute value: runs holding a line break are
+    /// removed, spaces within a line percent-encoded, tabs dropped.
+    Attribute,
+}
 
 /// A delimited URL that closed.
 #[derive(Debug)]
@@ -73,8 +93,8 @@ pub(crate) struct Closed {
 ///
 /// `open` is the index of the opening delimiter (the cap counts from
 /// there, and the line it stands on gives the [`quote_depth`] of
-/// continuation lines, read only when a line break is met); `lines_only`
-/// joins only whitespace that contains a line break.
+/// continuation lines, read only when a line break is met); `join` says
+/// which whitespace is removed.
 /// Returns `Ok(None)` when the delimiters do not close.
 #[inline]
 pub(crate) fn read(
@@ -82,7 +102,7 @@ pub(crate) fn read(
     open: usize,
     from: usize,
     closer: u8,
-    lines_only: bool,
+    join: Join,
     cap: usize,
 ) -> Result<Option<Closed>, Incomplete> {
     // The common case, as the loop of `read_all` meets it first: the
@@ -98,7 +118,7 @@ pub(crate) fn read(
             flags: Flags::default(),
         }));
     }
-    read_all(hay, open, from, closer, lines_only, cap)
+    read_all(hay, open, from, closer, join, cap)
 }
 
 /// [`read`] in full: leading blanks, joins, quote prefixes.
@@ -108,13 +128,15 @@ fn read_all(
     open: usize,
     from: usize,
     closer: u8,
-    lines_only: bool,
+    join: Join,
     cap: usize,
 ) -> Result<Option<Closed>, Incomplete> {
     let limit = open.saturating_add(cap);
     let mut depth = None;
     let mut flags = Flags::default();
     let mut joined: Option<Vec<u8>> = None;
+    // A space was percent-encoded ([`Join::Attribute`]).
+    let mut encoded = false;
     // Leading whitespace (after `URL:`) is a delimiter, not a join.
     let mut i = skip_blanks(hay, from, limit)?;
     let url_start = i;
@@ -130,6 +152,9 @@ fn read_all(
         }
         let Some(b) = hay.get(i)? else { return Ok(None) };
         if b == closer {
+            if encoded && attribute_name(&hay.bytes[seg..i]) {
+                return Ok(None);
+            }
             let url_end = i;
             let joined = joined.map(|mut v| {
                 v.extend_from_slice(&hay.bytes[seg..i]);
@@ -147,6 +172,9 @@ fn read_all(
             let gap = gap(hay, i, open, &mut depth, limit)?;
             let Some(gap) = gap else { return Ok(None) };
             if gap.next < limit && hay.get(gap.next)? == Some(closer) {
+                if encoded && attribute_name(&hay.bytes[seg..i]) {
+                    return Ok(None);
+                }
                 // Trailing whitespace before the closer: not a join.
                 let url_end = i;
                 let joined = joined.map(|mut v| {
@@ -162,7 +190,7 @@ fn read_all(
                     flags,
                 }));
             }
-            if lines_only && !gap.line_break {
+            if join == Join::Lines && !gap.line_break {
                 return Ok(None);
             }
             // Room for a few lines at once: grown by pieces, the joined
@@ -170,6 +198,33 @@ fn read_all(
             // joined candidate).
             let v = joined.get_or_insert_with(|| Vec::with_capacity(256));
             v.extend_from_slice(&hay.bytes[seg..i]);
+            if join == Join::Attribute && !gap.line_break {
+                // A quote beside the space is script, not a value
+                // (`src="…ord=' + same + '?"` in a `document.write`).
+                let quote = |b: Option<u8>| matches!(b, Some(b'"' | b'\''));
+                if quote(hay.bytes.get(i - 1).copied())
+                    || quote(hay.get(gap.next)?)
+                {
+                    return Ok(None);
+                }
+                encoded = true;
+                // WHATWG URL: tabs are removed, spaces percent-encoded.
+                for &b in &hay.bytes[i..gap.next] {
+                    match b {
+                        b'\t' => {}
+                        b' ' => v.extend_from_slice(b"%20"),
+                        _ => {
+                            const HEX: &[u8; 16] = b"0123456789ABCDEF";
+                            let hex = |n: u8| HEX[usize::from(n & 15)];
+                            v.extend_from_slice(&[b'%', hex(b >> 4), hex(b)]);
+                        }
+                    }
+                }
+                flags.insert(Flags::SPACE_ENCODED);
+                i = gap.next;
+                seg = i;
+                continue;
+            }
             flags.insert(Flags::JOINED);
             if gap.line_break && i > url_start && hay.bytes[i - 1] == b'-' {
                 flags.insert(Flags::HYPHEN_BREAK);
@@ -185,6 +240,20 @@ fn read_all(
             return Ok(None);
         }
         i += 1;
+    }
+}
+
+/// Whether `word`, the last word of an attribute value with spaces in
+/// it, is an attribute name and its `=` (`target=`): the value's own
+/// closing quote is missing, and the quote met is the next attribute's
+/// (`href="http://a.example/ target="_blank"`); the value is no URL.
+fn attribute_name(word: &[u8]) -> bool {
+    match word.split_last() {
+        Some((b'=', name)) => {
+            name.first().is_some_and(u8::is_ascii_alphabetic)
+                && name.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'-')
+        }
+        _ => false,
     }
 }
 
@@ -456,9 +525,9 @@ pub(crate) fn quote_depth(hay: &[u8], open: usize) -> usize {
 mod tests {
     use super::*;
 
-    fn url(text: &str, lines_only: bool) -> Option<(String, Flags)> {
+    fn url(text: &str, join: Join) -> Option<(String, Flags)> {
         let hay = Hay { bytes: text.as_bytes(), eof: true };
-        let c = read(&hay, 0, 1, b'>', lines_only, 2048).unwrap()?;
+        let c = read(&hay, 0, 1, b'>', join, 2048).unwrap()?;
         let bytes = match c.joined {
             Some(v) => v,
             None => text.as_bytes()[c.url_start..c.url_end].to_vec(),
@@ -468,13 +537,13 @@ mod tests {
 
     #[test]
     fn joins_and_flags() {
-        let (u, f) = url("<http://a.b/\n   c>", false).unwrap();
+        let (u, f) = url("<http://a.b/\n   c>", Join::All).unwrap();
         assert_eq!(u, "http://a.b/c");
         assert!(f.contains(Flags::JOINED));
-        let (u, f) = url("<http://a-\n  b/>", false).unwrap();
+        let (u, f) = url("<http://a-\n  b/>", Join::All).unwrap();
         assert_eq!(u, "http://a-b/");
         assert!(f.contains(Flags::HYPHEN_BREAK));
-        let (u, f) = url("< http://a.b/ >", false).unwrap();
+        let (u, f) = url("< http://a.b/ >", Join::All).unwrap();
         assert_eq!(u, "http://a.b/");
         assert!(!f.contains(Flags::JOINED));
     }
@@ -568,11 +637,12 @@ mod tests {
                 text.extend_from_slice(p);
             }
             let cap = [8, 40, 2048][(x >> 8) as usize % 3];
-            let lines_only = x >> 12 & 1 == 1;
+            let join = [Join::All, Join::Lines, Join::Attribute]
+                [(x >> 12) as usize % 3];
             let eof = x >> 13 & 1 == 1;
             let hay = Hay { bytes: &text, eof };
-            let fast = read(&hay, 0, 1, closer, lines_only, cap);
-            let full = read_all(&hay, 0, 1, closer, lines_only, cap);
+            let fast = read(&hay, 0, 1, closer, join, cap);
+            let full = read_all(&hay, 0, 1, closer, join, cap);
             assert_eq!(format!("{fast:?}"), format!("{full:?}"), "{text:?}");
         }
     }
@@ -595,12 +665,37 @@ mod tests {
         }
     }
 
+    /// Issue 34: whitespace within a line inside `<…>` is joined (RFC
+    /// 3986 Appendix C), in quotes it is not; an attribute value keeps
+    /// its spaces percent-encoded and drops its tabs.
+    #[test]
+    fn join_rules() {
+        let (u, f) = url("<mailto: user@example.org>", Join::All).unwrap();
+        assert_eq!(u, "mailto:user@example.org");
+        assert!(f.contains(Flags::JOINED));
+        assert!(url("<mailto: user@example.org>", Join::Lines).is_none());
+        let (u, f) =
+            url("<mailto:x@y.z?Subject=A b\tc >", Join::Attribute).unwrap();
+        assert_eq!(u, "mailto:x@y.z?Subject=A%20bc");
+        assert!(f.contains(Flags::SPACE_ENCODED));
+        assert!(!f.contains(Flags::JOINED));
+        // script around the value, a value left open: the bare reading
+        assert!(url("<http://a.b/?x=' + y + '>", Join::Attribute).is_none());
+        assert!(url("<http://a.b/ target=>", Join::Attribute).is_none());
+        assert!(url("<http://a.b/ x=1&target=>", Join::Attribute).is_some());
+        let (u, f) = url("<http://a.b/x\n   y z>", Join::Attribute).unwrap();
+        assert_eq!(u, "http://a.b/xy%20z");
+        assert!(f.contains(Flags::JOINED));
+        assert!(f.contains(Flags::SPACE_ENCODED));
+    }
+
     #[test]
     fn does_not_close() {
-        assert!(url("<http://a.b/\n\nc>", false).is_none());
-        assert!(url("<http://a.b/ <c>", false).is_none());
-        assert!(url("<http://a.b/ c", false).is_none());
-        assert!(url("<http://a.b/ c>", true).is_none());
+        assert!(url("<http://a.b/\n\nc>", Join::All).is_none());
+        assert!(url("<http://a.b/ <c>", Join::All).is_none());
+        assert!(url("<http://a.b/ c", Join::All).is_none());
+        assert!(url("<http://a.b/ c>", Join::Lines).is_none());
+        assert!(url("<http://a.b/ c\n\n>", Join::Attribute).is_none());
     }
 
     #[test]
@@ -627,7 +722,7 @@ mod tests {
         let text = b"> see <URL:http://a.b/long/\n> path/x.txt> ok\n";
         let hay = Hay { bytes: text, eof: true };
         assert_eq!(quote_depth(text, 6), 1);
-        let c = read(&hay, 6, 11, b'>', false, 2048).unwrap().unwrap();
+        let c = read(&hay, 6, 11, b'>', Join::All, 2048).unwrap().unwrap();
         assert_eq!(
             c.joined.as_deref(),
             Some(&b"http://a.b/long/path/x.txt"[..])

@@ -157,13 +157,18 @@ impl Flags {
     pub const TRIMMED: Flags = Flags(4);
     /// A mail quote prefix (`> `) was removed from a continuation line.
     pub const QUOTE_PREFIX: Flags = Flags(8);
+    /// Spaces inside a quoted HTML attribute value (`href="…"`) were
+    /// kept, percent-encoded as `%20` (RFC 3986 §2.1), as a browser
+    /// takes the value.
+    pub const SPACE_ENCODED: Flags = Flags(16);
 
     /// All flags with their names, in display order.
-    pub const ALL: [(Flags, &'static str); 4] = [
+    pub const ALL: [(Flags, &'static str); 5] = [
         (Flags::JOINED, "joined"),
         (Flags::HYPHEN_BREAK, "hyphen-break"),
         (Flags::TRIMMED, "trimmed"),
         (Flags::QUOTE_PREFIX, "quote-prefix"),
+        (Flags::SPACE_ENCODED, "space-encoded"),
     ];
 
     /// Whether every flag of `other` is set.
@@ -437,6 +442,18 @@ impl Config {
         }
         let scheme = parse::registered_prefix(&bytes[s..], c - s);
         let registered = scheme.is_some();
+        // A web scheme glued to the word before it (`Seehttps://`):
+        // a reader sees the URL from the scheme (issue 34.3). Inside
+        // `<…>` the whole name stays the author's (`<x-http://…>`).
+        if !registered && before != Some(b'<') && self.bare {
+            let slashes =
+                (hay.get(c + 1)?, hay.get(c + 2)?) == (Some(b'/'), Some(b'/'));
+            if let Some(k) = glued_scheme(bytes, s, c).filter(|_| slashes) {
+                let s = c - k;
+                let scheme = parse::registered_prefix(&bytes[s..], k);
+                return self.bare(hay, s, c, scheme);
+            }
+        }
         // RFC 3986 Appendix C: `<…>` delimits any URI, so an unregistered
         // scheme is read there too, when `//` (an authority, §3.2)
         // follows: `<svn+ssh://host/trunk>`. Its opaque forms are left
@@ -476,20 +493,36 @@ impl Config {
             _ => None,
         };
         if let Some((closer, kind)) = delimited {
-            // Only `<URL:…>` joins spaces within a line: in `<…>` and
-            // `"…"` they are prose (`<mailto:tismer at example.com>`,
-            // python-dev 2000-01), while real wraps break at line ends.
-            let lines_only = true;
+            // RFC 3986 Appendix C: whitespace inside `<…>` is removed; in
+            // quotes only a line break's (`"` is prose's quotation mark
+            // too: `"http://a.b is nice"`), but a quoted HTML attribute
+            // value is the whole value (see `delimited`).
+            let join = if kind == Kind::Angle {
+                delimited::Join::All
+            } else if attribute_value(bytes, s - 1, floor) {
+                delimited::Join::Attribute
+            } else {
+                delimited::Join::Lines
+            };
             let read = delimited::read(
                 hay,
                 s - 1,
                 s,
                 closer,
-                lines_only,
+                join,
                 self.max_wrapper,
             )?;
             if let Some(closed) = read {
-                return Ok(Some(self.closed(hay, s - 1, closed, kind)));
+                let found = self.closed(hay, s - 1, closed, kind);
+                // A value with spaces the validator refuses (bytes that
+                // are no UTF-8, a space before `?`) is read as before:
+                // the bare reading of its start. The value's spaces
+                // never cost a URL.
+                let refused = found.0.flags.contains(Flags::SPACE_ENCODED)
+                    && found.0.verdict.is_err();
+                if !refused {
+                    return Ok(Some(found));
+                }
             }
         }
         if self.bare && (registered || unregistered) {
@@ -530,8 +563,14 @@ impl Config {
         open: usize,
         c: usize,
     ) -> Result<Option<(Raw, usize)>, Incomplete> {
-        let read =
-            delimited::read(hay, open, c + 1, b'>', false, self.max_wrapper)?;
+        let read = delimited::read(
+            hay,
+            open,
+            c + 1,
+            b'>',
+            delimited::Join::All,
+            self.max_wrapper,
+        )?;
         // Not closed: the scan goes on after `URL:` and finds the URL
         // inside as a bare one (the fallback of the RFC 1738 appendix).
         Ok(read.map(|closed| self.closed(hay, open, closed, Kind::Wrapped)))
@@ -629,6 +668,79 @@ impl Config {
     }
 }
 
+/// The length of the web scheme (`https`, `http`, `ftp`, any case) that
+/// ends the letters before the colon `c` when more letters stand
+/// before it (`Seehttps`, `comhttp`, `hhttp`), so that a reader sees the
+/// URL start at the scheme; `None` when the letters are the scheme alone
+/// (`git+https` is a scheme of its own, read elsewhere), or when a
+/// longer tail of them is a registered scheme itself (`sftp`, `tftp`:
+/// not an `ftp` glued to `s`). `s` is where the scheme run's letters
+/// start. RFC 3986 §3.1 lets a scheme hold letters only before its
+/// colon, so the glued word cannot be told from a scheme by syntax: only
+/// the three schemes a reader recognises on sight are split off.
+fn glued_scheme(bytes: &[u8], s: usize, c: usize) -> Option<usize> {
+    let mut l = c;
+    while l > s && bytes[l - 1].is_ascii_alphabetic() {
+        l -= 1;
+    }
+    let letters = &bytes[l..c];
+    let k = [&b"https"[..], b"http", b"ftp"].into_iter().find_map(|w| {
+        let n = w.len();
+        let tail = letters.len().checked_sub(n)?;
+        (tail > 0 && letters[tail..].eq_ignore_ascii_case(w)).then_some(n)
+    })?;
+    let longer = (1..letters.len() - k).any(|j| {
+        let name = &letters[j..];
+        parse::registered_prefix(name, name.len()).is_some()
+    });
+    (!longer).then_some(k)
+}
+
+/// The HTML attributes whose value is a URL (HTML 4.01 §6.4 `%URI`
+/// attributes in use in mail: `a`, `area`, `link` `href`; `img`,
+/// `script`, `iframe`, `frame`, `input` `src`; `form` `action`;
+/// `button` `formaction`; `body`, `table`, `td` `background`;
+/// `blockquote`, `q` `cite`; `video` `poster`; `img` `longdesc`).
+const URL_ATTRIBUTES: [&[u8]; 8] = [
+    b"href",
+    b"src",
+    b"action",
+    b"formaction",
+    b"background",
+    b"cite",
+    b"poster",
+    b"longdesc",
+];
+
+/// Whether the quote at `q` opens the value of an HTML attribute that
+/// holds a URL ([`URL_ATTRIBUTES`], any case): `href="`, `src = '`, after
+/// a space or tab. Reads at most 24 bytes back, never before `floor`,
+/// and never past a line start (a parallel slice starts at one, and must
+/// see what a whole-input scan sees).
+fn attribute_value(bytes: &[u8], q: usize, floor: usize) -> bool {
+    let lowest = floor.max(q.saturating_sub(24));
+    let mut i = q;
+    let blank = |b: u8| matches!(b, b' ' | b'\t');
+    while i > lowest && blank(bytes[i - 1]) {
+        i -= 1;
+    }
+    if i <= lowest || bytes[i - 1] != b'=' {
+        return false;
+    }
+    i -= 1;
+    while i > lowest && blank(bytes[i - 1]) {
+        i -= 1;
+    }
+    let end = i;
+    while i > lowest && bytes[i - 1].is_ascii_alphabetic() {
+        i -= 1;
+    }
+    let name = &bytes[i..end];
+    i > lowest
+        && blank(bytes[i - 1])
+        && URL_ATTRIBUTES.iter().any(|a| a.eq_ignore_ascii_case(name))
+}
+
 /// Whether the unregistered scheme `name`, with `before` the byte before
 /// it (`None` at the floor), and `//` after its colon, opens a URL in
 /// running text or quotes.
@@ -649,7 +761,8 @@ impl Config {
 /// - not a tail of `http`, `https` or `ftp` (`ttp`, `tp`, `p`, `ttps`,
 ///   `s`: the scheme cut by a line break or an obfuscator, 117
 ///   occurrences on the bench corpora), nor a word that ends with one (`hhttp`, `Seehttps`,
-///   `comhttp`: a scheme glued to the word before it);
+///   `comhttp`: a scheme glued to the word before it, read from the
+///   scheme by [`glued_scheme`]);
 /// - not spelled from the letters of `https` or `ftp` alone (`hppt`,
 ///   `htpp`, `htttp`, `htps`, `fpt`): a mistyped scheme names no protocol
 ///   a reader can follow (the defanged `hxxp` and `hxxps` are registered,
@@ -792,7 +905,7 @@ mod tests {
             "<xsl:value-of select=\"x\"/>",
             "x_svn+ssh://repo.example.org/trunk",
             "1abc://repo.example.org/trunk",
-            "ttps://repo.example.org/ Ahttp://repo.example.org/",
+            "ttps://repo.example.org/ tp://repo.example.org/",
             "ab:// x:///y",
             "C://Users/bob/file.txt (D://temp)",
             "'o:p'",
@@ -801,6 +914,100 @@ mod tests {
         ] {
             assert_eq!(any(text), text);
         }
+    }
+
+    /// Issue 34.1: whitespace inside `<…>` is removed (RFC 3986
+    /// Appendix C), after the scheme's colon too; in quotes only across
+    /// a line break.
+    #[test]
+    fn whitespace_inside_angles() {
+        assert_eq!(
+            marked("R. A. Hettinga <mailto: rah@example.com>"),
+            "R. A. Hettinga |<mailto: rah@example.com>|=mailto:rah@example.com"
+        );
+        assert_eq!(
+            marked("<ftp://a.example/pub/ gopher_protocol>."),
+            "|<ftp://a.example/pub/ gopher_protocol>|=ftp://a.example/pub/gopher_protocol."
+        );
+        assert_eq!(
+            marked("<mailto:tismer at example.com> <mailto:a@b.c >"),
+            "<mailto:tismer at example.com> |<mailto:a@b.c >|"
+        );
+        assert_eq!(
+            marked("\"see http://a.example/ and more words\""),
+            "\"see |http://a.example/| and more words\""
+        );
+        assert_eq!(
+            marked("\"http://a.example/ is nice\" \"mailto: a@b.c\""),
+            "\"|http://a.example/| is nice\" \"mailto: a@b.c\""
+        );
+    }
+
+    /// Issue 34.2: a quoted HTML attribute value holding a URL is the
+    /// whole value, its spaces percent-encoded; script or a value left
+    /// open is read as before.
+    #[test]
+    fn attribute_values() {
+        assert_eq!(
+            marked("<a href=\"mailto:x@example.org?Subject=Abuse Report\">"),
+            "<a href=|\"mailto:x@example.org?Subject=Abuse Report\"|\
+             =mailto:x@example.org?Subject=Abuse%20Report>"
+        );
+        assert_eq!(
+            marked("<IMG SRC = 'http://a.example/MAP BBQ.gif'>"),
+            "<IMG SRC = |'http://a.example/MAP BBQ.gif'|=http://a.example/MAP%20BBQ.gif>"
+        );
+        assert_eq!(
+            marked("<form action=\"http://a.example/x?a=b c\tx\">"),
+            "<form action=|\"http://a.example/x?a=b c\tx\"|=http://a.example/x?a=b%20cx>"
+        );
+        for text in [
+            // not a URL attribute, not an attribute, script, left open
+            "<p title=\"http://a.example/ x\">",
+            "say=\"http://a.example/ x\"",
+            "'<img src=\"http://a.example/;ord=' + n + '?\">'",
+            "<a href=\"http://a.example/ target=\"_blank\">",
+        ] {
+            let url = if text.contains(";ord=") {
+                "http://a.example/;ord="
+            } else {
+                "http://a.example/"
+            };
+            let want = text.replace(url, &format!("|{url}|"));
+            assert_eq!(marked(text), want);
+        }
+        // a value the validator refuses: the bare reading of its start
+        assert_eq!(
+            marked("<a href=\"mailto:a@example.org &subject=x y\">"),
+            "<a href=\"|mailto:a@example.org| &subject=x y\">"
+        );
+    }
+
+    /// Issue 34.3: a web scheme glued to the word before it starts the
+    /// URL; the letters alone, a longer registered tail or `<…>` do not.
+    #[test]
+    fn glued_web_schemes() {
+        assert_eq!(
+            marked("Seehttps://example.org/x and comHTTP://a.example/."),
+            "See|https://example.org/x| and com|HTTP://a.example/|."
+        );
+        assert_eq!(
+            marked("(hhttp://a.example/) x.example.comftp://f.example/p"),
+            "(h|http://a.example/|) x.example.com|ftp://f.example/p|"
+        );
+        // with unregistered names asked for too: `Ahttp` is no scheme
+        assert_eq!(
+            marked_with(Finds::UNREGISTERED, "Ahttp://repo.example.org/"),
+            "A|http://repo.example.org/|"
+        );
+        for text in [
+            "mysftp://a.example/ Seehttp: x Seehttp:/a",
+            "git+https://a.example/r 4http:// xhttps://",
+            "nohttpx://a.example/",
+        ] {
+            assert_eq!(marked(text), text);
+        }
+        assert_eq!(marked("<xhttp://a.example/>"), "|<xhttp://a.example/>|");
     }
 
     #[test]
