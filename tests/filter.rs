@@ -475,10 +475,9 @@ fn error_messages_quote_a_bounded_value() {
     assert_eq!(o.status.code(), Some(2));
     let e = stderr(&o);
     assert!(e.len() < 1000, "{} bytes: {}", e.len(), &e[..1000]);
-    assert!(
-        e.contains(":2: \"aaaa") && e.contains("… (1000000 bytes)"),
-        "{e}"
-    );
+    // The host list is read a line at a time: an over-long line is
+    // said by its length, never kept (issue 33.13).
+    assert!(e.contains(":2: a line of 1000000 bytes"), "{e}");
     // Many alternatives in one pattern: cut, and the length said.
     // (One argument holds at most 128 KiB on Linux.)
     let alternatives: Vec<String> =

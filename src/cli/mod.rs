@@ -12,7 +12,7 @@ mod progress;
 use anyhow::{bail, Context};
 use args::{Args, By, Color, Mail, MergeArgs};
 use clap::Parser;
-use progress::{Progress, Stop};
+use progress::Progress;
 use std::ffi::OsString;
 use std::io::{self, BufReader, IsTerminal, Write};
 use std::path::PathBuf;
@@ -295,15 +295,12 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
     let mut report =
         Progress::new(printer, show_progress, tty_out, total, started);
     report.quiet = args.quiet;
-    match driver.run(inputs, &mut report) {
-        // -q: the first URL ends the run, found, whatever came before.
-        Err(e) if e.get_ref().is_some_and(|r| r.is::<Stop>()) => {
-            report.clear();
-            return Ok(0);
-        }
-        r => r?,
-    }
+    driver.run(inputs, &mut report)?;
     report.clear();
+    // -q: the first URL ends the run, found, whatever came before (grep).
+    if args.quiet && report.printer.found() {
+        return Ok(0);
+    }
     let mut printer = report.printer;
     printer.finish(started.elapsed())?;
     if let Some(e) = list_errors.and_then(|e| e.take()) {

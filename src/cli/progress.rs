@@ -39,18 +39,6 @@ pub(super) struct Progress<W: Write, E: Write> {
     pub(super) quiet: bool,
 }
 
-/// The error that ends a `-q` run at its first URL.
-#[derive(Debug)]
-pub(super) struct Stop;
-
-impl std::fmt::Display for Stop {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("a URL was found (-q)")
-    }
-}
-
-impl std::error::Error for Stop {}
-
 impl<W: Write, E: Write> Progress<W, E> {
     /// A report that shows a bar on stderr when `enabled`.
     pub(super) fn new(
@@ -175,11 +163,15 @@ impl<W: Write, E: Write> Report for Progress<W, E> {
     }
 
     fn wants(&self) -> Wants {
-        self.printer.wants()
+        // -q: the first URL selected ends the run.
+        match self.quiet && self.printer.found() {
+            true => Wants::Nothing,
+            false => self.printer.wants(),
+        }
     }
 
     fn may_stop(&self) -> bool {
-        self.printer.may_stop()
+        self.quiet || self.printer.may_stop()
     }
 
     fn progress(&mut self, bytes: u64) {
