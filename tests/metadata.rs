@@ -65,9 +65,13 @@ fn header_values_are_listed_by_name() {
 #[test]
 fn plain_output_is_unchanged_by_metadata() {
     let plain = run(&["--mail", "on"], SPOOL);
-    let asked = run(&["--mail", "on", "--header", "x-tag"], SPOOL);
     assert_eq!(plain.stdout, b"http://a.example/\nhttp://b.example/\n");
-    assert_eq!(asked.stdout, plain.stdout);
+    // --header shows only in --json: without it, refused (issue 34.11),
+    // where it was once accepted and ignored.
+    let asked = run(&["--mail", "on", "--header", "x-tag"], SPOOL);
+    assert_eq!(asked.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&asked.stderr).contains("--json"));
+    assert_eq!(asked.stdout, b"");
 }
 
 fn tsv_rows(out: &Output, dim: &str) -> Vec<(String, u64)> {
