@@ -92,16 +92,25 @@ fn effects(args: &Args) -> anyhow::Result<()> {
         }
     }
     if !args.header.is_empty() && !json_matches {
-        bail!("--header fills the `headers` of --json match records: use it with --json, without --stats");
+        bail!(
+            "--header fills the `headers` of --json match records: use it \
+             with --json, without --stats"
+        );
     }
     if args.html_context && !json_matches {
-        bail!("--html-context adds to --json match records: use it with --json, without --stats");
+        bail!(
+            "--html-context adds to --json match records: use it with \
+             --json, without --stats"
+        );
     }
     if args.by.is_some() && !stats {
         bail!("--by groups statistics: use it with --stats or --stats-tsv");
     }
     if args.exact_stats && !stats {
-        bail!("--exact-stats counts statistics: use it with --stats or --stats-tsv");
+        bail!(
+            "--exact-stats counts statistics: use it with --stats or \
+             --stats-tsv"
+        );
     }
     if args.top.is_some() && !args.stats {
         bail!(
