@@ -102,6 +102,14 @@ fn ignore_case_for_patterns() {
     assert_eq!(stdout(&o), "http://a.example/X\n");
     let o = run(&["--ignore-case", "--exclude-regexp", "/X"], TWO);
     assert_eq!(stdout(&o), "http://b.example/y\n");
+    // Without a pattern, -i would do nothing: refused (issue 34.11's rule).
+    let o = run(&["-i"], TWO);
+    assert_eq!((stdout(&o).as_str(), code(&o)), ("", 2));
+    assert!(
+        stderr(&o).contains("without -e or --exclude-regexp"),
+        "{}",
+        stderr(&o)
+    );
     // Without -i, case counts in an exclusion too.
     let o = run(&["--exclude-regexp", "/x"], TWO);
     assert_eq!(stdout(&o), "http://a.example/X\nhttp://b.example/y\n");
