@@ -331,6 +331,17 @@ fn context_lines_as_grep() {
         "c.txt-1-one\nc.txt:2:two http://a.example/x and <http://b.example/y>\n\
          --\nc.txt-5-five\nc.txt:6:six <URL:http://w.example/\nc.txt:7:   more> end\n"
     );
+    // Groups of two files are apart too (grep -C1 a b).
+    std::fs::write(dir.path().join("d.txt"), "x http://d.example/\ny\n")
+        .unwrap();
+    let o = run_in(dir.path(), &["-C", "1", "c.txt", "d.txt"], b"");
+    assert!(
+        stdout(&o).ends_with(
+            "c.txt-seven\n--\nd.txt:x http://d.example/\nd.txt-y\n"
+        ),
+        "{}",
+        stdout(&o)
+    );
     // Context that meets the next group runs on, with no `--`.
     let o = run_in(dir.path(), &["-n", "-C", "3", "c.txt"], b"");
     assert!(!stdout(&o).contains("--"), "{}", stdout(&o));

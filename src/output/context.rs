@@ -114,7 +114,8 @@ pub(super) struct ContextLines {
     before: VecDeque<Line>,
     /// Context lines still owed after the last line with a URL.
     after_left: usize,
-    /// The number of the last line written, in this input.
+    /// The number of the last line written, in this input (0: none
+    /// yet, so a group of another input is apart, as grep has it).
     last: u64,
     /// Something was written (a `--` goes before the next group apart).
     wrote: bool,
@@ -136,7 +137,8 @@ impl ContextLines {
         sep: u8,
     ) -> io::Result<()> {
         let context = cx.opts.context.is_some_and(|(b, a)| b + a > 0);
-        if context && self.wrote && line.number > self.last + 1 {
+        let apart = self.last == 0 || line.number > self.last + 1;
+        if context && self.wrote && apart {
             out.write_all(b"--\n")?;
         }
         self.wrote = true;
