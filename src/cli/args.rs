@@ -308,8 +308,8 @@ pub struct Args {
     pub generate: Option<Generate>,
 
     // ---- grep, rg and urlscan habits (issue 34) ----
-    /// Print nothing; exit 0 at the first URL selected (1 when none, 2
-    /// on an error before it), as grep -q.
+    /// Print nothing; exit 0 at the first URL selected, even after an
+    /// error (1 when none, 2 on an error and none), as grep -q.
     #[arg(short = 'q', long, conflicts_with_all = [
         "count", "json", "stats", "stats_tsv", "files_with_matches",
         "files_without_match", "files",
