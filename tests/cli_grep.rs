@@ -102,6 +102,14 @@ fn ignore_case_for_patterns() {
     assert_eq!(stdout(&o), "http://a.example/X\n");
     let o = run(&["--ignore-case", "--exclude-regexp", "/X"], TWO);
     assert_eq!(stdout(&o), "http://b.example/y\n");
+    // Without a pattern, -i would do nothing: refused (issue 34.11's rule).
+    let o = run(&["-i"], TWO);
+    assert_eq!((stdout(&o).as_str(), code(&o)), ("", 2));
+    assert!(
+        stderr(&o).contains("without -e or --exclude-regexp"),
+        "{}",
+        stderr(&o)
+    );
     // Without -i, case counts in an exclusion too.
     let o = run(&["--exclude-regexp", "/x"], TWO);
     assert_eq!(stdout(&o), "http://a.example/X\nhttp://b.example/y\n");
@@ -265,4 +273,140 @@ fn color_names_lines_and_urls() {
     }
     let o = run(&["--color", "sometimes"], TWO);
     assert_eq!(code(&o), 2);
+}
+
+const TEXT: &str = "one\ntwo http://a.example/x and <http://b.example/y>\n\
+three\nfour\nfive\nsix <URL:http://w.example/\n   more> end\nseven\n";
+
+/// Writes `text` to `name` in a new folder.
+fn file(name: &str, text: &[u8]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(name), text).unwrap();
+    dir
+}
+
+#[test]
+fn line_prints_the_line_of_each_url_once() {
+    let dir = file("c.txt", TEXT.as_bytes());
+    let o = run_in(dir.path(), &["--line", "c.txt"], b"");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    // Two URLs, one line; a wrapper over two lines prints both.
+    assert_eq!(
+        stdout(&o),
+        "two http://a.example/x and <http://b.example/y>\n\
+         six <URL:http://w.example/\n   more> end\n"
+    );
+    let o = run_in(dir.path(), &["--line", "-Hnb", "c.txt"], b"");
+    assert_eq!(
+        stdout(&o),
+        "c.txt:2:4:two http://a.example/x and <http://b.example/y>\n\
+         c.txt:6:68:six <URL:http://w.example/\n\
+         c.txt:7:95:   more> end\n"
+    );
+    // Selection applies: only the lines of selected URLs.
+    let o =
+        run_in(dir.path(), &["--line", "--host", "w.example", "c.txt"], b"");
+    assert_eq!(stdout(&o), "six <URL:http://w.example/\n   more> end\n");
+}
+
+#[test]
+fn context_lines_as_grep() {
+    let dir = file("c.txt", TEXT.as_bytes());
+    let o = run_in(dir.path(), &["-n", "-C", "1", "c.txt"], b"");
+    assert_eq!(
+        stdout(&o),
+        "1-one\n2:two http://a.example/x and <http://b.example/y>\n3-three\n\
+         --\n5-five\n6:six <URL:http://w.example/\n7:   more> end\n8-seven\n"
+    );
+    let o = run_in(dir.path(), &["-A", "2", "c.txt"], b"");
+    assert_eq!(
+        stdout(&o),
+        "two http://a.example/x and <http://b.example/y>\nthree\nfour\n--\n\
+         six <URL:http://w.example/\n   more> end\nseven\n"
+    );
+    let o =
+        run_in(dir.path(), &["-Hn", "--before-context", "1", "c.txt"], b"");
+    assert_eq!(
+        stdout(&o),
+        "c.txt-1-one\nc.txt:2:two http://a.example/x and <http://b.example/y>\n\
+         --\nc.txt-5-five\nc.txt:6:six <URL:http://w.example/\nc.txt:7:   more> end\n"
+    );
+    // Groups of two files are apart too (grep -C1 a b).
+    std::fs::write(dir.path().join("d.txt"), "x http://d.example/\ny\n")
+        .unwrap();
+    let o = run_in(dir.path(), &["-C", "1", "c.txt", "d.txt"], b"");
+    assert!(
+        stdout(&o).ends_with(
+            "c.txt-seven\n--\nd.txt:x http://d.example/\nd.txt-y\n"
+        ),
+        "{}",
+        stdout(&o)
+    );
+    // Context that meets the next group runs on, with no `--`.
+    let o = run_in(dir.path(), &["-n", "-C", "3", "c.txt"], b"");
+    assert!(!stdout(&o).contains("--"), "{}", stdout(&o));
+    assert_eq!(stdout(&o).lines().count(), 8, "{}", stdout(&o));
+}
+
+#[test]
+fn line_reads_compressed_files_and_refuses_stdin() {
+    let mut gz = Vec::new();
+    {
+        let mut enc = flate2::write::GzEncoder::new(
+            &mut gz,
+            flate2::Compression::default(),
+        );
+        enc.write_all(TEXT.as_bytes()).unwrap();
+        enc.finish().unwrap();
+    }
+    let dir = file("c.txt.gz", &gz);
+    let o = run_in(dir.path(), &["-n", "-B1", "c.txt.gz"], b"");
+    assert_eq!(
+        stdout(&o),
+        "1-one\n2:two http://a.example/x and <http://b.example/y>\n--\n\
+         5-five\n6:six <URL:http://w.example/\n7:   more> end\n"
+    );
+    // Stdin cannot be read twice.
+    for args in [&["--line"][..], &["-C", "2"], &["--line", "-"]] {
+        let o = run(args, TEXT.as_bytes());
+        assert_eq!((stdout(&o).as_str(), code(&o)), ("", 2), "{args:?}");
+        assert!(
+            stderr(&o).contains("not possible for stdin"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    // A flag it would leave without effect is refused.
+    for flag in ["-c", "--json", "-l", "--rejects"] {
+        let o = run_in(dir.path(), &["-A", "1", flag, "c.txt.gz"], b"");
+        assert_eq!(code(&o), 2, "{flag}");
+    }
+}
+
+#[test]
+fn line_colours_the_url_and_escapes_the_rest() {
+    let dir = file(
+        "e.txt",
+        b"a\x1b[31m http://a.example/%41 \"http://q.example/\"\r\n",
+    );
+    let o = run_in(dir.path(), &["--line", "--color", "always", "e.txt"], b"");
+    // The line's own ESC and `%` are escaped; the colours wrap each URL
+    // (inside its quotes); the CR of a CRLF line is not printed.
+    assert_eq!(
+        stdout(&o),
+        "a%1B[31m \x1b[1;31mhttp://a.example/%2541\x1b[0m \
+         \"\x1b[1;31mhttp://q.example/\x1b[0m\"\n"
+    );
+}
+
+#[test]
+fn line_in_mail_is_the_stored_line() {
+    // A documented limit: the stored line, not the decoded text.
+    let mbox = b"From a@b Mon Jan  1 00:00:00 2001\nFrom: a@b.example\n\
+Content-Transfer-Encoding: quoted-printable\n\nsee http://qp.example/a=\nb/c and text\n";
+    let dir = file("m.mbox", mbox);
+    let o = run_in(dir.path(), &["-n", "m.mbox"], b"");
+    assert_eq!(stdout(&o), "5:http://qp.example/ab/c\n");
+    let o = run_in(dir.path(), &["-n", "--line", "m.mbox"], b"");
+    assert_eq!(stdout(&o), "5:see http://qp.example/a=\n6:b/c and text\n");
 }

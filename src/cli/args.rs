@@ -308,8 +308,8 @@ pub struct Args {
     pub generate: Option<Generate>,
 
     // ---- grep, rg and urlscan habits (issue 34) ----
-    /// Print nothing; exit 0 at the first URL selected (1 when none, 2
-    /// on an error before it), as grep -q.
+    /// Print nothing; exit 0 at the first URL selected, even after an
+    /// error (1 when none, 2 on an error and none), as grep -q.
     #[arg(short = 'q', long, conflicts_with_all = [
         "count", "json", "stats", "stats_tsv", "files_with_matches",
         "files_without_match", "files",
@@ -344,6 +344,38 @@ pub struct Args {
         default_value_t = Color::Auto
     )]
     pub color: Color,
+
+    /// Print the line that holds each URL (once for several URLs), as
+    /// stored after decompression, instead of the URL: PATH:LINE:TEXT.
+    /// Each input is read again for it, so not stdin or a FIFO; in mail
+    /// the stored line, not the decoded text.
+    #[arg(long, conflicts_with_all = [
+        "count", "json", "stats", "stats_tsv", "files_with_matches",
+        "files_without_match", "quiet", "files", "rejects",
+    ])]
+    pub line: bool,
+
+    /// With --line (implied): N lines after each line with a URL.
+    #[arg(short = 'A', long, value_name = "N", conflicts_with_all = [
+        "count", "json", "stats", "stats_tsv", "files_with_matches",
+        "files_without_match", "quiet", "files", "rejects",
+    ])]
+    pub after_context: Option<usize>,
+
+    /// With --line (implied): N lines before each line with a URL.
+    #[arg(short = 'B', long, value_name = "N", conflicts_with_all = [
+        "count", "json", "stats", "stats_tsv", "files_with_matches",
+        "files_without_match", "quiet", "files", "rejects",
+    ])]
+    pub before_context: Option<usize>,
+
+    /// With --line (implied): N lines before and after; `--` between
+    /// groups apart, `PATH-LINE-TEXT` for context lines, as grep.
+    #[arg(short = 'C', long, value_name = "N", conflicts_with_all = [
+        "count", "json", "stats", "stats_tsv", "files_with_matches",
+        "files_without_match", "quiet", "files", "rejects",
+    ])]
+    pub context: Option<usize>,
 }
 
 /// `--color WHEN`.

@@ -22,6 +22,12 @@ const SUGGESTIONS: usize = 3;
 /// field name no field has.
 pub(super) fn check(args: &Args) -> anyhow::Result<()> {
     schemes(args)?;
+    if args.ignore_case
+        && args.regexp.is_empty()
+        && args.exclude_regexp.is_empty()
+    {
+        bail!("-i/--ignore-case has no effect without -e or --exclude-regexp");
+    }
     if args.max_url_len == 0 {
         bail!("--max-url-len 0: no URL would be found; use 1 or more");
     }

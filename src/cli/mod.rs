@@ -192,6 +192,17 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
     let (list, list_errors) = list.unzip();
     let paths = paths.into_iter().chain(list.into_iter().flatten());
     let inputs = input::Walk::from_paths(paths, walk);
+    // -A/-B/-C imply --line; each input is read again for its lines.
+    let c = args.context;
+    let before = args.before_context.or(c);
+    let after = args.after_context.or(c);
+    let line_mode = args.line || before.is_some() || after.is_some();
+    if line_mode && stdin_taken {
+        bail!(
+            "--line (and -A/-B/-C) reads each input again for its lines: \
+             not possible for stdin; name a file"
+        );
+    }
     let format = match (args.stats, args.stats_tsv, args.json, args.count) {
         _ if args.files_with_matches => Format::FilesWithMatches,
         _ if args.files_without_match => Format::FilesWithoutMatch,
@@ -200,6 +211,7 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
         (true, _, false, _) => Format::Stats,
         (false, _, true, _) => Format::Json,
         (false, _, false, true) => Format::Count,
+        _ if line_mode => Format::Lines,
         _ => Format::Plain,
     };
     let opts = PrinterOptions {
@@ -235,6 +247,7 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
             std::env::var_os("NO_COLOR"),
             std::env::var_os("TERM"),
         ),
+        context: line_mode.then(|| (before.unwrap_or(0), after.unwrap_or(0))),
     };
     let lines = args.line_number || format == Format::Json;
     let finder = Finder::builder()

@@ -2,6 +2,7 @@
 //! one format's writer ([`Emit`]); it turns the driver's ordered results
 //! into output.
 
+use super::context::ContextLines;
 use super::count::CountLines;
 use super::escape::{self, json_text};
 use super::files::FileNames;
@@ -34,6 +35,9 @@ pub enum Format {
     FilesWithoutMatch,
     /// JSON Lines; see [`crate::output::json`].
     Json,
+    /// The line that holds each URL, with the lines around it that
+    /// [`PrinterOptions::context`] asks for (`--line`, `-A/-B/-C`).
+    Lines,
     /// The readable statistics report, after the run.
     Stats,
     /// The statistics as one JSON object.
@@ -55,6 +59,7 @@ impl Format {
             Format::FilesWithMatches => Box::new(FileNames::with_match()),
             Format::FilesWithoutMatch => Box::new(FileNames::without_match()),
             Format::Json => Box::new(JsonLines::default()),
+            Format::Lines => Box::new(ContextLines::default()),
             Format::Stats => Box::new(StatsReport::text(exact_stats, by)),
             Format::StatsJson => Box::new(StatsReport::json(exact_stats, by)),
             Format::StatsTsv => Box::new(StatsReport::tsv(exact_stats, by)),
@@ -110,6 +115,9 @@ pub struct PrinterOptions {
     /// Colour names, line numbers and URLs in plain output (`--color`);
     /// the codes wrap text already escaped.
     pub color: bool,
+    /// Lines of context before and after each line with a URL, for
+    /// [`Format::Lines`].
+    pub context: Option<(usize, usize)>,
 }
 
 /// One output format's writer: what it writes for what the selection
