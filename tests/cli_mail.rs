@@ -342,3 +342,27 @@ fn cr_only_mail_is_searched_raw_whatever_the_mode() {
         assert_eq!(o.stdout, want, "{mode} stdin");
     }
 }
+
+#[test]
+fn mail_news_fields_of_groups_and_servers_are_not_searched() {
+    // Issue 34.2: `--find domain` read `sci.space:59848` of `Xref` as a
+    // host with a port, and the group names of `Newsgroups` and
+    // `Followup-To` and the servers of `Path` as hosts (RFC 5536 §3.1.4,
+    // §3.1.5, §3.2.6, §3.2.14).
+    let article = b"Path: news.example.org!sci.space!not-for-mail\n\
+From: a@b.example\n\
+Newsgroups: sci.space,sci.astro\n\
+Followup-To: sci.space\n\
+Subject: see nasa.gov\n\
+Xref: news.example.org sci.space:59848 sci.astro:123\n\
+Organization: see www.nasa.gov\n\
+\n\
+Body: sci.space:59848 and news.example.org\n";
+    let o = run(&["--find", "domain,www", "--mail", "on"], article);
+    assert_eq!(
+        stdout(&o),
+        "nasa.gov\nwww.nasa.gov\nsci.space:59848\nnews.example.org\n",
+        "{}",
+        stderr(&o)
+    );
+}

@@ -176,3 +176,39 @@ fn corpus_by_month_equals_json_grouped_by_date_utc() {
     assert!(want.len() >= 12, "{want:?}");
     assert_eq!(got, want);
 }
+
+#[test]
+fn a_byte_order_mark_in_an_encoded_word_is_latin_text() {
+    // Issue 33.7: the word was read as UTF-16 by its `FE FF` and lost.
+    let mail = b"From: a@b.example\n\
+Subject: =?iso-8859-1?q?=FE=FFhttp://latin.example/?=\n\nx\n";
+    let out = run(&["--json"], mail);
+    let m = matches(&out);
+    assert_eq!(m.len(), 1);
+    assert_eq!(m[0]["url"], "http://latin.example/");
+    assert_eq!(m[0]["mail"]["subject"], "\u{fe}\u{ff}http://latin.example/");
+}
+
+#[test]
+fn json_and_by_day_agree_on_dates_out_of_range() {
+    // Issue 33.9: `date_utc` clamped the year 10000 to 9999 while
+    // `--by day` said 10000-01-01; years RFC 5322 gives no date for
+    // (0000, signed, digits other than ASCII) were read as 1900.
+    for (date, day) in [
+        ("Fri, 31 Dec 9999 23:59:59 -2359", None),
+        ("Sat, 1 Jan 0000 00:00:00 +0000", None),
+        ("1 Jan -2001 00:00:00 +0000", None),
+        ("Mon, 1 Jan \u{0662}\u{0660}\u{0660}\u{0661} 00:00:00 +0000", None),
+        ("Fri, 31 Dec 9999 23:59:59 +2359", Some("9999-12-31")),
+    ] {
+        let mail =
+            format!("From: a@b.example\nDate: {date}\n\nhttp://x.example/\n");
+        let m = matches(&run(&["--json"], mail.as_bytes()));
+        let utc = m[0]["mail"]["date_utc"].as_str();
+        assert_eq!(utc.map(|u| &u[..10]), day, "{date}");
+        let tsv = run(&["--stats-tsv", "--by", "day"], mail.as_bytes());
+        let tsv = String::from_utf8(tsv.stdout).unwrap();
+        let want = format!("by-day\t{}\t1\n", day.unwrap_or("unknown"));
+        assert!(tsv.contains(&want), "{date}: {tsv}");
+    }
+}

@@ -9,8 +9,13 @@
 //! zone        = (FWS ( "+" / "-" ) 4DIGIT) / obs-zone
 //! ```
 //!
+//! A year is ASCII digits: four or more, 1900 or later (§3.3: "any
+//! numeric year 1900 or later"), and before 10000 in UTC as well (RFC
+//! 3339's `date-fullyear` is four digits); no sign, no other digits.
+//!
 //! Real archives hold the obsolete forms of §4.3 too, and worse: two- and
-//! three-digit years (`obs-year`: 0–49 are 2000–2049, 50–999 add 1900),
+//! three-digit years (`obs-year`: 0–49 are 2000–2049, 50–999 add 1900;
+//! a three-digit year zero-padded to four, `0102`, too),
 //! named zones (`UT`, `GMT`, `EST`, `EDT`, `CST`, `CDT`, `MST`, `MDT`,
 //! `PST`, `PDT`; military letters and other names mean `-0000`, "local
 //! time unknown"), the day before the month (`Jan 5`), an asctime order
@@ -60,6 +65,7 @@ impl UtcTime {
                 n /= 10;
             }
         };
+        // `parse` makes no instant outside the years 1899–9999.
         put(0, 4, y.clamp(0, 9999));
         put(5, 2, i64::from(m));
         put(8, 2, i64::from(d));
@@ -164,14 +170,26 @@ pub fn parse(value: &[u8]) -> Option<UtcTime> {
             (Some(h), Some(m), Some(s), None) => (h, m, s),
             _ => return None,
         };
-    let mut year = number(yy)?;
-    let day = number(dd)?;
-    let (hour, minute, second) = (number(hh)?, number(mi)?, number(ss)?);
-    // RFC 5322 §4.3: "If a two digit year is encountered whose value is
-    // between 00 and 49, the year is interpreted by adding 2000 […]
-    // between 50 and 99, or any three digit year […] by adding 1900."
-    if (0..1000).contains(&year) {
-        year += if year < 50 && yy.len() <= 2 { 2000 } else { 1900 };
+    let mut year = digits(yy)?;
+    let day = digits(dd)?;
+    let (hour, minute, second) = (digits(hh)?, digits(mi)?, digits(ss)?);
+    match yy.len() {
+        // RFC 5322 §4.3: "If a two digit year is encountered whose value
+        // is between 00 and 49, the year is interpreted by adding 2000
+        // […] between 50 and 99, or any three digit year […] by adding
+        // 1900."
+        2 => year += if year < 50 { 2000 } else { 1900 },
+        3 => year += 1900,
+        // §3.3: `year = (FWS 4*DIGIT FWS) / obs-year`, and "the year is
+        // any numeric year 1900 or later".
+        n if n >= 4 && year >= 1900 => {}
+        // A three-digit year zero-padded (`0102`): mailers that printed
+        // `tm_year` as four digits wrote these (62 messages of the
+        // SpamAssassin corpus), read as §4.3's three-digit year.
+        n if n >= 4 && (100..1000).contains(&year) => year += 1900,
+        // One digit (`obs-year` is `2*DIGIT`), `0000`–`0099`, `1000`–
+        // `1899`: no year of §3.3 or §4.3.
+        _ => return None,
     }
     let offset = zone(tz)?;
     let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
@@ -189,7 +207,7 @@ pub fn parse(value: &[u8]) -> Option<UtcTime> {
         30,
         31,
     ];
-    let valid = (1..=9999).contains(&year)
+    let valid = year <= 9999
         && (1..=days_in[month as usize - 1]).contains(&day)
         && (0..24).contains(&hour)
         && (0..60).contains(&minute)
@@ -199,8 +217,15 @@ pub fn parse(value: &[u8]) -> Option<UtcTime> {
     }
     let days = days_from_civil(year, month, day as u32);
     let local = days * 86_400 + hour * 3600 + minute * 60 + second;
-    Some(UtcTime { secs: local - offset })
+    let secs = local - offset;
+    // The instant must have a four-digit year in UTC too (RFC 3339 §5.6
+    // `date-fullyear = 4DIGIT`, as `date_utc` and `--by` write it):
+    // `31 Dec 9999 23:59 -0100` is in the year 10000 and is no date.
+    (secs < MAX_SECS).then_some(UtcTime { secs })
 }
+
+/// The first second of the year 10000 UTC, since the epoch.
+const MAX_SECS: i64 = 253_402_300_800;
 
 /// `value` without its comments (RFC 5322 §3.2.2, nested, quoted pairs
 /// inside); an unclosed one runs to the end.
@@ -275,6 +300,16 @@ fn number(word: &[u8]) -> Option<i64> {
     }
     let n = digits.iter().fold(0i64, |n, &d| n * 10 + i64::from(d - b'0'));
     Some(if neg { -n } else { n })
+}
+
+/// A run of 1 to 9 ASCII digits (RFC 5234 `DIGIT`, no sign): a day, a
+/// year or a part of the time.
+fn digits(word: &[u8]) -> Option<i64> {
+    if word.first().is_some_and(u8::is_ascii_digit) {
+        number(word)
+    } else {
+        None
+    }
 }
 
 /// The zone's offset east of UTC, in seconds: `+hhmm`/`-hhmm`
@@ -473,9 +508,47 @@ mod tests {
             "99999999999 Jan 2001 12:00 +0000",
             "5 Jan 2001 -1:00 +0000",
             "5 Jan 2001 12:00 +9999",
+            // Issue 33.9: years RFC 5322 gives no date for (§3.3: 1900 or
+            // later, §4.3: two or three digits), signs and digits other
+            // than ASCII.
+            "5 Jan 0000 12:00 +0000",
+            "5 Jan 1899 12:00 +0000",
+            "5 Jan 0099 12:00 +0000",
+            "5 Jan 1 12:00 +0000",
+            "5 Jan -2001 12:00 +0000",
+            "5 Jan -01 12:00 +0000",
+            "5 Jan +2001 12:00 +0000",
+            "5 Jan 10000 12:00 +0000",
+            "5 Jan \u{0662}\u{0660}\u{0660}\u{0661} 12:00 +0000",
+            "Fri, 5 Jan \u{0662}\u{0660}\u{0660}\u{0661} 00:00:00 +0000",
+            "\u{0665} Jan 2001 12:00 +0000",
+            "+5 Jan 2001 12:00 +0000",
+            "5 Jan 2001 +1:00 +0000",
+            // In the year 10000 in UTC.
+            "31 Dec 9999 23:58:59 -0100",
+            "31 Dec 9999 23:59:59 -2359",
         ] {
             assert_eq!(utc(s), None, "{s:?}");
         }
+    }
+
+    #[test]
+    fn the_years_at_the_ends_of_the_range() {
+        for (s, want) in [
+            ("1 Jan 1900 00:00:00 +0000", "1900-01-01T00:00:00Z"),
+            ("1 Jan 1900 00:00:00 +0100", "1899-12-31T23:00:00Z"),
+            ("31 Dec 9999 23:59:59 +0000", "9999-12-31T23:59:59Z"),
+            ("31 Dec 9999 23:58:59 +0100", "9999-12-31T22:58:59Z"),
+            ("5 Jan 02001 12:00 +0000", "2001-01-05T12:00:00Z"),
+            ("5 Jan 099 12:00 +0000", "1999-01-05T12:00:00Z"),
+            ("5 Jan 0102 12:00 +0000", "2002-01-05T12:00:00Z"),
+            ("5 Jan 00 12:00 +0000", "2000-01-05T12:00:00Z"),
+        ] {
+            assert_eq!(utc(s).as_deref(), Some(want), "{s:?}");
+        }
+        let last =
+            parse(b"31 Dec 9999 23:59:59 +0000").map(UtcTime::timestamp);
+        assert_eq!(last, Some(MAX_SECS - 1));
     }
 
     #[test]

@@ -53,6 +53,28 @@ impl Metadata {
     }
 }
 
+impl Metadata {
+    /// Adds what a later part of the same header says (a streamed
+    /// message's header is read in windows): the first `From`, `Subject`
+    /// and `Date` stay first, the values of the fields asked for are
+    /// appended in header order.
+    pub(crate) fn merge(&mut self, later: &Metadata) {
+        if self.from.is_none() {
+            self.from.clone_from(&later.from);
+        }
+        if self.subject.is_none() {
+            self.subject.clone_from(&later.subject);
+        }
+        if self.date.is_none() {
+            self.date.clone_from(&later.date);
+            self.date_utc = later.date_utc;
+        }
+        for (mine, theirs) in self.headers.iter_mut().zip(&later.headers) {
+            mine.1.extend(theirs.1.iter().cloned());
+        }
+    }
+}
+
 /// The fields metadata is read from, noted while the mail walk reads a
 /// header (spans of the values in the header block): decoding waits for
 /// the message's first match, so messages without URLs cost a name

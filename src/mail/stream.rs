@@ -317,6 +317,7 @@ impl<'f> StreamMsg<'f> {
     ) -> Result<bool, S::Error> {
         if self.head.raw {
             self.head.raw = false;
+            self.long_done();
             if !self.raw.finish(self.mf, &self.info, sink)? {
                 return Ok(false);
             }

@@ -73,6 +73,17 @@ fn message_ids() {
     assert!(!is_skipped_field(b"List-Archive"));
 }
 
+#[test]
+fn news_fields_of_groups_and_servers_are_skipped() {
+    // Issue 34.2: RFC 5536 §3.1.4, §3.1.5, §3.2.6, §3.2.14.
+    for name in ["Path", "Xref", "Newsgroups", "Followup-To", "XREF"] {
+        assert!(is_skipped_field(name.as_bytes()), "{name}");
+    }
+    for name in ["Paths", "Xrefs", "Organization", "Distribution"] {
+        assert!(!is_skipped_field(name.as_bytes()), "{name}");
+    }
+}
+
 /// The one-pass walk gives what `split` and then `fields` give.
 fn split_fields_agrees(entity: &[u8], envelope: bool) {
     let mut got = vec![Field {
@@ -217,7 +228,11 @@ fn field_start_as_the_plain_loops_say() {
 /// The plain rule: lower-case the name, then compare it with every
 /// skipped name (the oracle of the hashed dispatch).
 fn is_skipped_field_plain(name: &[u8]) -> bool {
-    const SKIPPED: [&[u8]; 25] = [
+    const SKIPPED: [&[u8]; 29] = [
+        b"path",
+        b"xref",
+        b"newsgroups",
+        b"followup-to",
         b"message-id",
         b"references",
         b"in-reply-to",

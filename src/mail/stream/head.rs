@@ -74,7 +74,14 @@ pub(super) struct Head {
     /// The field being read is too long to hold: its bytes are searched
     /// as they come.
     pub(super) raw: bool,
+    /// When that field is one metadata is read from: its first
+    /// [`LONG_KEPT`] bytes, read when it ends (issue 33.8: the fields
+    /// after it were lost).
+    pub(super) long: Option<Vec<u8>>,
 }
+
+/// What is kept of a metadata field too long to hold.
+pub(super) const LONG_KEPT: usize = 16 * 1024;
 
 impl StreamMsg<'_> {
     /// Reads one line of a header; `None` when more bytes are needed.
@@ -92,6 +99,7 @@ impl StreamMsg<'_> {
                     None => (self.inb.len(), false),
                 };
             let at = self.pos;
+            self.keep_long(at, end);
             self.pos = end;
             self.fed = end;
             self.line_start = whole;
@@ -126,6 +134,7 @@ impl StreamMsg<'_> {
         if continuation {
             if self.head.raw {
                 let at = self.pos;
+                self.keep_long(at, end);
                 self.pos = end;
                 self.fed = end;
                 self.line_start = whole;
@@ -141,14 +150,15 @@ impl StreamMsg<'_> {
             }
             return self.go_raw(end, whole, sink).map(Some);
         }
-        if header::field_colon(line).is_some() {
+        if let Some(colon) = header::field_colon(line) {
+            let long = line.len();
             if self.head.raw {
                 self.head.raw = false;
+                self.long_done();
                 if !self.raw.finish(self.mf, &self.info, sink)? {
                     return Ok(Some(false));
                 }
             }
-            let long = line.len();
             if self.head.buf.len() + long > HEADER_WINDOW
                 && !self.head_window(sink)?
             {
@@ -157,6 +167,12 @@ impl StreamMsg<'_> {
             self.head.fields_seen = true;
             if whole && long <= HEADER_WINDOW {
                 return self.take_head_line(end, whole, sink).map(Some);
+            }
+            let line = &self.inb[self.pos..end];
+            let name = line.get(..colon).unwrap_or_default().trim_ascii_end();
+            if self.head.depth == 0 && self.wants_field(name) {
+                self.head.long = Some(Vec::new());
+                self.keep_long(self.pos, end);
             }
             return self.go_raw(end, whole, sink).map(Some);
         }
@@ -218,6 +234,58 @@ impl StreamMsg<'_> {
         self.feed_raw(at, end, sink)
     }
 
+    /// Whether metadata is read from the field `name` of a message's
+    /// header.
+    fn wants_field(&self, name: &[u8]) -> bool {
+        let cfg = &self.mf.cfg;
+        cfg.metadata
+            && (name.eq_ignore_ascii_case(b"from")
+                || name.eq_ignore_ascii_case(b"subject")
+                || name.eq_ignore_ascii_case(b"date")
+                || cfg
+                    .header_fields
+                    .iter()
+                    .any(|w| name.eq_ignore_ascii_case(w.as_bytes())))
+    }
+
+    /// Keeps the bytes `from..to` of a long metadata field, up to
+    /// [`LONG_KEPT`].
+    fn keep_long(&mut self, from: usize, to: usize) {
+        let StreamMsg { head, inb, .. } = self;
+        if let Some(kept) = &mut head.long {
+            let room = LONG_KEPT.saturating_sub(kept.len());
+            let bytes = inb.get(from..to).unwrap_or_default();
+            kept.extend_from_slice(bytes.get(..room).unwrap_or(bytes));
+        }
+    }
+
+    /// The long field ended: what was kept of it is read as metadata,
+    /// after the windows before it and before those after it.
+    pub(super) fn long_done(&mut self) {
+        let Some(kept) = self.head.long.take() else { return };
+        let mut fields = Vec::new();
+        let (hs, _) = header::split_fields(&kept, false, Some(&mut fields));
+        let block = kept.get(hs.start..hs.end).unwrap_or_default();
+        let wanted = &self.mf.cfg.header_fields;
+        let meta = Metadata::read(block, &fields, wanted);
+        self.merge_meta(meta);
+    }
+
+    /// Adds `later` to the message's metadata.
+    fn merge_meta(&mut self, later: Metadata) -> Arc<Metadata> {
+        let merged = match self.info.meta.take() {
+            Some(old) => {
+                let mut m = Arc::unwrap_or_clone(old);
+                m.merge(&later);
+                m
+            }
+            None => later,
+        };
+        let merged = Arc::new(merged);
+        self.info.meta = Some(Arc::clone(&merged));
+        merged
+    }
+
     fn feed_raw<S: MailSink>(
         &mut self,
         from: usize,
@@ -252,9 +320,18 @@ impl StreamMsg<'_> {
         fields.clear();
         let (hs, _) = header::split_fields(&buf, envelope, Some(&mut fields));
         let block = &buf[hs.start..hs.end];
+        // The metadata of every window so far, this one's added: each
+        // window's matches and the body's carry all that was read.
+        let meta = if top && self.mf.cfg.metadata {
+            let wanted = &self.mf.cfg.header_fields;
+            let m = Metadata::read(block, &fields, wanted);
+            Slot::Read(self.merge_meta(m))
+        } else {
+            Slot::Off
+        };
         let msg = Message::new(&buf, self.info.index, Span::default());
         let known = self.info.id.take();
-        let (read, found, meta) = {
+        let (read, found) = {
             let mut rebase = Rebase {
                 sink,
                 offset: self.info.offset,
@@ -264,7 +341,7 @@ impl StreamMsg<'_> {
             let mut walk = Walk {
                 mf: self.mf,
                 id: known.as_deref(),
-                meta: Slot::Off,
+                meta,
                 origin: self.head.at,
                 hay: &buf,
                 msg: &msg,
@@ -277,7 +354,6 @@ impl StreamMsg<'_> {
                 (true, None) => walk.id.map(<[u8]>::to_vec),
                 _ => None,
             };
-            let meta = walk.meta.get();
             // Read now: the type borrows what the walk borrowed.
             let read = match mime {
                 Ok(Some(m)) => {
@@ -287,15 +363,12 @@ impl StreamMsg<'_> {
                 Ok(None) => Ok(false),
                 Err(e) => Err(e),
             };
-            (read, found, meta)
+            (read, found)
         };
         self.info.id = known.or(found);
         self.scratch.fields = fields;
         if !read? {
             return Ok(false);
-        }
-        if top && self.info.meta.is_none() {
-            self.info.meta = meta;
         }
         let mut buf = buf;
         buf.clear();

@@ -346,3 +346,74 @@ fn held_memory_is_bounded() {
         assert!(most < BOUND, "{name}: held {most} bytes");
     }
 }
+
+/// The metadata of each match of `msg`, streamed in pieces of `step`
+/// bytes with metadata asked for and `X-Tag` among the fields.
+fn metas(
+    msg: &[u8],
+    step: usize,
+) -> Vec<(String, Option<super::super::Metadata>)> {
+    struct Metas(Vec<(String, Option<super::super::Metadata>)>);
+    impl MailSink for Metas {
+        type Error = Infallible;
+        fn matched(&mut self, m: &MailMatch<'_>) -> Result<bool, Infallible> {
+            let url = String::from_utf8_lossy(m.as_match().url()).into_owned();
+            self.0.push((url, m.metadata().map(|a| (**a).clone())));
+            Ok(true)
+        }
+    }
+    let mf = MailFinder::builder()
+        .metadata(true)
+        .header_fields(["X-Tag"])
+        .build(Finder::new());
+    let mut out = Metas(Vec::new());
+    let Ok(Some(mut s)) = StreamMsg::start(&mf, 0, 0, &mut out) else {
+        panic!("stopped")
+    };
+    for piece in msg.chunks(step) {
+        let Ok(true) = s.feed(piece, &mut out) else { panic!("stopped") };
+    }
+    let Ok(true) = s.finish(&mut out) else { panic!("stopped") };
+    out.0
+}
+
+#[test]
+fn fields_after_a_long_field_are_read() {
+    // Issue 33.8: a field too long to hold (over 256 KiB) hid every
+    // field after it from the metadata: Subject and Date were lost.
+    let tail = "Subject: the subject\nDate: Fri, 5 Jan 2001 12:00:00 +0000\n\
+X-Tag: one\n\nhttp://body.example/\n";
+    let msg = format!(
+        "From: a@b.example\nX-Tag: zero\nX-Long: {}\n{tail}",
+        "a".repeat(300_000)
+    );
+    // Whole, the long line is seen at once; in pieces, as it comes.
+    for step in [msg.len(), 1 << 16, 4099] {
+        let got = metas(msg.as_bytes(), step);
+        assert_eq!(got.len(), 1);
+        let m = got[0].1.as_ref().expect("metadata");
+        assert_eq!(m.subject.as_deref(), Some("the subject"), "{step}");
+        let date = m.date.as_deref();
+        assert_eq!(date, Some("Fri, 5 Jan 2001 12:00:00 +0000"));
+        assert!(m.date_utc.is_some());
+        let from = m.from.as_ref().and_then(|f| f.address.as_deref());
+        assert_eq!(from, Some("a@b.example"));
+        let tags = vec!["zero".to_string(), "one".to_string()];
+        assert_eq!(m.headers, [("x-tag".to_string(), tags)]);
+    }
+    // The long field itself is a metadata field: its first 16 KiB are
+    // kept, and the fields after it read all the same.
+    let msg = format!(
+        "From: a@b.example\nSubject: {} http://subject.example/\n{tail}",
+        "s".repeat(300_000)
+    );
+    let got = metas(msg.as_bytes(), msg.len());
+    let urls: Vec<_> = got.iter().map(|g| g.0.as_str()).collect();
+    assert_eq!(urls, ["http://subject.example/", "http://body.example/"]);
+    let m = got[1].1.as_ref().expect("metadata");
+    let subject = m.subject.as_deref().unwrap_or_default();
+    let kept = super::head::LONG_KEPT;
+    assert!(subject.starts_with("sss") && subject.len() < kept);
+    assert_eq!(m.date.as_deref(), Some("Fri, 5 Jan 2001 12:00:00 +0000"));
+    assert_eq!(m.headers[0].1, ["one"]);
+}
