@@ -107,3 +107,40 @@ fn merge_help_tells_of_the_unique_estimate() {
     assert!(stdout(&report).contains("unique URLs"), "{}", stdout(&report));
     assert!(stdout(&report).contains("estimate"), "{}", stdout(&report));
 }
+
+/// Issue 33.11: a partial cut at a line end, or whose counts pass 2^64,
+/// is refused with status 2; an old partial (no header) is read with a
+/// warning.
+#[test]
+fn merge_refuses_cut_and_overflowing_partials() {
+    let d = tempfile::tempdir().unwrap();
+    let input = d.path().join("in.txt");
+    std::fs::write(&input, "http://a.example/ http://b.example/\n").unwrap();
+    let part = run(&["--stats-tsv", p(&input)], b"").stdout;
+    let whole = run(&["merge", "-"], &part);
+    assert_eq!(code(&whole), 0, "{}", stderr(&whole));
+    assert!(stderr(&whole).is_empty(), "{}", stderr(&whole));
+    // Cut after its first half of lines: the totals are lost.
+    let text = String::from_utf8(part.clone()).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let cut = lines[..lines.len() / 2].join("\n") + "\n";
+    let o = run(&["merge", "-"], cut.as_bytes());
+    assert_eq!(code(&o), 2, "{}", stdout(&o));
+    assert!(stderr(&o).contains("cut short"), "{}", stderr(&o));
+    let f = d.path().join("cut.tsv");
+    std::fs::write(&f, &cut).unwrap();
+    let o = run(&["merge", "--compare", p(&f), p(&f)], b"");
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("cut.tsv: line"), "{}", stderr(&o));
+    // Counts that pass 2^64 - 1 together.
+    let big = format!("total\tmatches\t{}\n", u64::MAX);
+    let g = d.path().join("big.tsv");
+    std::fs::write(&g, &big).unwrap();
+    let o = run(&["merge", p(&g), p(&g)], b"");
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("passes 2^64"), "{}", stderr(&o));
+    // An old partial: read, with a warning.
+    let o = run(&["merge", p(&g)], b"");
+    assert_eq!(code(&o), 0);
+    assert!(stderr(&o).contains("without a partial header"), "{}", stderr(&o));
+}

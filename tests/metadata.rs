@@ -212,3 +212,50 @@ fn json_and_by_day_agree_on_dates_out_of_range() {
         assert!(tsv.contains(&want), "{date}: {tsv}");
     }
 }
+
+/// Issue 33.5: a message's strings are repeated in each of its match
+/// records, so they are cut (`*_truncated`): a 30 KB `Subject` holding
+/// 2,000 URLs and 40 long `X-A` fields gave 2,000 records of over 100 KB
+/// each (about 4,000 times the input); now output stays within a small
+/// multiple of it.
+#[test]
+fn json_output_stays_linear_with_a_huge_subject_and_headers() {
+    let mut mail = String::from("From: \"");
+    mail.push_str(&"N".repeat(5000));
+    mail.push_str("\" <a@b.example>\nSubject: ");
+    for i in 0..2000 {
+        mail.push_str(&format!("http://r{i}.ex/ "));
+    }
+    mail.push('\n');
+    for _ in 0..40 {
+        mail.push_str(&format!("X-A: {}\n", "v".repeat(2000)));
+    }
+    mail.push_str("Message-ID: <");
+    mail.push_str(&"i".repeat(1000));
+    mail.push_str("@b.example>\n\nhttp://body.example/\n");
+    let out =
+        run(&["--json", "--header", "x-a", "--mail", "on"], mail.as_bytes());
+    assert_eq!(out.status.code(), Some(0));
+    let ratio = out.stdout.len() as f64 / mail.len() as f64;
+    assert!(
+        ratio < 64.0,
+        "output {} bytes for {} in",
+        out.stdout.len(),
+        mail.len()
+    );
+    let recs = matches(&out);
+    assert_eq!(recs.len(), 2001);
+    let m = &recs[0]["mail"];
+    assert_eq!(m["subject"].as_str().unwrap().chars().count(), 200);
+    assert_eq!(m["subject_truncated"], true);
+    assert_eq!(m["from"]["name"].as_str().unwrap().chars().count(), 200);
+    assert_eq!(m["from"]["truncated"], true);
+    assert_eq!(m["message_id"].as_str().unwrap().chars().count(), 200);
+    assert_eq!(m["message_id_truncated"], true);
+    assert_eq!(m["headers"]["x-a"].as_array().unwrap().len(), 8);
+    assert_eq!(m["headers_truncated"], true);
+    // Ordinary fields keep their shape: no flag.
+    let small = run(&["--json", "--header", "x-tag"], SPOOL);
+    let text = String::from_utf8(small.stdout).unwrap();
+    assert!(!text.contains("truncated"), "{text}");
+}

@@ -202,10 +202,31 @@ def run_urlgrep(argv, data, label):
         )
 
 
+# A partial's first line, and the start of its last (``#end<TAB>N``, N its
+# counter lines): a task's partial that lacks them was cut short.
+PARTIAL_HEADER = b"#urlgrep-partial\t1"
+PARTIAL_END = b"#end\t"
+
+
 def parse_stats(lines, label):
     """Parses ``dim<TAB>key<TAB>count`` lines into ``((dim, key), count)``
-    pairs; dim and key stay bytes (keys need not be UTF-8)."""
+    pairs; dim and key stay bytes (keys need not be UTF-8). The partial's
+    header and end record are checked, not passed on."""
+    counters = None
     for number, line in enumerate(lines, 1):
+        if line == PARTIAL_HEADER and counters is None:
+            counters = 0
+            continue
+        if line.startswith(PARTIAL_END) and counters is not None:
+            if line[len(PARTIAL_END):] != b"%d" % counters:
+                raise UrlgrepError(
+                    f"urlgrep --stats-tsv on {label}: line {number}: the "
+                    f"end record disagrees with {counters} counter lines"
+                )
+            counters = None
+            continue
+        if counters is not None:
+            counters += 1
         fields = line.split(b"\t")
         if len(fields) != 3 or not fields[2].isdigit():
             raise UrlgrepError(
@@ -213,6 +234,11 @@ def parse_stats(lines, label):
                 f"dim<TAB>key<TAB>count: {line[:200]!r}"
             )
         yield (fields[0], fields[1]), int(fields[2])
+    if counters is not None:
+        raise UrlgrepError(
+            f"urlgrep --stats-tsv on {label}: the partial ends without its "
+            f"end record"
+        )
 
 
 def decode_json(lines, label):
@@ -388,7 +414,18 @@ def write_stats(pairs, out):
     maxima = pairs.filter(is_max).reduceByKey(max)
     totals = sums.union(maxima).sortByKey(numPartitions=1)
     lines = totals.map(lambda kv: b"%s\t%s\t%d" % (kv[0][0], kv[0][1], kv[1]))
-    lines.saveAsTextFile(out)
+
+    def framed(rows):
+        # One partition (sortByKey above): the whole partial, between the
+        # header and the end record that `urlgrep merge` checks.
+        yield PARTIAL_HEADER
+        n = 0
+        for row in rows:
+            n += 1
+            yield row
+        yield PARTIAL_END + b"%d" % n
+
+    lines.mapPartitions(framed).saveAsTextFile(out)
 
 
 def write_jsonl(spark, records, out, fmt):

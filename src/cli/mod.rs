@@ -349,19 +349,14 @@ fn color_on(
 /// The merge command.
 fn merge(args: MergeArgs) -> anyhow::Result<i32> {
     if let Some(pair) = &args.compare {
-        let read = |f: &PathBuf| -> anyhow::Result<Counts> {
-            let name = f.display();
-            let file =
-                std::fs::File::open(f).with_context(|| format!("{name}"))?;
-            Counts::read_tsv(BufReader::new(file))
-                .with_context(|| format!("{name}"))
-        };
         let (Some(a), Some(b)) = (pair.first(), pair.get(1)) else {
             bail!("--compare needs two partials");
         };
-        let (a, b) = (read(a)?, read(b)?);
+        let (mut ca, mut cb) = (Counts::new(), Counts::new());
+        add_partial(&mut ca, a)?;
+        add_partial(&mut cb, b)?;
         let mut out = io::BufWriter::new(out::stdout()?);
-        a.write_compare(&b, args.top, &mut out)?;
+        ca.write_compare(&cb, args.top, &mut out)?;
         out.flush()?;
         return Ok(0);
     }
@@ -371,18 +366,7 @@ fn merge(args: MergeArgs) -> anyhow::Result<i32> {
         files.push(PathBuf::from("-"));
     }
     for f in &files {
-        let name = f.display();
-        if f.as_os_str() == "-" {
-            counts
-                .add_tsv(io::stdin().lock())
-                .with_context(|| "<stdin>".to_string())?;
-        } else {
-            let file =
-                std::fs::File::open(f).with_context(|| format!("{name}"))?;
-            counts
-                .add_tsv(BufReader::new(file))
-                .with_context(|| format!("{name}"))?;
-        }
+        add_partial(&mut counts, f)?;
     }
     let mut out = io::BufWriter::new(out::stdout()?);
     if args.tsv {
@@ -405,6 +389,36 @@ fn merge(args: MergeArgs) -> anyhow::Result<i32> {
     }
     out.flush()?;
     Ok(0)
+}
+
+/// Adds the partial `f` (`-`: stdin) to `counts`: refused when it is
+/// damaged or cut short; a partial without header and end record (an
+/// older urlgrep's) is read with a warning.
+fn add_partial(counts: &mut Counts, f: &PathBuf) -> anyhow::Result<()> {
+    let checked = if f.as_os_str() == "-" {
+        counts.add_tsv(io::stdin().lock()).context("<stdin>")?
+    } else {
+        let name = f.display();
+        let file =
+            std::fs::File::open(f).with_context(|| format!("{name}"))?;
+        counts
+            .add_tsv(BufReader::new(file))
+            .with_context(|| format!("{name}"))?
+    };
+    if checked.unchecked {
+        let name = match f.as_os_str() == "-" {
+            true => "<stdin>".to_string(),
+            false => f.display().to_string(),
+        };
+        let _ = writeln!(
+            io::stderr(),
+            "urlgrep: warning: {}: counters without a partial header \
+             (written by an older urlgrep or another tool): read as they \
+             are; whether they were cut short cannot be told",
+            escape::text_str(&name)
+        );
+    }
+    Ok(())
 }
 
 #[cfg(test)]

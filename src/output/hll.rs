@@ -17,6 +17,10 @@
 
 /// log2 of the number of registers.
 const P: u32 = 14;
+
+/// The largest rank a register can hold: one more than the bits of the
+/// hash past the index.
+pub const MAX_RANK: u64 = 64 - P as u64 + 1;
 /// The number of registers.
 pub const REGISTERS: usize = 1 << P;
 /// The relative standard error of an estimate: 1.04/√[`REGISTERS`].
@@ -121,7 +125,7 @@ impl Hll {
     /// `false` when either is out of range.
     pub fn raise(&mut self, index: usize, rank: u64) -> bool {
         match (self.registers.get_mut(index), u8::try_from(rank)) {
-            (Some(r), Ok(rank)) if u32::from(rank) <= 64 - P + 1 => {
+            (Some(r), Ok(rank)) if u64::from(rank) <= MAX_RANK => {
                 *r = (*r).max(rank);
                 true
             }

@@ -68,7 +68,14 @@
 //!   `From`), `subject` (RFC 2047 decoded), `date` (as written) and
 //!   `date_utc` (RFC 3339 in UTC, when the date parses), each written
 //!   when the message has the field, and with `--header NAME`, `headers`
-//!   (`{"name":["value",…]}`). `offset`, `line` and `column` point
+//!   (`{"name":["value",…]}`). These strings of the message are the
+//!   same in each of its matches: each is cut at [`FIELD_CAP`] (200)
+//!   characters, and a name keeps at most [`HEADER_VALUES_CAP`] (8)
+//!   values, so that a record stays small whatever the message holds; a
+//!   cut sets `message_id_truncated`, `subject_truncated`,
+//!   `date_truncated`, `headers_truncated`, or in `from` `truncated`
+//!   (each written only when set; nothing changes for shorter strings).
+//!   `offset`, `line` and `column` point
 //!   at the URL's first byte in the input as stored (decompressed); the
 //!   URL's encoded form may span several lines. A mail search reports no
 //!   rejected candidates.
@@ -99,6 +106,18 @@
 //!   know.
 
 use serde::{Deserialize, Serialize};
+
+/// The most characters a match record holds of a string of its
+/// message's (`message_id`, `from`'s `address` and `name`, `subject`,
+/// `date`, each `--header` value), as of `link_text`: these strings are
+/// repeated in every match of the message, so a 2.5 MB `Subject` holding
+/// 60,000 URLs would otherwise be written 60,000 times. Past it the
+/// string is cut (at a character) and flagged `*_truncated`.
+pub const FIELD_CAP: usize = 200;
+
+/// The most values of one `--header` name a match record holds (the
+/// first ones, in header order); past it `headers_truncated` is set.
+pub const HEADER_VALUES_CAP: usize = 8;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
@@ -221,9 +240,14 @@ pub struct MailRecord<'a> {
     pub message: u64,
     /// Byte offset of the message (its `From ` line in an mbox).
     pub message_offset: u64,
-    /// The `Message-ID` as written, angle brackets kept, if any.
+    /// The `Message-ID` as written, angle brackets kept, if any (at
+    /// most [`FIELD_CAP`] characters).
     #[serde(borrow)]
     pub message_id: Option<Cow<'a, str>>,
+    /// Set when `message_id` was cut to [`FIELD_CAP`] characters.
+    /// Written only when set.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub message_id_truncated: bool,
     /// The MIME entity: 0 the message itself, then its parts depth first
     /// (as Python's `Message.walk()` visits them).
     pub part: u64,
@@ -240,21 +264,34 @@ pub struct MailRecord<'a> {
     /// the field).
     #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
     pub from: Option<FromRecord<'a>>,
-    /// `Subject`, decoded (with metadata, when present).
+    /// `Subject`, decoded (with metadata, when present; at most
+    /// [`FIELD_CAP`] characters).
     #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
     pub subject: Option<Cow<'a, str>>,
-    /// `Date` as written (with metadata, when present).
+    /// Set when `subject` was cut. Written only when set.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub subject_truncated: bool,
+    /// `Date` as written (with metadata, when present; at most
+    /// [`FIELD_CAP`] characters).
     #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
     pub date: Option<Cow<'a, str>>,
+    /// Set when `date` was cut. Written only when set.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub date_truncated: bool,
     /// That date in UTC, RFC 3339 (`2001-01-05T20:00:00Z`), when it
     /// parses.
     #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
     pub date_utc: Option<Cow<'a, str>>,
     /// The fields asked for by `--header NAME`: lower-case name → the
     /// decoded values of every field of that name (an empty list when
-    /// the message has none).
+    /// the message has none); each value at most [`FIELD_CAP`]
+    /// characters, at most [`HEADER_VALUES_CAP`] values a name.
     #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
     pub headers: Option<BTreeMap<Cow<'a, str>, Vec<Cow<'a, str>>>>,
+    /// Set when a value of `headers` was cut, or values left out.
+    /// Written only when set.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub headers_truncated: bool,
 }
 
 /// A message's sender (RFC 5322 §3.4 mailbox).
@@ -267,6 +304,10 @@ pub struct FromRecord<'a> {
     /// The display name (RFC 2047 decoded, unquoted), `null` when empty.
     #[serde(borrow)]
     pub name: Option<Cow<'a, str>>,
+    /// Set when `address` or `name` was cut to [`FIELD_CAP`]
+    /// characters. Written only when set.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub truncated: bool,
 }
 
 /// A candidate the validator rejected.

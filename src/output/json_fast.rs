@@ -14,7 +14,7 @@
 use super::escape::is_unsafe;
 #[cfg(test)]
 use super::json::MatchRecord;
-use super::json::{HtmlRecord, MailRecord};
+use super::json::{HtmlRecord, MailRecord, FIELD_CAP};
 
 /// `PLAIN[b]`: byte `b` is copied as it is (printable ASCII but `"` and
 /// `\`, and the bytes of non-ASCII characters but the three lead bytes
@@ -296,6 +296,9 @@ fn mail(out: &mut Vec<u8>, m: &MailRecord<'_>) {
     number(out, m.message_offset);
     key(out, b",\"message_id\":");
     opt_string(out, m.message_id.as_deref());
+    if m.message_id_truncated {
+        key(out, b",\"message_id_truncated\":true");
+    }
     key(out, b",\"part\":");
     number(out, m.part);
     key(out, b",\"location\":");
@@ -318,16 +321,33 @@ pub(crate) fn mail_meta(out: &mut Vec<u8>, m: &MailRecord<'_>) {
         opt_string(out, f.address.as_deref());
         key(out, b",\"name\":");
         opt_string(out, f.name.as_deref());
+        if f.truncated {
+            key(out, b",\"truncated\":true");
+        }
         out.push(b'}');
     }
-    for (name, value) in [
-        (&b",\"subject\":"[..], &m.subject),
-        (b",\"date\":", &m.date),
-        (b",\"date_utc\":", &m.date_utc),
-    ] {
+    let fields: [(&[u8], _, bool, &[u8]); 3] = [
+        (
+            b",\"subject\":",
+            &m.subject,
+            m.subject_truncated,
+            b",\"subject_truncated\":true",
+        ),
+        (
+            b",\"date\":",
+            &m.date,
+            m.date_truncated,
+            b",\"date_truncated\":true",
+        ),
+        (b",\"date_utc\":", &m.date_utc, false, b""),
+    ];
+    for (name, value, truncated, flag) in fields {
         if let Some(v) = value {
             key(out, name);
             string(out, v);
+        }
+        if truncated {
+            key(out, flag);
         }
     }
     if let Some(headers) = &m.headers {
@@ -349,6 +369,41 @@ pub(crate) fn mail_meta(out: &mut Vec<u8>, m: &MailRecord<'_>) {
         }
         out.push(b'}');
     }
+    if m.headers_truncated {
+        key(out, b",\"headers_truncated\":true");
+    }
+}
+
+/// `s` cut to [`FIELD_CAP`] characters, and whether it was cut.
+pub(crate) fn cap_str(s: &str) -> (&str, bool) {
+    // At most FIELD_CAP bytes: at most as many characters.
+    if s.len() <= FIELD_CAP {
+        return (s, false);
+    }
+    match s.char_indices().nth(FIELD_CAP) {
+        Some((end, _)) => (s.get(..end).unwrap_or(s), true),
+        None => (s, false),
+    }
+}
+
+/// `b` cut to [`FIELD_CAP`] characters, each byte that is not UTF-8
+/// counted as one (a Message-ID as written), and whether it was cut.
+pub(crate) fn cap_bytes(b: &[u8]) -> (&[u8], bool) {
+    if b.len() <= FIELD_CAP {
+        return (b, false);
+    }
+    let (mut n, mut end) = (0, 0);
+    for chunk in b.utf8_chunks() {
+        let lens = chunk.valid().chars().map(char::len_utf8);
+        for len in lens.chain(chunk.invalid().iter().map(|_| 1)) {
+            if n == FIELD_CAP {
+                return (b.get(..end).unwrap_or(b), true);
+            }
+            n += 1;
+            end += len;
+        }
+    }
+    (b, false)
 }
 
 pub(crate) fn html(out: &mut Vec<u8>, h: &HtmlRecord<'_>) {

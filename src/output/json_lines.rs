@@ -4,7 +4,7 @@
 use super::escape::{self, json_text};
 use super::json::{
     EndRecord, ErrorRecord, FromRecord, HtmlRecord, MailRecord, Origin,
-    Record, RejectRecord, SummaryRecord,
+    Record, RejectRecord, SummaryRecord, HEADER_VALUES_CAP,
 };
 use super::json_fast;
 use super::printer::{path_bytes, Ctx, Emit, Run, Tally, Url};
@@ -96,35 +96,60 @@ impl MetaJson {
 }
 
 /// A mail record holding only the fields of `meta` (the others are not
-/// read by [`json_fast::mail_meta`]).
+/// read by [`json_fast::mail_meta`]), each string cut to
+/// [`super::json::FIELD_CAP`] characters and each `--header` name to
+/// [`HEADER_VALUES_CAP`] values, with the flags that say so: a message's
+/// fields are repeated in every one of its matches.
 fn meta_record(meta: &Metadata) -> MailRecord<'_> {
     let utc = meta.date_utc.map(|d| d.rfc3339());
     // RFC 3339 in UTC: ASCII, nothing to escape.
     let utc = utc.as_ref().and_then(|d| std::str::from_utf8(d).ok());
+    let (subject, subject_truncated) = cap(meta.subject.as_deref());
+    let (date, date_truncated) = cap(meta.date.as_deref());
+    let mut headers_truncated = false;
+    let headers = (!meta.headers.is_empty()).then(|| {
+        meta.headers
+            .iter()
+            .map(|(n, v)| {
+                headers_truncated |= v.len() > HEADER_VALUES_CAP;
+                let v = v.iter().take(HEADER_VALUES_CAP).map(|s| {
+                    let (s, cut) = json_fast::cap_str(s);
+                    headers_truncated |= cut;
+                    Cow::Borrowed(s)
+                });
+                (Cow::Borrowed(n.as_str()), v.collect())
+            })
+            .collect()
+    });
     MailRecord {
         message: 0,
         message_offset: 0,
         message_id: None,
+        message_id_truncated: false,
         part: 0,
         location: Cow::Borrowed(""),
         encoding: Cow::Borrowed(""),
         decoded: false,
-        from: meta.from.as_ref().map(|f| FromRecord {
-            address: f.address.as_deref().map(Cow::Borrowed),
-            name: f.name.as_deref().map(Cow::Borrowed),
+        from: meta.from.as_ref().map(|f| {
+            let (address, a_cut) = cap(f.address.as_deref());
+            let (name, n_cut) = cap(f.name.as_deref());
+            FromRecord { address, name, truncated: a_cut || n_cut }
         }),
-        subject: meta.subject.as_deref().map(Cow::Borrowed),
-        date: meta.date.as_deref().map(Cow::Borrowed),
+        subject,
+        subject_truncated,
+        date,
+        date_truncated,
         date_utc: utc.map(|u| Cow::Owned(u.to_owned())),
-        headers: (!meta.headers.is_empty()).then(|| {
-            meta.headers
-                .iter()
-                .map(|(n, v)| {
-                    let v = v.iter().map(|s| Cow::Borrowed(s.as_str()));
-                    (Cow::Borrowed(n.as_str()), v.collect())
-                })
-                .collect()
-        }),
+        headers,
+        headers_truncated,
+    }
+}
+
+/// `s` cut by [`json_fast::cap_str`], and whether it was.
+fn cap(s: Option<&str>) -> (Option<Cow<'_, str>>, bool) {
+    match s.map(json_fast::cap_str) {
+        Some((s, cut)) => (Some(Cow::Borrowed(s)), cut),
+        None => (None, false),
     }
 }
 
@@ -215,9 +240,12 @@ impl<W: Write> Emit<W> for JsonLines {
             json_fast::key(buf, b",\"message_offset\":");
             json_fast::number(buf, m.message_offset);
             json_fast::key(buf, b",\"message_id\":");
-            match m.message_id {
-                Some(id) => {
+            match m.message_id.map(json_fast::cap_bytes) {
+                Some((id, cut)) => {
                     json_fast::text(buf, id);
+                    if cut {
+                        json_fast::key(buf, b",\"message_id_truncated\":true");
+                    }
                 }
                 None => buf.extend_from_slice(b"null"),
             }

@@ -7,7 +7,10 @@
 //!
 //! The partial format (`--stats-tsv`) is one counter a line,
 //! `dim<TAB>key<TAB>count`, sorted by dimension and key; tabs, newlines
-//! and backslashes in a key are written `\t`, `\n`, `\\`. Dimensions:
+//! and backslashes in a key are written `\t`, `\n`, `\\`, controls and
+//! bidi characters `\uXXXX`. The counters stand between a header line,
+//! `#urlgrep-partial<TAB>1`, and an end record, `#end<TAB>N` (N counter
+//! lines), so that a partial cut short is refused ([`Counts::add_tsv`]). Dimensions:
 //!
 //! | dim      | keys                                                    |
 //! |----------|---------------------------------------------------------|
@@ -48,7 +51,7 @@
 mod partial;
 
 use super::hll::{Hll, STD_ERROR};
-pub use partial::TsvError;
+pub use partial::{Checked, TsvError, END, HEADER};
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, HashMap};
 
@@ -120,6 +123,17 @@ impl Counts {
                 keys.insert(key.to_string(), n);
             }
         }
+    }
+
+    /// [`Counts::add`], but `false` (and nothing changed) when the sum
+    /// would pass `u64::MAX`: how a partial is read.
+    pub fn add_checked(&mut self, dim: &str, key: &str, n: u64) -> bool {
+        let now = self.get(dim, key);
+        if !is_max_dim(dim) && now.checked_add(n).is_none() {
+            return false;
+        }
+        self.add(dim, key, n);
+        true
     }
 
     /// The number of distinct elements estimated from the HyperLogLog

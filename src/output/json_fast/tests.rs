@@ -27,16 +27,25 @@ fn record<'a>(s: &'a str, t: &'a str, all: bool) -> MatchRecord<'a> {
             Box::new(MailRecord {
                 message: 7,
                 message_offset: 99,
-                message_id: None,
+                message_id: all.then(|| c(t)),
+                message_id_truncated: all,
                 part: 2,
                 location: c("body"),
                 encoding: c(s),
                 decoded: true,
-                from: Some(FromRecord { address: Some(c(t)), name: None }),
+                // The flags of strings cut at FIELD_CAP, each set.
+                from: Some(FromRecord {
+                    address: Some(c(t)),
+                    name: None,
+                    truncated: all,
+                }),
                 subject: Some(c(s)),
-                date: None,
+                subject_truncated: all,
+                date: all.then(|| c(t)),
+                date_truncated: all,
                 date_utc: Some(c(t)),
                 headers: Some(headers),
+                headers_truncated: all,
             })
         }),
         html: all.then(|| {
@@ -62,6 +71,22 @@ fn same(s: &str, t: &str) {
             "{s:?} {t:?}"
         );
     }
+}
+
+#[test]
+fn caps_cut_at_a_character() {
+    let long = "é".repeat(FIELD_CAP + 1);
+    let (cut, yes) = cap_str(&long);
+    assert!(yes);
+    assert_eq!(cut.chars().count(), FIELD_CAP);
+    assert_eq!(cap_str(&long[2..]), (&long[2..], false));
+    // Bytes that are not UTF-8 count one each; a character is never split.
+    let mut id = vec![0xff; FIELD_CAP - 1];
+    id.extend_from_slice("éé".as_bytes());
+    let (cut, yes) = cap_bytes(&id);
+    assert!(yes);
+    assert_eq!(cut, &id[..FIELD_CAP + 1]);
+    assert_eq!(cap_bytes(&id[..FIELD_CAP + 1]), (&id[..FIELD_CAP + 1], false));
 }
 
 #[test]

@@ -5,7 +5,7 @@
 use super::*;
 use crate::driver::{Hit, MailHit};
 use crate::mail::{self, Encoding, HtmlLink, Location, Mailbox};
-use crate::output::json::MatchRecord;
+use crate::output::json::{MatchRecord, FIELD_CAP};
 use crate::output::printer::PrinterOptions;
 use crate::output::url::host_ref;
 use crate::scan::{Flags, Kind};
@@ -46,28 +46,46 @@ fn whole(cx: &Ctx<'_>, url: &Url<'_>) -> Vec<u8> {
         Box::new(MailRecord {
             message: m.message,
             message_offset: m.message_offset,
-            message_id: m.message_id.map(|id| json_text(id).0),
+            message_id: m
+                .message_id
+                .map(|id| json_text(json_fast::cap_bytes(id).0).0),
+            message_id_truncated: m
+                .message_id
+                .is_some_and(|id| json_fast::cap_bytes(id).1),
             part: m.part as u64,
             location: Cow::Borrowed(m.location.name()),
             encoding: Cow::Borrowed(m.encoding.name()),
             decoded: m.decoded,
             from: meta.and_then(|x| x.from.as_ref()).map(|f| FromRecord {
-                address: f.address.as_deref().map(Cow::Borrowed),
-                name: f.name.as_deref().map(Cow::Borrowed),
+                address: capped(f.address.as_deref()),
+                name: capped(f.name.as_deref()),
+                truncated: long(f.address.as_deref())
+                    || long(f.name.as_deref()),
             }),
-            subject: meta
-                .and_then(|x| x.subject.as_deref())
-                .map(Cow::Borrowed),
-            date: meta.and_then(|x| x.date.as_deref()).map(Cow::Borrowed),
+            subject: capped(meta.and_then(|x| x.subject.as_deref())),
+            subject_truncated: long(meta.and_then(|x| x.subject.as_deref())),
+            date: capped(meta.and_then(|x| x.date.as_deref())),
+            date_truncated: long(meta.and_then(|x| x.date.as_deref())),
             date_utc: utc.map(Cow::Borrowed),
             headers: meta.filter(|x| !x.headers.is_empty()).map(|x| {
                 x.headers
                     .iter()
                     .map(|(n, v)| {
-                        let v = v.iter().map(|s| Cow::Borrowed(s.as_str()));
+                        let v = v
+                            .iter()
+                            .take(HEADER_VALUES_CAP)
+                            .map(|s| capped(Some(s)).unwrap_or_default());
                         (Cow::Borrowed(n.as_str()), v.collect())
                     })
                     .collect()
+            }),
+            headers_truncated: meta.is_some_and(|x| {
+                x.headers.iter().any(|(_, v)| {
+                    v.len() > HEADER_VALUES_CAP
+                        || v.iter()
+                            .take(HEADER_VALUES_CAP)
+                            .any(|s| long(Some(s)))
+                })
             }),
         })
     });
@@ -91,6 +109,17 @@ fn whole(cx: &Ctx<'_>, url: &Url<'_>) -> Vec<u8> {
     json_fast::match_record(&mut out, &rec);
     out.push(b'\n');
     out
+}
+
+/// `s` cut to its first [`FIELD_CAP`] characters (the oracle of
+/// [`json_fast::cap_str`]).
+fn capped(s: Option<&str>) -> Option<Cow<'_, str>> {
+    s.map(|s| Cow::Owned(s.chars().take(FIELD_CAP).collect()))
+}
+
+/// Whether `s` is over [`FIELD_CAP`] characters.
+fn long(s: Option<&str>) -> bool {
+    s.is_some_and(|s| s.chars().count() > FIELD_CAP)
 }
 
 /// The HTML contexts of the links of a small HTML message.
@@ -121,6 +150,9 @@ fn text() -> impl Strategy<Value = String> {
         "\\PC{0,20}",
         any::<String>(),
         Just("\"\\\u{7f}\u{9b}\u{202e}\u{61c}é\u{0}\n".to_string()),
+        // About FIELD_CAP characters: cut or not, at a character.
+        "[a-z]{199,201}",
+        "\\PC{199,202}",
     ]
 }
 
@@ -131,6 +163,8 @@ fn bytes() -> impl Strategy<Value = Vec<u8>> {
         "(mailto|MailTo|http|x):(//)?[a-zA-Z0-9@.:\\[\\]\"\\\\é/?#,-]{0,24}"
             .prop_map(String::into_bytes),
         proptest::collection::vec(any::<u8>(), 0..40),
+        // About FIELD_CAP bytes (a Message-ID cut or not).
+        proptest::collection::vec(any::<u8>(), 198..206),
     ]
 }
 
@@ -149,7 +183,17 @@ fn metadata() -> impl Strategy<Value = Metadata> {
         text(),
     ]);
     let headers = proptest::collection::vec(
-        (text(), proptest::collection::vec(text(), 0..3)),
+        (
+            text(),
+            prop_oneof![
+                proptest::collection::vec(text(), 0..3),
+                // About HEADER_VALUES_CAP values.
+                proptest::collection::vec(
+                    "[a-z]{0,3}",
+                    HEADER_VALUES_CAP..HEADER_VALUES_CAP + 2
+                ),
+            ],
+        ),
         0..3,
     );
     (from, opt(text()), date, headers).prop_map(

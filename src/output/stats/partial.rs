@@ -3,10 +3,20 @@
 
 use super::{is_max_dim, Counts};
 use crate::output::escape::is_unsafe;
+use crate::output::hll::{MAX_RANK, REGISTERS};
 use std::fmt;
 use std::io::{self, BufRead, Write};
 
-/// A line of a partial that is not `dim<TAB>key<TAB>count`.
+/// The first line of a partial written by this urlgrep: it promises an
+/// end record ([`END`]), so that a partial cut short is refused.
+pub const HEADER: &str = "#urlgrep-partial\t1";
+
+/// The start of a partial's last line, `#end<TAB>N`: N is the number of
+/// counter lines since its header.
+pub const END: &str = "#end\t";
+
+/// A partial that cannot be read whole: a line that is not
+/// `dim<TAB>key<TAB>count`, a count out of range, a partial cut short.
 #[derive(Debug)]
 pub struct TsvError {
     line: u64,
@@ -18,25 +28,94 @@ enum TsvErrorKind {
     Io(io::Error),
     Fields,
     Count(String),
+    /// Adding the count to the same key passed 2^64 − 1.
+    Overflow(String, String),
+    /// A HyperLogLog register that no sketch has.
+    Register(String, u64),
+    /// An end record that is not `#end<TAB>N`, or whose N is not the
+    /// number of counter lines read.
+    End {
+        said: String,
+        read: u64,
+    },
+    /// A header, but no end record before the next header or the end.
+    Cut,
+    /// An end record without its header.
+    Unopened,
+    /// Nothing at all.
+    Empty,
 }
 
 impl fmt::Display for TsvError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let line = self.line;
         match &self.kind {
-            TsvErrorKind::Io(e) => write!(f, "line {}: {e}", self.line),
+            TsvErrorKind::Io(e) => write!(f, "line {line}: {e}"),
             TsvErrorKind::Fields => write!(
                 f,
-                "line {}: expected three tab-separated fields \
-                 (dim, key, count)",
-                self.line
+                "line {line}: expected three tab-separated fields \
+                 (dim, key, count)"
             ),
             TsvErrorKind::Count(c) => write!(
                 f,
-                "line {}: count {c:?} is not a non-negative integer",
-                self.line
+                "line {line}: count {:?} is not a non-negative integer \
+                 below 2^64",
+                escape_cut(c)
             ),
+            TsvErrorKind::Overflow(dim, key) => write!(
+                f,
+                "line {line}: the count of {}/{} passes 2^64 - 1",
+                escape_cut(dim),
+                escape_cut(key)
+            ),
+            TsvErrorKind::Register(index, rank) => write!(
+                f,
+                "line {line}: HyperLogLog register {:?} rank {rank} is out \
+                 of range (index 0 to {}, rank 0 to {MAX_RANK})",
+                escape_cut(index),
+                REGISTERS - 1
+            ),
+            TsvErrorKind::End { said, read } => write!(
+                f,
+                "line {line}: the end record says {:?} counter lines, \
+                 {read} were read: the partial is damaged",
+                escape_cut(said)
+            ),
+            TsvErrorKind::Cut => write!(
+                f,
+                "line {line}: the partial ends without its end record: \
+                 it was cut short"
+            ),
+            TsvErrorKind::Unopened => {
+                write!(f, "line {line}: an end record without its header")
+            }
+            TsvErrorKind::Empty => {
+                write!(f, "no counters: the partial is empty")
+            }
         }
     }
+}
+
+/// At most 80 characters of `s`, escaped as the partial writes it: a
+/// message quotes a bad line, however long or hostile.
+fn escape_cut(s: &str) -> String {
+    let cut: String = s.chars().take(80).collect();
+    match cut.len() < s.len() {
+        true => format!("{}... ({} bytes)", escape(&cut), s.len()),
+        false => escape(&cut),
+    }
+}
+
+/// What reading a partial found beside its counters.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Checked {
+    /// Partials read whole: each a header, counters, an end record
+    /// whose count agrees.
+    pub ended: u64,
+    /// Whether counters came without a header (a partial of an urlgrep
+    /// before end records, or of another tool): read as they are, with
+    /// nothing to tell whether they are whole.
+    pub unchecked: bool,
 }
 
 impl std::error::Error for TsvError {}
@@ -64,7 +143,10 @@ impl Counts {
         dims.dedup();
         for dim in dims.into_iter().filter(|d| !is_max_dim(d)) {
             let (a, b) = (self.dim(dim), other.dim(dim));
-            let sum = |v: &[(&str, u64)]| v.iter().map(|r| r.1).sum::<u64>();
+            // In u128: the counters of a dimension may pass 2^64 together.
+            let sum = |v: &[(&str, u64)]| {
+                v.iter().map(|r| u128::from(r.1)).sum::<u128>()
+            };
             let (sum_a, sum_b) = (sum(&a), sum(&b));
             let mut keys: Vec<&str> =
                 a.iter().chain(b.iter()).map(|r| r.0).collect();
@@ -98,7 +180,7 @@ impl Counts {
                 });
             }
             let parts = !matches!(dim, "total" | "error");
-            let share = |n: u64, of: u64| match of {
+            let share = |n: u64, of: u128| match of {
                 0 => "-".to_string(),
                 _ if !parts => "-".to_string(),
                 _ => format!("{:.1}", 100.0 * n as f64 / of as f64),
@@ -109,7 +191,7 @@ impl Counts {
                 writeln!(
                     wtr,
                     "{}\t{}\t{na}\t{nb}\t{diff:+}\t{}\t{}",
-                    escape(dim),
+                    escape_dim(dim),
                     escape(key),
                     share(na, sum_a),
                     share(nb, sum_b)
@@ -119,30 +201,72 @@ impl Counts {
         Ok(())
     }
 
-    /// Writes the partial format, sorted.
+    /// Writes the partial format, sorted, between its [`HEADER`] and
+    /// its end record.
     pub fn write_tsv<W: Write>(&self, mut wtr: W) -> io::Result<()> {
+        writeln!(wtr, "{HEADER}")?;
+        let mut lines = 0u64;
         for dim in self.dims.keys() {
             for (key, n) in self.dim(dim) {
-                writeln!(wtr, "{}\t{}\t{n}", escape(dim), escape(key))?;
+                let dim = escape_dim(dim);
+                writeln!(wtr, "{dim}\t{}\t{n}", escape(key))?;
+                lines += 1;
             }
         }
-        Ok(())
+        writeln!(wtr, "{END}{lines}")
     }
 
-    /// Reads (and adds up) a partial. Empty lines and lines starting
-    /// with `#` are skipped.
+    /// Reads (and adds up) a partial; see [`Counts::add_tsv`].
     pub fn read_tsv<R: BufRead>(rdr: R) -> Result<Counts, TsvError> {
         let mut counts = Counts::new();
         counts.add_tsv(rdr)?;
         Ok(counts)
     }
 
-    /// Adds the counters of a partial to these.
-    pub fn add_tsv<R: BufRead>(&mut self, rdr: R) -> Result<(), TsvError> {
-        for (i, line) in rdr.lines().enumerate() {
-            let line_no = i as u64 + 1;
+    /// Adds the counters of one partial, or of several one after the
+    /// other (`cat *.tsv`), to these. A partial that starts with
+    /// [`HEADER`] must end with its end record, whose count agrees;
+    /// counters without a header are read as they are (and said so in
+    /// [`Checked::unchecked`]). Refused: a line that is not
+    /// `dim<TAB>key<TAB>count`, a count that passes 2^64 − 1 (alone or
+    /// added), an `hll-` register out of range, a partial cut short,
+    /// and input with no counters at all. Empty lines and other lines
+    /// starting with `#` are skipped. On an error some counters may
+    /// have been added.
+    pub fn add_tsv<R: BufRead>(
+        &mut self,
+        rdr: R,
+    ) -> Result<Checked, TsvError> {
+        let mut checked = Checked::default();
+        // Counter lines of the open partial, when one is open.
+        let mut open: Option<u64> = None;
+        let mut any = false;
+        let mut line_no = 0;
+        for line in rdr.lines() {
+            line_no += 1;
             let err = |kind| TsvError { line: line_no, kind };
             let line = line.map_err(|e| err(TsvErrorKind::Io(e)))?;
+            if line == HEADER {
+                if open.is_some() {
+                    return Err(err(TsvErrorKind::Cut));
+                }
+                open = Some(0);
+                any = true;
+                continue;
+            }
+            if let Some(said) = line.strip_prefix(END) {
+                let Some(read) = open.take() else {
+                    return Err(err(TsvErrorKind::Unopened));
+                };
+                if said.parse::<u64>().ok() != Some(read)
+                    || !said.bytes().all(|b| b.is_ascii_digit())
+                {
+                    let said = said.to_string();
+                    return Err(err(TsvErrorKind::End { said, read }));
+                }
+                checked.ended += 1;
+                continue;
+            }
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
@@ -152,12 +276,37 @@ impl Counts {
             else {
                 return Err(err(TsvErrorKind::Fields));
             };
-            let n: u64 = count
-                .parse()
-                .map_err(|_| err(TsvErrorKind::Count(count.to_string())))?;
-            self.add(&unescape(dim), &unescape(key), n);
+            let n: u64 = match count.bytes().all(|b| b.is_ascii_digit()) {
+                true => count.parse().ok(),
+                false => None,
+            }
+            .ok_or_else(|| err(TsvErrorKind::Count(count.to_string())))?;
+            let (dim, key) = (unescape(dim), unescape(key));
+            if is_max_dim(&dim) {
+                let index = match key.bytes().all(|b| b.is_ascii_digit()) {
+                    true => key.parse::<usize>().ok(),
+                    false => None,
+                };
+                if index.is_none_or(|i| i >= REGISTERS) || n > MAX_RANK {
+                    return Err(err(TsvErrorKind::Register(key, n)));
+                }
+            }
+            if !self.add_checked(&dim, &key, n) {
+                return Err(err(TsvErrorKind::Overflow(dim, key)));
+            }
+            any = true;
+            match &mut open {
+                Some(read) => *read += 1,
+                None => checked.unchecked = true,
+            }
         }
-        Ok(())
+        if open.is_some() {
+            return Err(TsvError { line: line_no, kind: TsvErrorKind::Cut });
+        }
+        if !any {
+            return Err(TsvError { line: line_no, kind: TsvErrorKind::Empty });
+        }
+        Ok(checked)
     }
 }
 
@@ -165,6 +314,16 @@ impl Counts {
 fn is_top_dim(dim: &str) -> bool {
     matches!(dim, "host" | "tld")
         || (dim.starts_with("by-") && dim.ends_with("-host"))
+}
+
+/// A dimension as the partial writes it: [`escape`], and a `#` that
+/// would start the line as `\#`, or the line would read as a comment
+/// (no dimension of urlgrep's starts so; one read from `\#…` may).
+fn escape_dim(s: &str) -> String {
+    match s.starts_with('#') {
+        true => format!("\\{}", escape(s)),
+        false => escape(s),
+    }
 }
 
 /// A dimension or key as the partial writes it: tab, newline and
@@ -242,7 +401,11 @@ mod tests {
         a.add("host", "a\tb\\c", 2);
         let mut out = Vec::new();
         a.write_tsv(&mut out).unwrap();
-        assert_eq!(out, b"host\ta\\tb\\\\c\t2\ntotal\tmatches\t3\n");
+        assert_eq!(
+            out,
+            b"#urlgrep-partial\t1\nhost\ta\\tb\\\\c\t2\n\
+              total\tmatches\t3\n#end\t2\n"
+        );
         let mut b = Counts::read_tsv(&out[..]).unwrap();
         assert_eq!(b, a);
         b.merge(&a);
@@ -259,7 +422,8 @@ mod tests {
         a.write_tsv(&mut out).unwrap();
         assert_eq!(
             out,
-            b"host\te\\u001b]0;x\\u0007\\u202e\\u009b.example\t2\n"
+            b"#urlgrep-partial\t1\n\
+              host\te\\u001b]0;x\\u0007\\u202e\\u009b.example\t2\n#end\t1\n"
         );
         assert_eq!(Counts::read_tsv(&out[..]).unwrap(), a);
         // `\u` not followed by four hex digits reads as it did.
@@ -276,7 +440,118 @@ mod tests {
         let e = Counts::read_tsv(&b"a\tb\t-1\n"[..]).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "line 1: count \"-1\" is not a non-negative integer"
+            "line 1: count \"-1\" is not a non-negative integer below 2^64"
         );
+    }
+
+    fn err(text: &str) -> String {
+        Counts::read_tsv(text.as_bytes()).unwrap_err().to_string()
+    }
+
+    /// Issue 33.11: a partial cut at any line end, an end record that
+    /// disagrees, a count past 2^64 and an HLL register out of range are
+    /// refused; concatenated partials and old ones (no header) are read.
+    #[test]
+    fn damaged_partials_are_refused() {
+        let mut a = Counts::new();
+        a.add("host", "a.example", 2);
+        a.add("total", "matches", 3);
+        a.add("total", "bytes", 30);
+        let mut whole = Vec::new();
+        a.write_tsv(&mut whole).unwrap();
+        let text = String::from_utf8(whole).unwrap();
+        let ends: Vec<usize> = text.match_indices('\n').map(|m| m.0).collect();
+        // Cut after each line but the last: refused (once with zeros).
+        for &end in &ends[..ends.len() - 1] {
+            let cut = &text[..=end];
+            assert!(
+                Counts::read_tsv(cut.as_bytes()).is_err(),
+                "cut after {end}: {cut:?}"
+            );
+        }
+        assert!(err("").contains("empty"));
+        let ok = Counts::new().add_tsv(text.as_bytes()).unwrap();
+        assert_eq!(ok, Checked { ended: 1, unchecked: false });
+        // Two partials one after the other, and the second cut.
+        let two = text.repeat(2);
+        let mut c = Counts::new();
+        assert_eq!(c.add_tsv(two.as_bytes()).unwrap().ended, 2);
+        assert_eq!(c.get("total", "matches"), 6);
+        assert!(err(&two[..two.len() - 7]).contains("cut short"));
+        assert!(err(&format!("{text}{}", &text[..text.len() - 7]))
+            .contains("cut short"));
+        assert!(err("#urlgrep-partial\t1\na\tb\t1\n#end\t2\n")
+            .contains("says \"2\" counter lines, 1 were read"));
+        assert!(err("a\tb\t1\n#end\t1\n").contains("without its header"));
+        // Counts past 2^64 - 1: alone or added.
+        let max = u64::MAX;
+        assert!(err(&format!("a\tb\t{max}0\n")).contains("below 2^64"));
+        assert!(err(&format!("a\tb\t{max}\na\tb\t1\n"))
+            .contains("line 2: the count of a/b passes 2^64 - 1"));
+        assert!(Counts::read_tsv(format!("a\tb\t{max}\n").as_bytes()).is_ok());
+        // HyperLogLog registers: index and rank in range, in digits.
+        for bad in ["16384\t1", "+1\t1", "1\t52", "x\t1"] {
+            assert!(err(&format!("hll-urls\t{bad}\n")).contains("register"));
+        }
+        assert!(Counts::read_tsv(&b"hll-urls\t16383\t51\n"[..]).is_ok());
+        // A dimension read from `\#` is written so, not as a comment.
+        let odd = Counts::read_tsv(&b"\\#end\tk\t1\n"[..]).unwrap();
+        let mut out = Vec::new();
+        odd.write_tsv(&mut out).unwrap();
+        assert_eq!(Counts::read_tsv(&out[..]).unwrap(), odd);
+        // An old partial: read, said unchecked.
+        let old = Counts::new().add_tsv(&b"total\tmatches\t3\n"[..]).unwrap();
+        assert_eq!(old, Checked { ended: 0, unchecked: true });
+    }
+
+    /// The fuzz target `partial` on partial-shaped bytes: no panic in
+    /// reading nor in printing what was read, and a written partial
+    /// reads back to the same counters.
+    mod any_bytes {
+        use super::*;
+        use crate::output::stats::Summary;
+        use proptest::prelude::*;
+
+        fn piece() -> impl Strategy<Value = String> {
+            prop_oneof![
+                Just("#urlgrep-partial\t1\n".to_string()),
+                Just("#end\t".to_string()),
+                Just("hll-urls\t".to_string()),
+                Just("total\t".to_string()),
+                Just("by-day-host\t".to_string()),
+                Just("18446744073709551615".to_string()),
+                "[0-9]{1,3}",
+                "[\t\n\\#ux0-9a-f\u{1b}\u{202e} -]{1,6}",
+                any::<String>(),
+            ]
+        }
+
+        proptest! {
+            #[test]
+            fn read_print_and_round_trip(
+                pieces in proptest::collection::vec(piece(), 0..24)
+            ) {
+                let data = pieces.concat();
+                let mut counts = Counts::new();
+                if let Ok(checked) = counts.add_tsv(data.as_bytes()) {
+                    prop_assert!(checked.unchecked || checked.ended > 0);
+                }
+                let summary = Summary {
+                    counts: counts.clone(),
+                    unique_urls: None,
+                    elapsed: None,
+                    top: 3,
+                };
+                summary.write_text(io::sink()).unwrap();
+                let _ = summary.to_json();
+                counts.write_compare(&counts, 2, io::sink()).unwrap();
+                let mut out = Vec::new();
+                counts.write_tsv(&mut out).unwrap();
+                let mut back = Counts::new();
+                let checked = back.add_tsv(&out[..]).unwrap();
+                prop_assert_eq!(checked, Checked { ended: 1, unchecked: false });
+                prop_assert_eq!(back, counts);
+            }
+        }
     }
 }
