@@ -39,8 +39,9 @@ pub(crate) struct BareEnd {
 /// Reads forward from `from` (just after the scheme's colon) and finds the
 /// end of a bare URL that started at `start`. `cap` bounds `end - start`.
 /// `dns_host`: the host is a DNS name, as for every registered scheme and
-/// the scheme-less finds ([`quote_ends_host`]); an unregistered scheme's
-/// host is an RFC 3986 §3.2.2 `reg-name`, where `'` is a sub-delim.
+/// the scheme-less finds ([`ends_host`]); an unregistered scheme's
+/// host is an RFC 3986 §3.2.2 `reg-name`, where `'` is a sub-delim and
+/// `~` unreserved.
 pub(crate) fn bare_end(
     hay: &Hay<'_>,
     start: usize,
@@ -68,7 +69,7 @@ pub(crate) fn bare_end(
             b']' if bracket == 0 => break,
             b']' => bracket -= 1,
             b'&' if delimiter_reference(hay, i)? => break,
-            b'\'' if dns_host && quote_ends_host(hay, from, i, limit)? => {
+            b'\'' | b'~' if dns_host && ends_host(hay, from, i, limit)? => {
                 break
             }
             0x80..=0xFF => match utf8_char(hay, i)? {
@@ -176,18 +177,21 @@ fn skip_plain(bytes: &[u8], mut i: usize, end: usize) -> usize {
 
 /// Bytes [`bare_end`] decides on that are not hard stops.
 const fn is_counted(b: u8) -> bool {
-    matches!(b, b'(' | b')' | b'[' | b']' | b'&' | b'\'')
+    matches!(b, b'(' | b')' | b'[' | b']' | b'&' | b'\'' | b'~')
 }
 
-/// Whether the `'` at `i` ends the URL whose text after the scheme's
-/// colon starts at `from`: it stands in the authority (after `//`, before
-/// any `/`, `?` or `#`) and no `@` follows it there, so it would be in
-/// the host. A host name is letters, digits and hyphens (RFC 1123 §2.1;
-/// the `http`, `https` and `ftp` hosts are DNS names, RFC 9110 §4.2.1,
-/// RFC 1738 §3.1), so a reader sees `http://example.org'/>` end before
-/// the quote, as in HTML attribute values closed by `'`. In userinfo
-/// (`https://user'x@host/`, RFC 3986 §3.2.1 sub-delims) it stays.
-fn quote_ends_host(
+/// Whether the `'` or `~` at `i` ends the URL whose text after the
+/// scheme's colon starts at `from`: it stands in the authority (after
+/// `//`, before any `/`, `?` or `#`) and no `@` follows it there, so it
+/// would be in the host. A host name is letters, digits and hyphens
+/// (RFC 1123 §2.1; the `http`, `https` and `ftp` hosts are DNS names,
+/// RFC 9110 §4.2.1, RFC 1738 §3.1), so a reader sees
+/// `http://example.org'/>` end before the quote, as in HTML attribute
+/// values closed by `'`, and `~~http://google.com~~` (Markdown
+/// strikethrough) end before the tildes. In userinfo
+/// (`https://user'x@host/`, `http://~me@host/`: RFC 3986 §3.2.1
+/// sub-delims and unreserved) and the path (`/~user/`) it stays.
+fn ends_host(
     hay: &Hay<'_>,
     from: usize,
     i: usize,
@@ -452,7 +456,10 @@ mod tests {
         for b in 0..=255u8 {
             let plain = b.is_ascii()
                 && !is_hard_stop(b)
-                && !matches!(b, b'(' | b')' | b'[' | b']' | b'&' | b'\'');
+                && !matches!(
+                    b,
+                    b'(' | b')' | b'[' | b']' | b'&' | b'\'' | b'~'
+                );
             assert_eq!(PLAIN[usize::from(b)], plain, "{b}");
         }
     }
@@ -474,6 +481,23 @@ mod tests {
         assert_eq!(end(b"http://a.b/it's"), 15);
         assert_eq!(end(b"http://a.b?q='x'"), 16);
         assert_eq!(end(b"mailto:o'brien@a.b"), 18);
+    }
+
+    #[test]
+    fn a_tilde_in_the_host_ends_it() {
+        let end = |text: &[u8]| {
+            let hay = Hay { bytes: text, eof: true };
+            let from = memchr::memchr(b':', text).unwrap() + 1;
+            bare_end(&hay, 0, from, 1000, true).unwrap().end
+        };
+        // Markdown strikethrough around a URL (cmark-gfm, Interop)
+        assert_eq!(end(b"http://google.com~~"), 17);
+        assert_eq!(end(b"http://a.example:80~"), 19);
+        // in userinfo, the path, the query or the fragment it stays
+        assert_eq!(end(b"http://~user@a.b/"), 17);
+        assert_eq!(end(b"http://a.b/~user/"), 17);
+        assert_eq!(end(b"http://a.b/c~~"), 14);
+        assert_eq!(end(b"http://a.b?q=~x"), 15);
     }
 
     #[test]
