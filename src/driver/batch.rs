@@ -113,6 +113,10 @@ pub(super) struct Batch {
     pub(super) ended: Option<(u64, io::Error)>,
     /// Limits the mail search met: absolute offset, what.
     pub(super) warnings: Vec<(u64, &'static str)>,
+    /// A part of a slice sent before the slice ends (its line and
+    /// message numbers relative to the slice, as a slice's batch), and
+    /// whether that slice is its file's first.
+    pub(super) sliced: Option<bool>,
 }
 
 /// A candidate whose URL is `urls[url.0..url.1]` of its batch.
@@ -149,6 +153,20 @@ impl Batch {
     /// The bytes it holds (its vectors' capacities).
     pub(super) fn held(&self) -> usize {
         self.hits.capacity() * size_of::<Found>() + self.urls.capacity()
+    }
+
+    /// Takes the candidates found so far (with their warnings) out, as
+    /// a part to send on.
+    pub(super) fn take_part(&mut self) -> Box<Batch> {
+        Box::new(Batch {
+            hits: std::mem::take(&mut self.hits),
+            urls: std::mem::take(&mut self.urls),
+            metas: std::mem::take(&mut self.metas),
+            htmls: std::mem::take(&mut self.htmls),
+            warnings: std::mem::take(&mut self.warnings),
+            opened: true,
+            ..Batch::default()
+        })
     }
 
     pub(super) fn failed() -> Box<Batch> {
@@ -387,22 +405,46 @@ impl MailSink for SliceCollect<'_> {
 }
 
 /// Collects the mail matches of a slice read as a stream (a slice too
-/// long to hold: one long message runs it to the next separator).
-pub(super) struct RangeCollect<'b> {
+/// long to hold: one long message runs it to the next separator),
+/// sending them on in parts of [`PART_HITS`] when it can: a message of
+/// 3.5 M URLs held them all until its slice ended, one such slice per
+/// thread (1.15 GB at `-j2`, issue 33.2).
+pub(super) struct RangeCollect<'b, 'p> {
     pub(super) batch: &'b mut Batch,
     /// Absolute offset of the slice.
     pub(super) base: u64,
     /// The newlines read, for line numbers (relative to the slice).
     pub(super) log: MailLines<'b>,
+    /// Where parts go (none for a slice searched inside another unit),
+    /// the slice's input, and whether it is its file's first slice.
+    pub(super) part: Option<(Part<'p>, &'b Input, bool)>,
+    /// The run stopped, or the report wants no more of the input.
+    pub(super) stopped: bool,
 }
 
-impl MailSink for RangeCollect<'_> {
+impl RangeCollect<'_, '_> {
+    /// Sends the matches found so far on when they are [`PART_HITS`]
+    /// (waiting, when the slice is not due, until it is), or at each
+    /// match for a report that may stop wanting the input.
+    fn sent_on(&mut self) {
+        let Some((part, input, first)) = &mut self.part else { return };
+        if self.batch.hits.len() < PART_HITS && !(part.eager() && part.due()) {
+            return;
+        }
+        let mut batch = self.batch.take_part();
+        batch.sliced = Some(*first);
+        self.stopped = !part.send(input, batch);
+    }
+}
+
+impl MailSink for RangeCollect<'_, '_> {
     type Error = io::Error;
 
     fn matched(&mut self, m: &MailMatch<'_>) -> io::Result<bool> {
         let at = self.log.position(m, self.base);
         self.batch.push_mail(at, m, self.base);
-        Ok(true)
+        self.sent_on();
+        Ok(!self.stopped)
     }
 
     fn limit(&mut self, offset: u64, what: &'static str) {
@@ -466,16 +508,8 @@ impl Collect<'_, '_> {
             }
         }
         let raw = self.raw.load(Ordering::Relaxed);
-        let part = Box::new(Batch {
-            hits: std::mem::take(&mut self.batch.hits),
-            urls: std::mem::take(&mut self.batch.urls),
-            metas: std::mem::take(&mut self.batch.metas),
-            htmls: std::mem::take(&mut self.batch.htmls),
-            warnings: std::mem::take(&mut self.batch.warnings),
-            opened: true,
-            raw: raw.saturating_sub(self.sent),
-            ..Batch::default()
-        });
+        let mut part = self.batch.take_part();
+        part.raw = raw.saturating_sub(self.sent);
         self.sent = raw;
         self.stopped = !self.part.send(self.input, part);
     }

@@ -80,7 +80,7 @@ impl Driver {
     ) -> io::Result<()> {
         let mut rescan = Ok(());
         if file.resume > slice.start {
-            let mut b = self.search_slice(slice, Some(file.resume), buf);
+            let mut b = self.search_slice(slice, Some(file.resume), buf, None);
             match b.ended.take() {
                 None => self.spare.give(std::mem::replace(batch, b)),
                 Some((_, e)) => {

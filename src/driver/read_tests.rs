@@ -220,7 +220,7 @@ fn slices_of_a_file_that_shrank_keep_what_was_read() {
         let mut buf = Buffer::default();
         let (mut got, mut read, mut ended) = (0, 0, None);
         for s in &slices {
-            let mut b = d.search_slice(s, None, &mut buf);
+            let mut b = d.search_slice(s, None, &mut buf, None);
             got += b.hits.len();
             read += b.bytes;
             if let Some((at, _)) = b.ended.take() {

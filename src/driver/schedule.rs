@@ -193,8 +193,8 @@ impl Driver {
             shared.pending.fetch_sub(held, Ordering::SeqCst);
             let mut outcome = Ok(());
             let parted = !parts.is_empty();
-            for (input, batch) in parts {
-                outcome = outcome.and_then(|()| rep.part(&input, &batch));
+            for (input, mut batch) in parts {
+                outcome = outcome.and_then(|()| rep.part(&input, &mut batch));
                 self.spare.give(batch);
             }
             if parted && outcome.is_ok() {
@@ -202,6 +202,8 @@ impl Driver {
                 match rep.report.wants() {
                     Wants::All => {}
                     Wants::NextInput => {
+                        // (A slice's part: the file's later slices too.)
+                        rep.file.skip = true;
                         shared.skip_unit.store(rep.next + 1, Ordering::SeqCst)
                     }
                     Wants::Nothing => shared.end(),
@@ -289,7 +291,8 @@ impl Driver {
                 Ok(())
             }
             Done::Slice { slice, mut batch, mut error } => {
-                if slice.first {
+                // (A long mbox slice's first part may have begun it.)
+                if slice.first && !begun {
                     *file = FileState::default();
                     report.begin(&slice.input)?;
                 }
@@ -548,15 +551,28 @@ pub(super) struct Reporter<'r, R> {
 }
 
 impl<R: Report> Reporter<'_, R> {
-    /// Reports a part of the stream unit due next.
+    /// Reports a part of the unit due next: a stream's, or a long mbox
+    /// slice's (its numbers then counted on from the slices before it,
+    /// as [`Driver::join`] counts the slice's batch).
     pub(super) fn part(
         &mut self,
         input: &Input,
-        batch: &Batch,
+        batch: &mut Batch,
     ) -> io::Result<()> {
-        if !self.begun {
+        // A slice begins its input when it is the file's first.
+        let begins = batch.sliced.unwrap_or(true);
+        if begins && !self.begun {
+            if batch.sliced.is_some() {
+                self.file = FileState::default();
+            }
             self.report.begin(input)?;
             self.begun = true;
+        }
+        if batch.sliced.is_some() {
+            if self.file.skip {
+                return Ok(());
+            }
+            batch.shift(self.file.lines, self.file.messages);
         }
         batch.report(input, self.report)?;
         self.report.progress(batch.raw);

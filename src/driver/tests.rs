@@ -422,3 +422,130 @@ fn files_past_path_max_are_searched() {
         }
     }
 }
+
+/// An mbox of a short message, one of `urls` URLs (more than the bytes
+/// an mbox slice is held whole up to), and another short one.
+fn long_message_mbox(urls: usize) -> Vec<u8> {
+    let mut t =
+        b"From a@b Mon Jan  1 00:00:00 2001\n\nhttp://first.example/\n\n"
+            .to_vec();
+    t.extend_from_slice(
+        b"From a@b Mon Jan  1 00:00:00 2001\nSubject: long\n\n",
+    );
+    for i in 0..urls {
+        writeln!(t, "http://r{i}.ex/").unwrap();
+    }
+    t.extend_from_slice(
+        b"\nFrom a@b Mon Jan  1 00:00:00 2001\n\nhttp://last.example/\n",
+    );
+    t
+}
+
+/// Parts sent, by their number of hits.
+#[derive(Default)]
+struct Sizes(Vec<usize>);
+
+impl Parts for Sizes {
+    fn send(&mut self, _: &Input, batch: Box<Batch>) -> bool {
+        assert!(batch.sliced.is_some());
+        self.0.push(batch.hits.len());
+        true
+    }
+    fn due(&mut self) -> bool {
+        true
+    }
+}
+
+/// Issue 33.2: a long mbox slice (one message of 100,000 URLs) sends its
+/// matches on in parts of at most `PART_HITS` as it reads, rather than
+/// holding them all until it ends (3.5 M URLs a message held 1.15 GB at
+/// `-j2`); none is lost.
+#[test]
+fn a_long_mbox_slice_sends_its_matches_in_bounded_parts() {
+    use super::batch::PART_HITS;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("long.mbox");
+    let urls = 100_000;
+    std::fs::write(&path, long_message_mbox(urls)).unwrap();
+    let d = Driver::builder()
+        .threads(1)
+        .slice_size(64)
+        .mail_mode(MailMode::Auto)
+        .build(Finder::new());
+    let size = std::fs::metadata(&path).unwrap().len();
+    let input = Input {
+        source: Source::Path(path.clone()),
+        size: Some(size),
+        regular: true,
+        walked: false,
+        anchor: None,
+    };
+    let slices = d.cut(&input, File::open(&path).unwrap(), size).unwrap();
+    let hold = super::unit::MAIL_SLICE_HOLD;
+    let long = slices.iter().find(|s| s.end - s.start > hold).unwrap();
+    let mut sizes = Sizes::default();
+    let batch =
+        d.search_slice(long, None, &mut Buffer::default(), Some(&mut sizes));
+    assert!(sizes.0.len() >= urls / PART_HITS, "{}", sizes.0.len());
+    assert!(sizes.0.iter().all(|&n| n <= PART_HITS), "{:?}", sizes.0);
+    assert!(batch.hits.len() <= PART_HITS, "{}", batch.hits.len());
+    // The first message's URL is in the slice too.
+    assert_eq!(sizes.0.iter().sum::<usize>() + batch.hits.len(), urls + 1);
+    assert!(batch.ended.is_none());
+}
+
+/// The parts of long mbox slices are reported as the slice would be:
+/// the same records (line and message numbers counted on) as the file
+/// streamed whole, with one worker and two.
+#[test]
+fn long_mbox_slices_report_as_the_whole_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("long.mbox");
+    let mut text = long_message_mbox(100_000);
+    text.extend_from_slice(&long_message_mbox(100_000));
+    std::fs::write(&path, &text).unwrap();
+    let get = |threads, slice| {
+        let d = Driver::builder()
+            .threads(threads)
+            .slice_size(slice)
+            .mail_mode(MailMode::Auto)
+            .build(Finder::new());
+        let inputs =
+            input::walk(std::slice::from_ref(&path), Default::default());
+        let mut r = Messages(Record::default());
+        d.run(inputs, &mut r).unwrap();
+        r.0 .0
+    };
+    let whole = get(1, 1 << 30);
+    assert_eq!(whole.len(), 2 * (100_000 + 2) + 2);
+    assert!(whole[whole.len() - 2].ends_with(" message 5"), "{whole:?}");
+    for threads in [1, 2] {
+        let got = get(threads, 64);
+        assert!(got == whole, "{threads} threads differ");
+    }
+}
+
+/// A [`Record`] that adds each hit's message number.
+struct Messages(Record);
+
+impl Report for Messages {
+    fn begin(&mut self, input: &Input) -> io::Result<()> {
+        self.0.begin(input)
+    }
+    fn hit(&mut self, input: &Input, h: &Hit<'_>) -> io::Result<()> {
+        self.0.hit(input, h)?;
+        if let (Some(last), Some(m)) = (self.0 .0.last_mut(), h.mail) {
+            last.push_str(&format!(" message {}", m.message));
+        }
+        Ok(())
+    }
+    fn error(&mut self, err: &InputError) -> io::Result<()> {
+        self.0.error(err)
+    }
+    fn warning(&mut self, i: &Input, at: u64, what: &str) -> io::Result<()> {
+        self.0.warning(i, at, what)
+    }
+    fn end(&mut self, input: &Input, d: &InputDone) -> io::Result<()> {
+        self.0.end(input, d)
+    }
+}

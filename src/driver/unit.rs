@@ -77,7 +77,8 @@ impl Driver {
                 Done::Whole { input, batch, error }
             }
             Unit::Slice(slice) => {
-                let mut batch = self.search_slice(&slice, None, buf);
+                let mut batch =
+                    self.search_slice(&slice, None, buf, Some(part));
                 let error = batch.ended.take().map(|(at, error)| InputError {
                     source: slice.input.source.clone(),
                     offset: Some(at),
@@ -322,20 +323,24 @@ impl Driver {
         cell: &RefCell<Buffer>,
     ) -> Box<Batch> {
         match cell.try_borrow_mut() {
-            Ok(mut buf) => self.search_slice(slice, None, &mut buf),
-            Err(_) => self.search_slice(slice, None, &mut Buffer::default()),
+            Ok(mut buf) => self.search_slice(slice, None, &mut buf, None),
+            Err(_) => {
+                self.search_slice(slice, None, &mut Buffer::default(), None)
+            }
         }
     }
 
     /// A slice of a big file, scanned from its start or, when the
     /// previous slice spilled into it, from `resume` (absolute). A read
     /// that ended early is in [`Batch::ended`], and what it read before
-    /// that is searched.
+    /// that is searched. An mbox slice too long to hold sends its
+    /// matches on in parts to `part` when there is one.
     pub(super) fn search_slice(
         &self,
         slice: &SliceUnit,
         resume: Option<u64>,
         buf: &mut Buffer,
+        part: Option<Part<'_>>,
     ) -> Box<Batch> {
         let want = slice
             .end
@@ -344,7 +349,7 @@ impl Driver {
             .saturating_sub(slice.start);
         let len = (slice.end - slice.start) as usize;
         if slice.mail && len as u64 > MAIL_SLICE_HOLD {
-            return self.search_mail_range(slice);
+            return self.search_mail_range(slice, part);
         }
         if slice.mail {
             // Mbox slices start and end at separator lines.
@@ -385,7 +390,11 @@ impl Driver {
     /// separator), read as a stream: the same matches as a slice held
     /// whole ([`mail::MailFinder::find_reader`] and the slice search treat
     /// a message by its length alone), in bounded memory.
-    fn search_mail_range(&self, slice: &SliceUnit) -> Box<Batch> {
+    pub(super) fn search_mail_range(
+        &self,
+        slice: &SliceUnit,
+        part: Option<Part<'_>>,
+    ) -> Box<Batch> {
         let mut batch = self.spare.take();
         batch.opened = true;
         batch.mail = true;
@@ -407,15 +416,18 @@ impl Driver {
             batch: &mut batch,
             base: slice.start,
             log: MailLines(self.lines.then_some(&log)),
+            part: part.map(|p| (p, &slice.input, slice.first)),
+            stopped: false,
         };
         let result = self.mail.find_reader(rdr, mail::Format::Mbox, &mut sink);
+        let stopped = sink.stopped;
         let read = len - range.left;
         batch.bytes = read;
         batch.newlines = range.newlines;
         batch.resume = slice.end;
         batch.ended = match result {
             Err(e) => Some((slice.start + read, e)),
-            Ok(()) if read < len => {
+            Ok(()) if read < len && !stopped => {
                 let at = slice.start + read;
                 Some((at, shrank(at, slice.size)))
             }
@@ -487,8 +499,10 @@ impl Driver {
     }
 }
 
-/// An mbox slice longer than this is read as a stream, not held.
-const MAIL_SLICE_HOLD: u64 = 8 << 20;
+/// An mbox slice longer than this is read as a stream, not held (1 MiB
+/// in the unit tests, so that they need no 8 MiB message).
+pub(super) const MAIL_SLICE_HOLD: u64 =
+    if cfg!(test) { 1 << 20 } else { 8 << 20 };
 
 /// A range of a file, read with `pread`; counts its newlines when
 /// `count` (line numbers are asked for).
