@@ -266,12 +266,16 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
     }
     let mode = match args.mail {
         Mail::On => MailMode::On,
-        // A mail search reports no rejects.
-        Mail::Auto if args.rejects => MailMode::Off,
         Mail::Auto => MailMode::Auto,
         Mail::Off => MailMode::Off,
     };
-    driver.mail_mode(mode).qp_repair(args.qp_repair).skip_binary(!args.text);
+    driver
+        .mail_mode(mode)
+        .qp_repair(args.qp_repair)
+        .skip_binary(!args.text)
+        // The mail search reports rejects too: the URLs found stay
+        // those of the mail search (issue 34.3).
+        .rejects(args.rejects);
     // Message metadata is read only when an output shows it.
     driver
         .metadata(

@@ -230,7 +230,7 @@ impl Batch {
             self.hits.last().and_then(|f| f.mail.as_ref()).and_then(|f| {
                 (f.message == message).then_some((f.id, f.meta))
             });
-        self.push(at, m.as_match(), None);
+        self.push(at, m.as_match(), m.reject());
         let (id, meta) = match same {
             Some(same) => same,
             None => {

@@ -45,6 +45,7 @@ pub struct DriverBuilder {
     pub(super) metadata: bool,
     pub(super) header_fields: Vec<String>,
     pub(super) html_context: bool,
+    pub(super) rejects: bool,
 }
 
 impl DriverBuilder {
@@ -70,8 +71,9 @@ impl DriverBuilder {
     /// Whether inputs are searched as mail. The format is sniffed from
     /// the first bytes of each input, after decompression; an mbox bigger
     /// than the slice size is split at separator lines
-    /// ([`crate::mail::next_separator`]). A mail search reports URLs
-    /// only, no rejected candidates. By default, [`MailMode::Off`].
+    /// ([`crate::mail::next_separator`]). A mail search reports
+    /// rejected candidates only with [`DriverBuilder::rejects`]. By
+    /// default, [`MailMode::Off`].
     pub fn mail_mode(&mut self, mode: MailMode) -> &mut DriverBuilder {
         self.mode = mode;
         self
@@ -84,6 +86,15 @@ impl DriverBuilder {
     /// By default, it is not.
     pub fn qp_repair(&mut self, yes: bool) -> &mut DriverBuilder {
         self.qp_repair = yes;
+        self
+    }
+
+    /// Whether a mail search reports the candidates the validator
+    /// rejected too ([`crate::mail::MailFinderBuilder::rejects`]: those
+    /// of messages held whole); the URLs found are the same. A raw search
+    /// always reports them. By default, it does not.
+    pub fn rejects(&mut self, yes: bool) -> &mut DriverBuilder {
+        self.rejects = yes;
         self
     }
 
@@ -153,6 +164,7 @@ impl DriverBuilder {
                 .qp_repair(self.qp_repair)
                 .metadata(self.metadata)
                 .html_context(self.html_context)
+                .rejects(self.rejects)
                 .header_fields(&self.header_fields)
                 .build(finder.clone()),
             finder,

@@ -36,6 +36,8 @@ pub(super) struct Config {
     pub(super) html_context: bool,
     /// Lower-case names of the fields [`super::Metadata::headers`] holds.
     pub(super) header_fields: Vec<String>,
+    /// Report rejected candidates too ([`MailMatch::reject`]).
+    pub(super) rejects: bool,
 }
 
 impl Default for MailFinderBuilder {
@@ -51,6 +53,7 @@ impl Default for MailFinderBuilder {
                 metadata: false,
                 html_context: false,
                 header_fields: Vec::new(),
+                rejects: false,
             },
         }
     }
@@ -134,6 +137,16 @@ impl MailFinderBuilder {
     /// [`MailFinderBuilder::whole_message_len`]). By default, it is not.
     pub fn html_context(&mut self, yes: bool) -> &mut MailFinderBuilder {
         self.cfg.html_context = yes;
+        self
+    }
+
+    /// Give the candidates the validator rejected too, each with its
+    /// reason ([`MailMatch::reject`]), as the raw search does; the URLs
+    /// found are the same. Only the text of a message held whole (see
+    /// [`MailFinderBuilder::whole_message_len`]), outside
+    /// quoted-printable repair, gives them. By default, it does not.
+    pub fn rejects(&mut self, yes: bool) -> &mut MailFinderBuilder {
+        self.cfg.rejects = yes;
         self
     }
 

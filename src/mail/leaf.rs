@@ -293,6 +293,8 @@ impl Leaf {
                 decoded,
                 // The HTML link context is read from a part held whole.
                 html: None,
+                // So are rejects.
+                reject: None,
             };
             sink.matched(&mm)
         })?;

@@ -85,6 +85,7 @@ pub use html::HtmlLink;
 pub use meta::{mailbox, Mailbox, Metadata};
 pub use repair::{repair_iter, repair_reader, RepairIter, Repaired};
 
+use crate::parse::Reject;
 use crate::scan::Span;
 use crate::search::Match;
 use std::borrow::Cow;
@@ -151,6 +152,7 @@ pub struct MailMatch<'a> {
     location: Location,
     encoding: Encoding,
     decoded: bool,
+    reject: Option<Reject>,
 }
 
 impl<'a> MailMatch<'a> {
@@ -229,6 +231,12 @@ impl<'a> MailMatch<'a> {
         self.decoded
     }
 
+    /// Why the validator rejected the candidate, when it did: only with
+    /// [`MailFinderBuilder::rejects`]; `None` for a URL.
+    pub fn reject(&self) -> Option<Reject> {
+        self.reject
+    }
+
     /// An owned copy.
     pub fn into_owned(self) -> MailMatch<'static> {
         MailMatch {
@@ -245,7 +253,9 @@ pub trait MailSink {
     /// The error the sink may fail with.
     type Error;
 
-    /// A URL. Return `Ok(false)` to stop the search.
+    /// A URL (or a rejected candidate, with
+    /// [`MailFinderBuilder::rejects`]: [`MailMatch::reject`] says).
+    /// Return `Ok(false)` to stop the search.
     fn matched(&mut self, m: &MailMatch<'_>) -> Result<bool, Self::Error>;
 
     /// A message, before its URLs. Return `Ok(false)` to stop. By default,

@@ -13,6 +13,7 @@ use super::map::{Layers, Map};
 use super::meta::{Picked, Slot};
 use super::repair::repair_iter;
 use super::{Encoding, Location, MailMatch, MailSink};
+use crate::parse::Reject;
 use crate::scan::Span;
 use crate::search::Match;
 use std::borrow::Cow;
@@ -315,14 +316,14 @@ impl<'w, 'h, S: MailSink> Walk<'w, 'h, S> {
                         self.mf, self.hay, self.msg, self.id, meta, &sc.words,
                         &layers, &ctx, false, self.sink,
                     )?
-                } else if self.mf.cfg.field_cache {
+                } else if self.mf.cfg.field_cache && !self.mf.cfg.rejects {
                     let found = field_cache::matches(
                         &self.mf.finder,
                         &mut self.scratch.seen,
                         text,
                         &in_run,
                     )
-                    .map(|m| (m, false));
+                    .map(|m| (m, false, None));
                     emit_all(
                         self.hay, self.msg, self.id, meta, text, &layers,
                         &ctx, found, self.sink,
@@ -519,17 +520,25 @@ pub(super) fn emit<S: MailSink>(
     if repair {
         let found = repair_iter(&mf.finder, text).map(|r| {
             let repaired = r.is_repaired();
-            (r.into_match(), repaired)
+            (r.into_match(), repaired, None)
         });
         emit_all(hay, msg, id, meta, text, layers, ctx, found, sink)
+    } else if mf.cfg.rejects {
+        let found =
+            mf.finder.candidates(text).map(|c| match c.into_result() {
+                Ok(m) => (m, false, None),
+                Err((m, reject)) => (m, false, Some(reject)),
+            });
+        emit_all(hay, msg, id, meta, text, layers, ctx, found, sink)
     } else {
-        let found = mf.finder.find_iter(text).map(|m| (m, false));
+        let found = mf.finder.find_iter(text).map(|m| (m, false, None));
         emit_all(hay, msg, id, meta, text, layers, ctx, found, sink)
     }
 }
 
 /// Maps each match `found` in `text` back through `layers`, and pushes
-/// it; the flag says whether quoted-printable repair made it.
+/// it; the flag says whether quoted-printable repair made it, the reject
+/// why the validator rejected it (with [`super::MailFinderBuilder::rejects`]).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn emit_all<'t, S: MailSink>(
     hay: &[u8],
@@ -539,14 +548,14 @@ pub(super) fn emit_all<'t, S: MailSink>(
     text: &[u8],
     layers: &Layers<'_>,
     ctx: &Context,
-    found: impl Iterator<Item = (Match<'t>, bool)>,
+    found: impl Iterator<Item = (Match<'t>, bool, Option<Reject>)>,
     sink: &mut S,
 ) -> Result<bool, S::Error> {
     debug_assert!(
         !layers.maps.is_empty()
             || hay.get(ctx.base..ctx.base + text.len()) == Some(text)
     );
-    for (m, repaired) in found {
+    for (m, repaired, reject) in found {
         let decoded_span = m.span;
         let (s, e) = layers.range(decoded_span.start, decoded_span.end);
         let span = Span { start: ctx.base + s, end: ctx.base + e };
@@ -568,6 +577,7 @@ pub(super) fn emit_all<'t, S: MailSink>(
             location: ctx.location,
             encoding: if repaired { Encoding::QpRepair } else { ctx.encoding },
             decoded,
+            reject,
         };
         if !sink.matched(&mm)? {
             return Ok(false);
