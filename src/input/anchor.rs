@@ -28,8 +28,9 @@ pub struct Anchor {
 pub(crate) struct Folder {
     /// The folder, opened (`O_DIRECTORY`).
     pub(crate) fd: std::os::fd::OwnedFd,
-    /// The names of its entries, each followed by a NUL.
-    pub(crate) names: Vec<u8>,
+    /// The names of its entries, each followed by a NUL (shared with
+    /// the same folder opened again: the walk keeps a few open).
+    pub(crate) names: std::sync::Arc<Vec<u8>>,
 }
 
 #[cfg(target_os = "linux")]
