@@ -447,7 +447,6 @@ struct Sizes(Vec<usize>);
 
 impl Parts for Sizes {
     fn send(&mut self, _: &Input, batch: Box<Batch>) -> bool {
-        assert!(batch.sliced.is_some());
         self.0.push(batch.hits.len());
         true
     }
@@ -494,6 +493,39 @@ fn a_long_mbox_slice_sends_its_matches_in_bounded_parts() {
     assert!(batch.ended.is_none());
 }
 
+/// A file found big by its worker (walked without sizes) sends a long
+/// mbox slice's matches on in parts too: at the folder repro of issue
+/// 33.2 it held 2.25 GB at `-j2`.
+#[test]
+fn a_file_found_big_sends_a_long_slice_in_bounded_parts() {
+    use super::batch::PART_HITS;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("long.mbox");
+    let urls = 100_000;
+    std::fs::write(&path, long_message_mbox(urls)).unwrap();
+    let d = Driver::builder()
+        .threads(1)
+        .slice_size(64)
+        .mail_mode(MailMode::Auto)
+        .build(Finder::new());
+    let size = std::fs::metadata(&path).unwrap().len();
+    let input = Input {
+        source: Source::Path(path.clone()),
+        size: None,
+        regular: true,
+        walked: true,
+        anchor: None,
+    };
+    let mut sizes = Sizes::default();
+    let file = File::open(&path).unwrap();
+    let (batch, err) =
+        d.search_big(&input, file, size, &mut Buffer::default(), &mut sizes);
+    assert!(err.is_none(), "{err:?}");
+    assert!(sizes.0.len() >= urls / PART_HITS, "{}", sizes.0.len());
+    assert!(sizes.0.iter().all(|&n| n <= PART_HITS), "{:?}", sizes.0);
+    assert_eq!(sizes.0.iter().sum::<usize>() + batch.hits.len(), urls + 2);
+}
+
 /// The parts of long mbox slices are reported as the slice would be:
 /// the same records (line and message numbers counted on) as the file
 /// streamed whole, with one worker and two.
@@ -504,24 +536,28 @@ fn long_mbox_slices_report_as_the_whole_file() {
     let mut text = long_message_mbox(100_000);
     text.extend_from_slice(&long_message_mbox(100_000));
     std::fs::write(&path, &text).unwrap();
-    let get = |threads, slice| {
+    let get = |threads, slice, skip_stat| {
         let d = Driver::builder()
             .threads(threads)
             .slice_size(slice)
             .mail_mode(MailMode::Auto)
             .build(Finder::new());
-        let inputs =
-            input::walk(std::slice::from_ref(&path), Default::default());
+        // Walked without sizes, the file is found big by its worker
+        // (`search_big`).
+        let opts = input::WalkOptions { skip_stat, ..Default::default() };
+        let inputs = input::walk(&[dir.path().to_path_buf()], opts);
         let mut r = Messages(Record::default());
         d.run(inputs, &mut r).unwrap();
         r.0 .0
     };
-    let whole = get(1, 1 << 30);
+    let whole = get(1, 1 << 30, false);
     assert_eq!(whole.len(), 2 * (100_000 + 2) + 2);
     assert!(whole[whole.len() - 2].ends_with(" message 5"), "{whole:?}");
     for threads in [1, 2] {
-        let got = get(threads, 64);
-        assert!(got == whole, "{threads} threads differ");
+        for skip_stat in [false, true] {
+            let got = get(threads, 64, skip_stat);
+            assert!(got == whole, "{threads} threads, {skip_stat} differ");
+        }
     }
 }
 

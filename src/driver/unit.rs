@@ -7,7 +7,7 @@ use super::config::Driver;
 use super::how::{read_block, read_head, How, SNIFF_LEN};
 use super::newlines::{LogNewlines, MailLines, NewlineLog};
 use super::plan::{Done, FileState, SliceUnit, Unit};
-use super::schedule::Part;
+use super::schedule::{Part, Parts};
 use crate::input::{self, Compression, Input, InputError, Source};
 use crate::mail;
 use crate::search::buffer::Buffer;
@@ -470,32 +470,79 @@ impl Driver {
         });
         // A few slices at a time are searched on the pool: a worker with
         // no unit left takes some (the file keeps its parallel slices),
-        // and at most `ahead` batches wait to be sent on.
+        // and at most `ahead` batches wait to be sent on. A long mbox
+        // slice is searched here alone, its matches sent on in parts as
+        // it reads (numbered on from the slices before it), not held.
         let ahead = 2 * self.threads.max(1);
-        let searched = slices.chunks(ahead).flat_map(|chunk| {
-            let batches: Vec<_> = chunk
-                .par_iter()
-                .map(|s| SLICE_BUF.with(|b| self.search_slice_in(s, b)))
-                .collect();
-            chunk.iter().zip(batches)
-        });
+        let long = |s: &SliceUnit| s.mail && s.end - s.start > MAIL_SLICE_HOLD;
         let mut error = None;
-        for (slice, batch) in searched {
-            let mut batch = batch;
-            if let Some((at, e)) = batch.ended.take() {
-                error = Some(fail(e, Some(at)));
+        let mut k = 0;
+        'slices: while let Some(first) = slices.get(k) {
+            let mut end = k + 1;
+            while !long(first)
+                && end < slices.len()
+                && end - k < ahead
+                && slices.get(end).is_some_and(|s| !long(s))
+            {
+                end += 1;
             }
-            if let Err(e) = self.join(&mut file, slice, &mut batch, buf) {
-                error = Some(fail(e, Some(slice.start)));
-            }
-            batch.raw = slice.end - slice.start;
-            if !part.send(input, batch) || error.is_some() {
-                break;
+            let chunk = slices.get(k..end).unwrap_or_default();
+            k = end;
+            let batches: Vec<_> = if long(first) {
+                let mut shifted = Shifted {
+                    inner: &mut *part,
+                    lines: file.lines,
+                    messages: file.messages,
+                };
+                vec![self.search_mail_range(first, Some(&mut shifted))]
+            } else {
+                chunk
+                    .par_iter()
+                    .map(|s| SLICE_BUF.with(|b| self.search_slice_in(s, b)))
+                    .collect()
+            };
+            for (slice, mut batch) in chunk.iter().zip(batches) {
+                if let Some((at, e)) = batch.ended.take() {
+                    error = Some(fail(e, Some(at)));
+                }
+                if let Err(e) = self.join(&mut file, slice, &mut batch, buf) {
+                    error = Some(fail(e, Some(slice.start)));
+                }
+                batch.raw = slice.end - slice.start;
+                if !part.send(input, batch) || error.is_some() {
+                    break 'slices;
+                }
             }
         }
         done.bytes = file.bytes;
         done.messages = file.messages;
         (done, error)
+    }
+}
+
+/// The parts of a long mbox slice of a file [`Driver::search_big`]
+/// searches, sent on as parts of the whole input: numbered on from the
+/// `lines` newlines and `messages` messages before the slice, as
+/// [`Driver::join`] numbers its batch.
+struct Shifted<'a, 'p> {
+    inner: &'a mut (dyn Parts + 'p),
+    lines: u64,
+    messages: u64,
+}
+
+impl Parts for Shifted<'_, '_> {
+    fn send(&mut self, input: &Input, mut batch: Box<Batch>) -> bool {
+        batch.shift(self.lines, self.messages);
+        batch.sliced = None;
+        self.inner.send(input, batch)
+    }
+
+    fn due(&mut self) -> bool {
+        self.inner.due()
+    }
+
+    fn eager(&self) -> bool {
+        self.inner.eager()
     }
 }
 
