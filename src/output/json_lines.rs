@@ -101,7 +101,7 @@ impl MetaJson {
         message: u64,
         offset: u64,
     ) {
-        let at = (std::ptr::from_ref(meta).addr(), message, offset);
+        let at = (std::ptr::from_ref(meta) as usize, message, offset);
         if self.at != Some(at) {
             self.compared += 1;
             if self.of.as_ref() != Some(meta) {
