@@ -212,3 +212,21 @@ fn stats_stay_bounded_and_honest_past_the_summary() {
     );
     assert!(text.contains("  (estimate, ±0.81 %)"), "{text}");
 }
+
+/// Issue 33.6: `--stats --by` keeps bounded summaries per period: past
+/// 131,072 distinct hosts the `by-P-host` counters stop growing, and the
+/// partial says how far they may be over (`error`/`by-day-host`).
+#[test]
+fn stats_by_period_keep_bounded_host_counters() {
+    let mut text = String::new();
+    for i in 0..140_000 {
+        text.push_str(&format!("http://h{i}.example/\n"));
+    }
+    let o = run(&["--stats-tsv", "--by", "day", "-"], text.as_bytes());
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    let hosts = out.lines().filter(|l| l.starts_with("by-day-host\t")).count();
+    assert!((65_536..=131_072).contains(&hosts), "{hosts} host counters");
+    assert!(out.contains("error\tby-day-host\t"), "no error line");
+    assert!(out.contains("by-day\tunknown\t140000\n"));
+}

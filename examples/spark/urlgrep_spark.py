@@ -84,11 +84,15 @@ RECORD_SCHEMA = (
     # An input searched as mail: where the URL was in which message, and
     # the message's sender, subject and date (`--json` asks for them);
     # `headers` with `--header NAME`.
+    # A string of the message cut at 200 characters (a --header name at 8
+    # values) has its `*_truncated` flag set; absent flags read as null.
     "mail STRUCT<message: BIGINT, message_offset: BIGINT, "
-    "message_id: STRING, part: BIGINT, location: STRING, encoding: STRING, "
-    "decoded: BOOLEAN, `from`: STRUCT<address: STRING, name: STRING>, "
-    "subject: STRING, date: STRING, date_utc: STRING, "
-    "headers: MAP<STRING, ARRAY<STRING>>>, "
+    "message_id: STRING, message_id_truncated: BOOLEAN, part: BIGINT, "
+    "location: STRING, encoding: STRING, decoded: BOOLEAN, "
+    "`from`: STRUCT<address: STRING, name: STRING, truncated: BOOLEAN>, "
+    "subject: STRING, subject_truncated: BOOLEAN, date: STRING, "
+    "date_truncated: BOOLEAN, date_utc: STRING, "
+    "headers: MAP<STRING, ARRAY<STRING>>, headers_truncated: BOOLEAN>, "
     # A URL of an HTML part, with `--html-context`.
     "html STRUCT<`in`: STRING, element: STRING, attribute: STRING, "
     "link_text: STRING>"

@@ -80,18 +80,44 @@ impl Head {
 #[derive(Debug, Default)]
 struct MetaJson {
     of: Option<Metadata>,
+    /// Where the metadata last written was (its address) and its
+    /// message (index and offset) in the current input: the same again
+    /// is the same message, whose metadata is the same, so it is not
+    /// compared. Comparing every match's metadata whole was quadratic: a
+    /// 2.7 MB Subject holding 150,000 URLs took 11 s of CPU.
+    at: Option<(usize, u64, u64)>,
     json: Vec<u8>,
+    /// Whole comparisons made (tests count them).
+    compared: u64,
 }
 
 impl MetaJson {
-    /// Appends the metadata fields of `meta`.
-    fn write(&mut self, out: &mut Vec<u8>, meta: &Metadata) {
-        if self.of.as_ref() != Some(meta) {
-            self.json.clear();
-            json_fast::mail_meta(&mut self.json, &meta_record(meta));
-            self.of = Some(meta.clone());
+    /// Appends the metadata fields of `meta`, of message `message` at
+    /// `offset`.
+    fn write(
+        &mut self,
+        out: &mut Vec<u8>,
+        meta: &Metadata,
+        message: u64,
+        offset: u64,
+    ) {
+        let at = (std::ptr::from_ref(meta) as usize, message, offset);
+        if self.at != Some(at) {
+            self.compared += 1;
+            if self.of.as_ref() != Some(meta) {
+                self.json.clear();
+                json_fast::mail_meta(&mut self.json, &meta_record(meta));
+                self.of = Some(meta.clone());
+            }
+            self.at = Some(at);
         }
         out.extend_from_slice(&self.json);
+    }
+
+    /// A new input: its messages are not the last input's, whatever
+    /// their address and index.
+    fn new_input(&mut self) {
+        self.at = None;
     }
 }
 
@@ -193,6 +219,7 @@ impl<W: Write> Emit<W> for JsonLines {
         cx: &Ctx<'_>,
         input: &Input,
     ) -> io::Result<()> {
+        self.meta.new_input();
         line(out, &Record::Begin(origin(&cx.opts.stdin_label, &input.source)))
     }
 
@@ -258,7 +285,7 @@ impl<W: Write> Emit<W> for JsonLines {
             json_fast::key(buf, b",\"decoded\":");
             json_fast::boolean(buf, m.decoded);
             if let Some(meta) = m.meta {
-                self.meta.write(buf, meta);
+                self.meta.write(buf, meta, m.message, m.message_offset);
             }
             buf.push(b'}');
         }

@@ -3,6 +3,7 @@
 //! statistics counters. All ordering decisions are the
 //! [`crate::Driver`]'s; the printer writes what it is given, in order.
 
+mod by_stats;
 mod context;
 mod count;
 pub mod escape;

@@ -23,15 +23,17 @@
 //! | `location` | `header`, `body`: where mail matches were (`--mail`)  |
 //! | `encoding` | `identity`, `quoted-printable`, `base64`, `qp-repair` (mail matches) |
 //! | `urls-per-message` | messages by URL count: `0`, `1`, `2-3`, `4-7`, … |
-//! | `error`  | `host`, `tld`: how far a count of that dimension may be above the true count (absent while exact) |
+//! | `error`  | `host`, `tld`, `by-P-host`, …: how far a count of that dimension may be above the true count (absent while exact) |
 //! | `hll-urls`, `hll-hosts` | HyperLogLog registers of the URLs and hosts matched: `INDEX<TAB>RANK` |
 //! | `by-P` | with `--by P` (`year`, `month`, `day`): matches by the UTC date of their message, key the period (`2001`, `2001-05`, `2001-05-31`, or `unknown`: no parseable date, or not mail) |
 //! | `by-P-messages` | messages with at least one match, by period |
 //! | `by-P-scheme`, `by-P-host` | matches by period and scheme (host): key `PERIOD SCHEME` (`PERIOD HOST`), one space between |
 //!
 //! The period is in the dimension's keys, so partials of many runs (and
-//! the Spark driver's) still merge by addition; `by-P-host` counts are
-//! exact (one counter per host and period met).
+//! the Spark driver's) still merge by addition. During a run each `by-`
+//! dimension is a bounded Space-Saving summary (`by_stats.rs`): exact up
+//! to 131,072 keys (`PERIOD HOST`, `PERIOD SCHEME`) or 32,768 periods,
+//! then the largest counts, each over by at most `error`/`by-P-…`.
 //!
 //! `total`/`messages` counts the messages of the inputs searched as mail;
 //! `urls-per-message` sums to it.

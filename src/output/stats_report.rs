@@ -3,6 +3,7 @@
 //! written after the run as a readable report, one JSON object, or the
 //! additive TSV partials ([`super::stats`] has the counters).
 
+use super::by_stats::ByStats;
 use super::escape;
 use super::printer::{Ctx, Emit, Run, Tally, Url};
 use super::stats::{per_message_bucket, Counts, Period, Summary};
@@ -33,31 +34,8 @@ pub(super) struct StatsReport {
     url_stats: UrlStats,
     cur: Current,
     /// `--by`: the dimensions `by-P`, `by-P-messages`, `by-P-scheme`,
-    /// `by-P-host`.
-    by: Option<ByDims>,
-}
-
-/// The names of the `--by` dimensions, made once.
-#[derive(Debug)]
-struct ByDims {
-    period: Period,
-    matches: String,
-    messages: String,
-    scheme: String,
-    host: String,
-}
-
-impl ByDims {
-    fn new(period: Period) -> ByDims {
-        let dim = format!("by-{}", period.name());
-        ByDims {
-            period,
-            messages: format!("{dim}-messages"),
-            scheme: format!("{dim}-scheme"),
-            host: format!("{dim}-host"),
-            matches: dim,
-        }
-    }
+    /// `by-P-host`, in bounded summaries.
+    by: Option<ByStats>,
 }
 
 /// Counters of the current input.
@@ -118,7 +96,7 @@ impl StatsReport {
             total: Counts::new(),
             url_stats: UrlStats::new(exact),
             cur: Current::default(),
-            by: by.map(ByDims::new),
+            by: by.map(|p| ByStats::new(p, exact)),
         }
     }
 
@@ -174,22 +152,17 @@ impl<W: Write> Emit<W> for StatsReport {
         cur.few.add("scheme", url.scheme);
         cur.few.add("kind", hit.kind.name());
         let host = host_ref(hit.url, hit.host);
-        if let Some(by) = &self.by {
-            let c = &mut cur.counts;
+        if let Some(by) = &mut self.by {
             if new_message || cur.period.is_none() {
                 let date = hit.mail.as_ref().and_then(|m| m.meta?.date_utc);
-                let key = by.period.key(date);
+                let key = by.period().key(date);
                 if hit.mail.is_some() {
-                    c.add(&by.messages, &key, 1);
+                    by.message(&key);
                 }
                 cur.period = Some(key);
             }
             let period = cur.period.as_deref().unwrap_or("unknown");
-            c.add(&by.matches, period, 1);
-            c.add(&by.scheme, &format!("{period} {}", url.scheme), 1);
-            if let Some(h) = host.as_deref() {
-                c.add(&by.host, &format!("{period} {h}"), 1);
-            }
+            by.add(period, url.scheme, host.as_deref());
         }
         self.url_stats.add(hit.url, host.as_deref());
         Ok(())
@@ -232,6 +205,9 @@ impl<W: Write> Emit<W> for StatsReport {
     fn counts(&self) -> Counts {
         let mut c = self.total.clone();
         self.url_stats.add_to(&mut c);
+        if let Some(by) = &self.by {
+            by.add_to(&mut c);
+        }
         c
     }
 

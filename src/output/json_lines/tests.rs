@@ -422,3 +422,32 @@ fn kept_parts_follow_their_input_and_message() {
     }
     same(&ones, &metas);
 }
+
+/// A message's metadata is compared whole once, not once a match: each
+/// comparison of a 100 KB Subject read it all (2.7 MB and 150,000 URLs
+/// took 11 s of CPU).
+#[test]
+fn metadata_compared_once_a_message() {
+    let big =
+        Metadata { subject: Some("s".repeat(100_000)), ..Metadata::default() };
+    let other = Metadata { subject: Some("t".into()), ..Metadata::default() };
+    let mut m = MetaJson::default();
+    let mut out = Vec::new();
+    for _ in 0..1000 {
+        m.write(&mut out, &big, 3, 100);
+    }
+    assert_eq!(m.compared, 1);
+    let once = out.len() / 1000;
+    m.write(&mut out, &other, 4, 200);
+    m.write(&mut out, &big, 3, 100);
+    assert_eq!(m.compared, 3);
+    // The same message in the next input is compared again.
+    m.new_input();
+    m.write(&mut out, &big, 3, 100);
+    assert_eq!(m.compared, 4);
+    let want = format!(
+        r#","subject":"{}","subject_truncated":true"#,
+        "s".repeat(200)
+    );
+    assert_eq!(once, want.len());
+}
