@@ -27,6 +27,7 @@
 //! the stream and slice APIs find exactly the same candidates.
 
 mod bare;
+mod defanged;
 mod delimited;
 mod lean;
 mod names;
@@ -161,14 +162,18 @@ impl Flags {
     /// kept, percent-encoded as `%20` (RFC 3986 §2.1), as a browser
     /// takes the value.
     pub const SPACE_ENCODED: Flags = Flags(16);
+    /// The URL was written defanged (`hxxp://evil[.]example`) and is
+    /// given refanged; its written form is [`crate::Match::defanged`].
+    pub const DEFANGED: Flags = Flags(32);
 
     /// All flags with their names, in display order.
-    pub const ALL: [(Flags, &'static str); 5] = [
+    pub const ALL: [(Flags, &'static str); 6] = [
         (Flags::JOINED, "joined"),
         (Flags::HYPHEN_BREAK, "hyphen-break"),
         (Flags::TRIMMED, "trimmed"),
         (Flags::QUOTE_PREFIX, "quote-prefix"),
         (Flags::SPACE_ENCODED, "space-encoded"),
+        (Flags::DEFANGED, "defanged"),
     ];
 
     /// Whether every flag of `other` is set.
@@ -222,8 +227,11 @@ impl Finds {
     /// as [`Kind::Bare`] or [`Kind::Quoted`]). Without it such a scheme
     /// is read only in `<URL:…>` and, before `//`, in `<…>`.
     pub const UNREGISTERED: Finds = Finds(16);
+    /// Defanged URLs (`hxxp://evil[.]example`), given refanged with
+    /// [`Flags::DEFANGED`].
+    pub const DEFANGED: Finds = Finds(32);
     /// Every detector.
-    pub const ALL: Finds = Finds(31);
+    pub const ALL: Finds = Finds(63);
 
     /// Whether every detector of `other` is on.
     pub fn contains(self, other: Finds) -> bool {
@@ -240,8 +248,8 @@ impl Finds {
         Finds(self.0 | other.0)
     }
 
-    /// Parses `email`, `www`, `domain`, `network-path`, `unregistered`
-    /// or `all`.
+    /// Parses `email`, `www`, `domain`, `network-path`, `unregistered`,
+    /// `defanged` or `all`.
     pub fn from_name(name: &str) -> Option<Finds> {
         Some(match name {
             "email" => Finds::EMAIL,
@@ -249,6 +257,7 @@ impl Finds {
             "domain" => Finds::DOMAIN,
             "network-path" => Finds::NETWORK_PATH,
             "unregistered" => Finds::UNREGISTERED,
+            "defanged" => Finds::DEFANGED,
             "all" => Finds::ALL,
             _ => return None,
         })
@@ -263,6 +272,7 @@ impl fmt::Debug for Finds {
             (Finds::DOMAIN, "domain"),
             (Finds::NETWORK_PATH, "network-path"),
             (Finds::UNREGISTERED, "unregistered"),
+            (Finds::DEFANGED, "defanged"),
         ];
         f.debug_list()
             .entries(
@@ -422,6 +432,11 @@ impl Config {
         floor: usize,
     ) -> Result<Option<(Raw, usize)>, Incomplete> {
         let bytes = hay.bytes;
+        if self.finds.contains(Finds::DEFANGED) {
+            if let Some(found) = defanged::read(self, hay, c, floor)? {
+                return Ok(Some(found));
+            }
+        }
         let Some(mut s) = run::start(bytes, c, floor) else {
             return Ok(None);
         };

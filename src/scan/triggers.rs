@@ -330,7 +330,10 @@ fn dense(hay: &[u8], mut c: usize, floor: usize) -> Result<usize, usize> {
         while mask != 0 {
             let k = base + (mask.trailing_zeros() / 8) as usize;
             mask &= mask - 1;
-            if !after_scheme_byte(hay, k, floor) && !slashes_after(hay, k) {
+            if !after_scheme_byte(hay, k, floor)
+                && !slashes_after(hay, k)
+                && !bracketed(hay, k)
+            {
                 continue;
             }
             if may_start(hay, k, floor) {
@@ -344,6 +347,14 @@ fn dense(hay: &[u8], mut c: usize, floor: usize) -> Result<usize, usize> {
         }
         c = base + 7;
     }
+}
+
+/// Whether the colon at `c` stands in `[:]`, as a defanged scheme's
+/// colon does (`hxxps[:]//`): a trigger, like `//` after a colon.
+#[inline(always)]
+fn bracketed(hay: &[u8], c: usize) -> bool {
+    c.checked_sub(1).and_then(|p| hay.get(p)) == Some(&b'[')
+        && hay.get(c + 1) == Some(&b']')
 }
 
 /// Whether the byte before `c` is a scheme byte at or after the floor:
@@ -446,6 +457,8 @@ pub(crate) fn may_start(hay: &[u8], c: usize, floor: usize) -> bool {
             None | Some(b'/') => return true,
             Some(_) => {}
         },
+        // `[:]`: a defanged scheme's colon (`hxxps[:]//`).
+        Some(b']') if bracketed(hay, c) => return true,
         Some(_) => {}
     }
     if surely_not_named(hay, c) {

@@ -1,0 +1,223 @@
+//! Defanged URLs (`Finds::DEFANGED`, `--find defanged`): URLs written
+//! so that no one follows them by accident, as threat reports and abuse
+//! desks write them, read back ("refanged") and validated as any other.
+//!
+//! The forms read are the ones the common write-ups use (iocextract's
+//! and ioc-fanger's refanging tables, the CERT and vendor reports they
+//! were built from), and none ordinary prose uses:
+//!
+//! - the schemes `hxxp`, `hxxps`, `hxxxp`, `hxxxps`, `fxp`, `fxps` (any
+//!   case: `hXXp`), read as `http`, `https`, `ftp`, `ftps`;
+//! - the separator `[:]//` or `[://]` after any of those or after `http`,
+//!   `https`, `ftp`, `ftps`;
+//! - in the rest of the URL: `[.]`, `(.)`, `{.}`, `[dot]`, `(dot)` for `.`
+//!   (any case), `[@]` for `@`, `[:]` for `:` (a port).
+//!
+//! A URL is read here only when one of these was met: `http://a.example/`
+//! is the ordinary scanner's. The refanged text is cut where a bare URL
+//! ends ([`super::bare::bare_end`], on the refanged bytes) and validated;
+//! its span is the written text, so the written form stays at hand
+//! (`Match::defanged`).
+
+use super::{bare, Config, Flags, Hay, Incomplete, Kind, Raw, Span, Text};
+use crate::parse;
+
+/// The defanged schemes and what they stand for.
+const SCHEMES: [(&[u8], &[u8]); 6] = [
+    (b"hxxp", b"http"),
+    (b"hxxps", b"https"),
+    (b"hxxxp", b"http"),
+    (b"hxxxps", b"https"),
+    (b"fxp", b"ftp"),
+    (b"fxps", b"ftps"),
+];
+
+/// The schemes a defanged separator may follow as they are.
+const PLAIN: [&[u8]; 4] = [b"http", b"https", b"ftp", b"ftps"];
+
+/// The defanged tokens inside a URL and the byte each stands for.
+const TOKENS: [(&[u8], u8); 7] = [
+    (b"[.]", b'.'),
+    (b"(.)", b'.'),
+    (b"{.}", b'.'),
+    (b"[dot]", b'.'),
+    (b"(dot)", b'.'),
+    (b"[@]", b'@'),
+    (b"[:]", b':'),
+];
+
+/// Reads a defanged URL whose scheme's colon is at `c`; `None` when
+/// nothing defanged stands there (the ordinary reading goes on).
+pub(super) fn read(
+    cfg: &Config,
+    hay: &Hay<'_>,
+    c: usize,
+    floor: usize,
+) -> Result<Option<(Raw, usize)>, Incomplete> {
+    let bytes = hay.bytes;
+    // The separator: `://`, `[:]//` or `[://]`.
+    let bracket = c > floor && bytes[c - 1] == b'[';
+    let (name_end, after, sep_defanged) = if bracket {
+        let next = [hay.get(c + 1)?, hay.get(c + 2)?, hay.get(c + 3)?];
+        match next {
+            [Some(b']'), Some(b'/'), Some(b'/')] => (c - 1, c + 4, true),
+            [Some(b'/'), Some(b'/'), Some(b']')] => (c - 1, c + 4, true),
+            _ => return Ok(None),
+        }
+    } else {
+        if (hay.get(c + 1)?, hay.get(c + 2)?) != (Some(b'/'), Some(b'/')) {
+            return Ok(None);
+        }
+        (c, c + 3, false)
+    };
+    // The scheme: letters that start a word.
+    let mut s = name_end;
+    while s > floor && name_end - s < 6 && bytes[s - 1].is_ascii_alphabetic() {
+        s -= 1;
+    }
+    if s > floor && bytes[s - 1].is_ascii_alphanumeric() {
+        return Ok(None);
+    }
+    let name = &bytes[s..name_end];
+    let refanged = SCHEMES
+        .iter()
+        .find(|(d, _)| d.eq_ignore_ascii_case(name))
+        .map(|&(_, r)| (r, true))
+        .or_else(|| {
+            PLAIN
+                .iter()
+                .find(|p| p.eq_ignore_ascii_case(name))
+                .map(|_| (name, false))
+        });
+    let Some((scheme, scheme_defanged)) = refanged else {
+        return Ok(None);
+    };
+    // The rest, refanged, with where each byte was written.
+    let mut url = Vec::with_capacity(64);
+    url.extend_from_slice(scheme);
+    url.extend_from_slice(b"://");
+    let mut written = vec![after; url.len()];
+    let mut tokens = 0;
+    let mut i = after;
+    let limit = after.saturating_add(cfg.max_url);
+    while i < limit {
+        let Some(b) = hay.get(i)? else { break };
+        if matches!(b, b'[' | b'(' | b'{') {
+            if let Some((len, to)) = token(hay, i)? {
+                url.push(to);
+                i += len;
+                written.push(i);
+                tokens += 1;
+                continue;
+            }
+        }
+        if b <= b' ' || b == 0x7F || matches!(b, b'<' | b'>' | b'"' | b'`') {
+            break;
+        }
+        url.push(b);
+        i += 1;
+        written.push(i);
+    }
+    if !(scheme_defanged || sep_defanged || tokens > 0) {
+        return Ok(None);
+    }
+    let from = scheme.len() + 1;
+    let text = Hay { bytes: &url, eof: true };
+    let end = bare::bare_end(&text, 0, from, usize::MAX, true)?;
+    if end.end <= from + 2 {
+        return Ok(None);
+    }
+    url.truncate(end.end);
+    let span = Span { start: s, end: written[end.end - 1] };
+    let mut flags = Flags::DEFANGED;
+    if end.trimmed {
+        flags.insert(Flags::TRIMMED);
+    }
+    let verdict = parse::validate_cached(&url, cfg.strict);
+    let raw = Raw {
+        span,
+        text: Text::Joined(url),
+        kind: Kind::Bare,
+        flags,
+        verdict,
+    };
+    Ok(Some((raw, span.end)))
+}
+
+/// The defanged token at `i` (which holds `[`, `(` or `{`), any case:
+/// its length and the byte it stands for.
+fn token(hay: &Hay<'_>, i: usize) -> Result<Option<(usize, u8)>, Incomplete> {
+    'tokens: for (t, to) in TOKENS {
+        for (k, &want) in t.iter().enumerate() {
+            match hay.get(i + k)? {
+                Some(b) if b.eq_ignore_ascii_case(&want) => {}
+                _ => continue 'tokens,
+            }
+        }
+        return Ok(Some((t.len(), to)));
+    }
+    Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Finds, Step};
+    use super::*;
+
+    /// `(written, refanged)` of each accepted defanged URL of `text`.
+    fn found(text: &str) -> Vec<(String, String)> {
+        let cfg = Config { finds: Finds::DEFANGED, ..Config::default() };
+        let hay = Hay { bytes: text.as_bytes(), eof: true };
+        let (mut pos, mut floor, mut out) = (0, 0, Vec::new());
+        while let Step::Found(raw, resume) = cfg.step(hay, pos, floor) {
+            if raw.verdict.is_ok() && raw.flags.contains(Flags::DEFANGED) {
+                let w = &text[raw.span.start..raw.span.end];
+                let Text::Joined(v) = &raw.text else { panic!("{w}") };
+                let v = String::from_utf8(v.clone()).unwrap();
+                out.push((w.to_owned(), v));
+            }
+            pos = resume;
+            floor = resume;
+        }
+        out
+    }
+
+    #[test]
+    fn refangs() {
+        let pairs = |v: &[(&str, &str)]| {
+            v.iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            found("see hxxp://evil[.]example/x.exe, and hXXps[:]//a(.)b.example."),
+            pairs(&[
+                ("hxxp://evil[.]example/x.exe", "http://evil.example/x.exe"),
+                ("hXXps[:]//a(.)b.example", "https://a.b.example"),
+            ])
+        );
+        assert_eq!(
+            found("http[://]x{.}example[dot]com[:]8080/p fxp://u[@]f(dot)example/"),
+            pairs(&[
+                ("http[://]x{.}example[dot]com[:]8080/p", "http://x.example.com:8080/p"),
+                ("fxp://u[@]f(dot)example/", "ftp://u@f.example/"),
+            ])
+        );
+        // a trailing token is punctuation: `evil[.]` ends at `evil`
+        assert_eq!(
+            found("(hxxxp://evil[.]example[.]) ok"),
+            pairs(&[("hxxxp://evil[.]example", "http://evil.example")])
+        );
+    }
+
+    #[test]
+    fn not_defanged() {
+        for text in [
+            "http://a.example/ and a[:]b and x[.]y and https://a.example/[x]",
+            "ahxxp://evil[.]example/ hxxp[:]evil and hxxq://a.example/",
+            "see hxxp:// alone and ftp[:]// too",
+        ] {
+            assert_eq!(found(text), vec![], "{text}");
+        }
+    }
+}
