@@ -19,7 +19,9 @@
 //! its span is the written text, so the written form stays at hand
 //! (`Match::defanged`).
 
-use super::{bare, Config, Flags, Hay, Incomplete, Kind, Raw, Span, Text};
+use super::{
+    bare, names, Config, Flags, Hay, Incomplete, Kind, Raw, Span, Text,
+};
 use crate::parse;
 
 /// The defanged schemes and what they stand for.
@@ -97,54 +99,8 @@ pub(super) fn read(
     url.extend_from_slice(scheme);
     url.extend_from_slice(b"://");
     let mut written = vec![after; url.len()];
-    let mut tokens = 0;
-    let mut i = after;
     let limit = after.saturating_add(cfg.max_url);
-    // The walk stops where `bare_end` would stop on the refanged text (a
-    // hard stop, an unclosed `)` or `]`, a delimiter's character
-    // reference, a non-ASCII URL end, a `'` in the authority), so that
-    // no byte is walked again by the triggers after it: time stays
-    // linear whatever the text (a run of `http://a)` is read once).
-    let (mut paren, mut bracket, mut authority) = (0usize, 0usize, true);
-    while i < limit {
-        let Some(b) = hay.get(i)? else { break };
-        if matches!(b, b'[' | b'(' | b'{') {
-            if let Some((len, to)) = token(hay, i)? {
-                url.push(to);
-                i += len;
-                written.push(i);
-                tokens += 1;
-                continue;
-            }
-        }
-        match b {
-            _ if bare::is_hard_stop(b) => break,
-            b'(' => paren += 1,
-            b'[' => bracket += 1,
-            b')' if paren == 0 => break,
-            b')' => paren -= 1,
-            b']' if bracket == 0 => break,
-            b']' => bracket -= 1,
-            b'/' | b'?' | b'#' => authority = false,
-            b'\'' if authority => break,
-            b'&' if bare::delimiter_reference(hay, i)? => break,
-            0x80..=0xFF => match bare::utf8_char(hay, i)? {
-                Some((ch, len)) if !bare::ends_url(ch) => {
-                    url.extend_from_slice(&hay.bytes[i..i + len]);
-                    i += len;
-                    written.push(i);
-                    // one entry a byte: the map stays indexed by `url`
-                    written.extend(std::iter::repeat_n(i, len - 1));
-                    continue;
-                }
-                _ => break,
-            },
-            _ => {}
-        }
-        url.push(b);
-        i += 1;
-        written.push(i);
-    }
+    let tokens = walk(hay, after, limit, true, &mut url, &mut written)?;
     if !(scheme_defanged || sep_defanged || tokens > 0) {
         return Ok(None);
     }
@@ -173,6 +129,205 @@ pub(super) fn read(
         flags,
         verdict,
     };
+    Ok(Some((raw, resume)))
+}
+
+/// Copies the URL text from `i` into `url`, refanged, with where each
+/// byte was written in `written` (one entry a byte of `url`: the index
+/// after it); returns how many tokens were refanged. `authority`: the
+/// text starts in a URL's authority (a `'` there ends it).
+///
+/// The walk stops where `bare_end` would stop on the refanged text (a
+/// hard stop, an unclosed `)` or `]`, a delimiter's character
+/// reference, a non-ASCII URL end, a `'` in the authority), so that no
+/// byte is walked again by the triggers after it: time stays linear
+/// whatever the text (a run of `http://a)` is read once).
+fn walk(
+    hay: &Hay<'_>,
+    mut i: usize,
+    limit: usize,
+    mut authority: bool,
+    url: &mut Vec<u8>,
+    written: &mut Vec<usize>,
+) -> Result<usize, Incomplete> {
+    let mut tokens = 0;
+    let (mut paren, mut bracket) = (0usize, 0usize);
+    while i < limit {
+        let Some(b) = hay.get(i)? else { break };
+        if matches!(b, b'[' | b'(' | b'{') {
+            if let Some((len, to)) = token(hay, i)? {
+                url.push(to);
+                i += len;
+                written.push(i);
+                tokens += 1;
+                continue;
+            }
+        }
+        match b {
+            _ if bare::is_hard_stop(b) => break,
+            b'(' => paren += 1,
+            b'[' => bracket += 1,
+            b')' if paren == 0 => break,
+            b')' => paren -= 1,
+            b']' if bracket == 0 => break,
+            b']' => bracket -= 1,
+            b'/' | b'?' | b'#' => authority = false,
+            b'\'' if authority => break,
+            b'&' if bare::delimiter_reference(hay, i)? => break,
+            0x80..=0xFF => match bare::utf8_char(hay, i)? {
+                Some((ch, len)) if !bare::ends_url(ch) => {
+                    url.extend_from_slice(&hay.bytes[i..i + len]);
+                    i += len;
+                    // one entry a byte: the map stays indexed by `url`
+                    written.extend(std::iter::repeat_n(i, len));
+                    continue;
+                }
+                _ => break,
+            },
+            _ => {}
+        }
+        url.push(b);
+        i += 1;
+        written.push(i);
+    }
+    Ok(tokens)
+}
+
+/// Whether the `.` at `dot` stands in a dot token, `[.]`, `(.)` or
+/// `{.}`: the trigger of a defanged name without a scheme ([`name`]).
+pub(super) fn token_dot(hay: &[u8], dot: usize) -> bool {
+    let pair = (dot.checked_sub(1).and_then(|p| hay.get(p)), hay.get(dot + 1));
+    matches!(
+        pair,
+        (Some(b'['), Some(b']'))
+            | (Some(b'('), Some(b')'))
+            | (Some(b'{'), Some(b'}'))
+    )
+}
+
+/// A defanged name without a scheme whose first dot token's `.` is at
+/// `dot` ([`token_dot`]): a host name (`evil[.]example[.]com/x`, read
+/// as [`Kind::Domain`]) or an address (`bad[@]evil[.]example`, as
+/// [`Kind::Email`]), printed refanged as it stands. It starts a word,
+/// and its last label is a top-level domain of the root zone, as the
+/// `domain` detector asks.
+pub(super) fn name(
+    cfg: &Config,
+    hay: &Hay<'_>,
+    dot: usize,
+    floor: usize,
+) -> Result<Option<(Raw, usize)>, Incomplete> {
+    let bytes = hay.bytes;
+    let Some(t) = dot.checked_sub(1).filter(|&t| t > floor) else {
+        return Ok(None);
+    };
+    // Back over the labels before the token, and a local part and its
+    // `[@]` before them.
+    let label = |b: u8| b.is_ascii_alphanumeric() || b == b'-' || b == b'.';
+    let mut s = t;
+    while s > floor && t - s < 253 && label(bytes[s - 1]) {
+        s -= 1;
+    }
+    let mut address = false;
+    if s >= floor + 3 && s + 3 <= t && &bytes[s - 3..s] == b"[@]" {
+        let local = |b: u8| label(b) || b == b'_' || b == b'+';
+        let mut l = s - 3;
+        while l > floor && s - l < 64 + 3 && local(bytes[l - 1]) {
+            l -= 1;
+        }
+        if l < s - 3 {
+            address = true;
+            s = l;
+        }
+    }
+    if s == t || !bytes[s].is_ascii_alphanumeric() {
+        return Ok(None);
+    }
+    let opens = |b: u8| {
+        b.is_ascii_whitespace()
+            || matches!(
+                b,
+                b'(' | b'[' | b'{' | b'<' | b'"' | b'\'' | b',' | b';' | b'>'
+            )
+    };
+    if s > floor && !opens(bytes[s - 1]) {
+        return Ok(None);
+    }
+    let mut text = Vec::with_capacity(64);
+    let mut written = Vec::with_capacity(64);
+    let limit = s.saturating_add(cfg.max_url);
+    walk(hay, s, limit, true, &mut text, &mut written)?;
+    // Where the name ends: an address at its domain's end; a host name
+    // as a bare URL after `http://` would.
+    let (end, trimmed, hard_end) = if address {
+        let at = memchr::memchr(b'@', &text).unwrap_or(0);
+        let mut e = at + 1;
+        while e < text.len()
+            && (text[e].is_ascii_alphanumeric()
+                || matches!(text[e], b'-' | b'.'))
+        {
+            e += 1;
+        }
+        let hard = e;
+        while e > at + 1 && text[e - 1] == b'.' {
+            e -= 1;
+        }
+        (e, e < hard, hard)
+    } else {
+        let mut full = b"http://".to_vec();
+        full.extend_from_slice(&text);
+        let hay = Hay { bytes: &full, eof: true };
+        let end = bare::bare_end(&hay, 0, 5, usize::MAX, true)?;
+        (
+            end.end.saturating_sub(7),
+            end.trimmed,
+            end.hard_end.saturating_sub(7),
+        )
+    };
+    text.truncate(end);
+    let host_start = if address {
+        memchr::memchr(b'@', &text).map_or(0, |a| a + 1)
+    } else {
+        0
+    };
+    let host_end = text[host_start..]
+        .iter()
+        .position(|&b| matches!(b, b'/' | b'?' | b'#' | b':'))
+        .map_or(text.len(), |p| host_start + p);
+    let host = &text[host_start..host_end];
+    let top = host.rsplit(|&b| b == b'.').next().unwrap_or_default();
+    // The token must be in the host, and the host end in a TLD.
+    if written.get(host_end.wrapping_sub(1)).is_none_or(|&w| w <= dot)
+        || top.len() < 2
+        || !top.iter().all(u8::is_ascii_alphabetic)
+        || !names::is_tld(top)
+        || !host.contains(&b'.')
+    {
+        return Ok(None);
+    }
+    let span = Span { start: s, end: written[end - 1] };
+    let (kind, verdict) = if address {
+        (
+            Kind::Email,
+            names::implied(cfg, b"mailto:", &text, parse::Scheme::Mailto),
+        )
+    } else {
+        (
+            Kind::Domain,
+            names::implied(cfg, b"http://", &text, parse::Scheme::Http),
+        )
+    };
+    let mut flags = Flags::DEFANGED;
+    if trimmed {
+        flags.insert(Flags::TRIMMED);
+    }
+    let resume = match verdict {
+        Ok(_) => span.end,
+        Err(_) => {
+            written[hard_end.max(1).min(written.len()) - 1].max(span.end)
+        }
+    };
+    let raw = Raw { span, text: Text::Joined(text), kind, flags, verdict };
     Ok(Some((raw, resume)))
 }
 
@@ -250,7 +405,13 @@ mod tests {
     #[test]
     fn dense_runs_are_read_once() {
         let cfg = Config { finds: Finds::DEFANGED, ..Config::default() };
-        for unit in ["http://a)", "hxxp://a)", "hxxp://a'", "hxxp://a&lt;"] {
+        for unit in [
+            "http://a)",
+            "hxxp://a)",
+            "hxxp://a'",
+            "hxxp://a&lt;",
+            "(a[.]com)",
+        ] {
             let text = unit.repeat(100_000);
             let hay = Hay { bytes: text.as_bytes(), eof: true };
             let (mut pos, mut floor, mut n) = (0, 0, 0);
@@ -260,6 +421,35 @@ mod tests {
                 floor = resume;
             }
             assert_eq!(n, 100_000, "{unit}");
+        }
+    }
+
+    /// A defanged name without a scheme: a host name or an address that
+    /// starts a word and ends in a root-zone TLD, as it stands.
+    #[test]
+    fn names_without_a_scheme() {
+        let pairs = |v: &[(&str, &str)]| {
+            v.iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            found(
+                "Domains: evil[.]example[.]com, (cdn(.)example{.}net/x.js)."
+            ),
+            pairs(&[
+                ("evil[.]example[.]com", "evil.example.com"),
+                ("cdn(.)example{.}net/x.js", "cdn.example.net/x.js"),
+            ])
+        );
+        assert_eq!(
+            found("From: bad[@]evil[.]example[.]com."),
+            pairs(&[("bad[@]evil[.]example[.]com", "bad@evil.example.com")])
+        );
+        // no TLD, glued to a word, after a path or scheme, no dot token
+        let dense = "a[:]b v1[.]2 e[.]g[.] x/evil[.]com y_evil[.]com";
+        for text in [dense, "my[.]invalid zz://a[.]com a.example.com"] {
+            assert_eq!(found(text), vec![], "{text}");
         }
     }
 

@@ -63,6 +63,9 @@ pub(crate) enum Trigger {
     /// [`names::host`] (a domain name, or the host of a network-path
     /// reference after `//`).
     Name,
+    /// The `.` of a dot token (`[.]`, `(.)`, `{.}`) with
+    /// `Finds::DEFANGED`: [`super::defanged::name`].
+    Defanged,
     /// The first `.` of a host whose first label starts at this offset,
     /// opened so: the test's answer, handed to [`names::host_at`] so that
     /// the label is not walked twice.
@@ -150,8 +153,9 @@ impl Triggers {
             www: finds.contains(Finds::WWW),
             domain: finds.contains(Finds::DOMAIN),
             network_path: finds.contains(Finds::NETWORK_PATH),
+            defanged: finds.contains(Finds::DEFANGED),
         };
-        let names = on.www || on.domain || on.network_path;
+        let names = on.www || on.domain || on.network_path || on.defanged;
         if self == Triggers::Naive {
             return (from..from + rest.len())
                 .find_map(|i| on.kind(hay, i, floor).map(|t| (i, t)));
@@ -194,6 +198,7 @@ struct On {
     www: bool,
     domain: bool,
     network_path: bool,
+    defanged: bool,
 }
 
 impl On {
@@ -233,6 +238,13 @@ impl On {
                     && (!test || names::may_address(hay, i, floor)) =>
             {
                 Some(Trigger::Address)
+            }
+            // An exact test, the same for the oracle: a dot token is
+            // a defanged name's, never a `www.` or domain's.
+            Some(b'.')
+                if self.defanged && super::defanged::token_dot(hay, i) =>
+            {
+                Some(Trigger::Defanged)
             }
             Some(b'.') if self.www || self.domain || self.network_path => {
                 // Both tests want a letter or digit after the dot (or the
