@@ -193,15 +193,17 @@ fn walk(
     Ok(tokens)
 }
 
-/// Whether the `.` at `dot` stands in a dot token, `[.]`, `(.)` or
+/// Whether the `.` at `dot` may stand in a dot token, `[.]`, `(.)` or
 /// `{.}`: the trigger of a defanged name without a scheme ([`name`]).
+/// A closer past the window may be one (the reader refills and [`name`]
+/// decides), as `//` past the window keeps a colon.
 pub(super) fn token_dot(hay: &[u8], dot: usize) -> bool {
-    let pair = (dot.checked_sub(1).and_then(|p| hay.get(p)), hay.get(dot + 1));
+    let opener = dot.checked_sub(1).and_then(|p| hay.get(p));
     matches!(
-        pair,
-        (Some(b'['), Some(b']'))
-            | (Some(b'('), Some(b')'))
-            | (Some(b'{'), Some(b'}'))
+        (opener, hay.get(dot + 1)),
+        (Some(b'['), Some(b']') | None)
+            | (Some(b'('), Some(b')') | None)
+            | (Some(b'{'), Some(b'}') | None)
     )
 }
 
@@ -221,6 +223,9 @@ pub(super) fn name(
     let Some(t) = dot.checked_sub(1).filter(|&t| t > floor) else {
         return Ok(None);
     };
+    if token(hay, t)?.is_none_or(|(_, to)| to != b'.') {
+        return Ok(None);
+    }
     // Back over the labels before the token, and a local part and its
     // `[@]` before them.
     let label = |b: u8| b.is_ascii_alphanumeric() || b == b'-' || b == b'.';
