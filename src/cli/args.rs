@@ -116,10 +116,16 @@ pub struct Args {
     /// (www.example.com/page), domain (example.com/page, root-zone TLDs
     /// only), network-path (//cdn.example.com/lib.js); unregistered, a
     /// scheme outside the IANA registry before // in running text and
-    /// quotes (gemini://host/); or all. Printed as they stand. Off by
-    /// default.
+    /// quotes (gemini://host/); defanged, URLs written so as not to be
+    /// clicked (hxxp://evil[.]example, printed refanged); or all. Printed
+    /// as they stand. Off by default.
     #[arg(long, value_name = "WHAT", value_delimiter = ',')]
     pub find: Vec<String>,
+
+    /// Print defanged URLs (--find defanged) as they were written, not
+    /// refanged.
+    #[arg(long)]
+    pub keep_defanged: bool,
 
     /// Only URLs with these schemes (any case). Repeat or separate with
     /// commas.

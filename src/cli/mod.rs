@@ -130,9 +130,14 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
             Some(more) => finds = finds.union(more),
             None => bail!(
                 "--find {f:?}: expected email, www, domain, network-path, \
-                 unregistered or all"
+                 unregistered, defanged or all"
             ),
         }
+    }
+    if args.keep_defanged && !finds.contains(urlgrep::Finds::DEFANGED) {
+        bail!(
+            "--keep-defanged has no effect without --find defanged (or all)"
+        );
     }
     let mut paths = std::mem::take(&mut args.paths);
     // Read as the search goes: the paths named first, then the list's.
@@ -228,6 +233,7 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
         stdin_label: args.source.clone(),
         top: args.top.unwrap_or(10),
         line_buffered: args.line_buffered || io::stdout().is_terminal(),
+        keep_defanged: args.keep_defanged,
         exact_stats: args.exact_stats,
         null: args.null,
         // -q stops at the first URL: the -m path, with nothing printed.

@@ -131,6 +131,8 @@ pub(super) struct Found {
     pub(super) reject: Option<Reject>,
     pub(super) mail: Option<FoundMail>,
     pub(super) repaired: bool,
+    /// A defanged URL's written form: `urls[d.0..d.1]` of its batch.
+    pub(super) defanged: Option<(usize, usize)>,
 }
 
 /// [`MailHit`], its Message-ID at `urls[id.0..id.1]` of its batch.
@@ -194,9 +196,15 @@ impl Batch {
     ) {
         let from = self.urls.len();
         self.urls.extend_from_slice(m.url());
+        let to = self.urls.len();
+        let defanged = m.defanged().map(|d| {
+            self.urls.extend_from_slice(d);
+            (to, self.urls.len())
+        });
         self.hits.push(Found {
             at,
-            url: (from, self.urls.len()),
+            url: (from, to),
+            defanged,
             kind: m.kind(),
             scheme: m.scheme(),
             host: m.host,
@@ -353,6 +361,7 @@ impl Batch {
                         .map(|h| &**h),
                 }),
                 repaired: f.repaired,
+                defanged: f.defanged.and_then(|(a, b)| self.urls.get(a..b)),
             };
             report.hit(input, &hit)?;
         }

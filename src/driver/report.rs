@@ -32,6 +32,9 @@ pub struct Hit<'a> {
     /// Raw quoted-printable was repaired to get it (`--qp-repair` on
     /// text that is not mail).
     pub repaired: bool,
+    /// The URL as written when it was defanged (`hxxp://evil[.]example`;
+    /// `url` is then refanged): [`crate::Match::defanged`].
+    pub defanged: Option<&'a [u8]>,
 }
 
 /// Where in a mail input a [`Hit`] was.

@@ -41,7 +41,11 @@
 //!   after `-`), `trimmed` (trailing punctuation left out), `quote-prefix`
 //!   (a mail quote prefix removed), `escaped` (see `url`), `qp-repair`
 //!   (raw quoted-printable repaired by `--qp-repair` in text that is not
-//!   searched as mail), `text-host-differs` (see `html` below).
+//!   searched as mail), `text-host-differs` (see `html` below),
+//!   `space-encoded` (an HTML attribute value's spaces printed `%20`),
+//!   `defanged` (`url` refanged from the written form).
+//! - `defanged`: the URL as written, for a `defanged` match only
+//!   (`hxxp://evil[.]example/`).
 //! - An input searched as mail (`--mail`) adds to each `match` a `mail`
 //!   object, and to its `end` record (and the `summary`) a `messages`
 //!   count:
@@ -202,6 +206,9 @@ pub struct MatchRecord<'a> {
     /// What was done to the text; see the module docs.
     #[serde(borrow)]
     pub flags: Vec<Cow<'a, str>>,
+    /// The URL as written, when it was defanged (`url` is refanged).
+    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+    pub defanged: Option<Cow<'a, str>>,
     /// The message the URL was in, when the input was searched as mail
     /// (boxed: the other records stay small).
     #[serde(default, borrow, skip_serializing_if = "Option::is_none")]

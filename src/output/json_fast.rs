@@ -277,6 +277,10 @@ pub(crate) fn match_record(out: &mut Vec<u8>, rec: &MatchRecord<'_>) {
         string(out, f);
     }
     out.push(b']');
+    if let Some(d) = &rec.defanged {
+        key(out, b",\"defanged\":");
+        string(out, d);
+    }
     if let Some(m) = &rec.mail {
         key(out, b",\"mail\":");
         mail(out, m);

@@ -261,6 +261,10 @@ impl<W: Write> Emit<W> for JsonLines {
             json_fast::name(buf, name);
         }
         buf.push(b']');
+        if let Some(d) = hit.defanged {
+            json_fast::key(buf, b",\"defanged\":");
+            json_fast::text(buf, d);
+        }
         if let Some(m) = &hit.mail {
             json_fast::key(buf, b",\"mail\":{\"message\":");
             json_fast::number(buf, m.message);

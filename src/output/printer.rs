@@ -96,6 +96,9 @@ pub struct PrinterOptions {
     pub top: usize,
     /// Flush after every line (for a terminal, `--line-buffered`).
     pub line_buffered: bool,
+    /// Print a defanged URL as it was written (`--keep-defanged`), not
+    /// refanged.
+    pub keep_defanged: bool,
     /// Exact statistics in memory that grows with the input, instead of
     /// bounded sketches (see `output/url_stats.rs`).
     pub exact_stats: bool,
@@ -484,6 +487,10 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
             }
         }
         let cx = Ctx { opts: &self.opts };
+        let shown = match (self.opts.keep_defanged, hit.defanged) {
+            (true, Some(written)) => written,
+            _ => hit.url,
+        };
         if let Some(reject) = hit.reject {
             self.cur.rejected += 1;
             // Statistics count every reject; other outputs show them
@@ -493,7 +500,7 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
             }
             let text = match tallies {
                 true => Cow::Borrowed(hit.url),
-                false => self.select.text(hit.url),
+                false => self.select.text(shown),
             };
             let url = Url { input, hit, text: &text, scheme: &scheme };
             return self.emit.reject(&mut self.out, &cx, &url, reject);
@@ -504,7 +511,7 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
             let url = Url { input, hit, text: hit.url, scheme: &scheme };
             return self.emit.url(&mut self.out, &cx, &url);
         }
-        let text = self.select.text(hit.url);
+        let text = self.select.text(shown);
         if !self.select.first(&text) {
             return Ok(());
         }

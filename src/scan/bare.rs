@@ -230,7 +230,10 @@ const QUOTE_REFERENCES: &[&[u8]] = &[b"&#39;", b"&#x27;", b"&apos;"];
 
 /// Whether an HTML character reference to a delimiter starts at `i` (an
 /// `&`).
-fn delimiter_reference(hay: &Hay<'_>, i: usize) -> Result<bool, Incomplete> {
+pub(super) fn delimiter_reference(
+    hay: &Hay<'_>,
+    i: usize,
+) -> Result<bool, Incomplete> {
     let second = hay.get(i + 1)?;
     if !matches!(second, Some(b'l' | b'g' | b'q' | b'#')) {
         return Ok(false);
@@ -319,7 +322,7 @@ pub(crate) fn utf8_char(
 /// that Unicode added since), other invisible format characters
 /// (U+2060–U+2064, U+206A–U+206F) a reader cannot type back, and the
 /// punctuation a reader puts around a URL (`‘’“”…–—`).
-fn ends_url(c: char) -> bool {
+pub(super) fn ends_url(c: char) -> bool {
     matches!(c,
         '\u{0080}'..='\u{00A0}'   // C1 controls, no-break space
         | '\u{00AB}' | '\u{00BB}' // « »

@@ -27,6 +27,7 @@
 //! the stream and slice APIs find exactly the same candidates.
 
 mod bare;
+mod defanged;
 mod delimited;
 mod lean;
 mod names;
@@ -161,14 +162,18 @@ impl Flags {
     /// kept, percent-encoded as `%20` (RFC 3986 §2.1), as a browser
     /// takes the value.
     pub const SPACE_ENCODED: Flags = Flags(16);
+    /// The URL was written defanged (`hxxp://evil[.]example`) and is
+    /// given refanged; its written form is [`crate::Match::defanged`].
+    pub const DEFANGED: Flags = Flags(32);
 
     /// All flags with their names, in display order.
-    pub const ALL: [(Flags, &'static str); 5] = [
+    pub const ALL: [(Flags, &'static str); 6] = [
         (Flags::JOINED, "joined"),
         (Flags::HYPHEN_BREAK, "hyphen-break"),
         (Flags::TRIMMED, "trimmed"),
         (Flags::QUOTE_PREFIX, "quote-prefix"),
         (Flags::SPACE_ENCODED, "space-encoded"),
+        (Flags::DEFANGED, "defanged"),
     ];
 
     /// Whether every flag of `other` is set.
@@ -222,8 +227,11 @@ impl Finds {
     /// as [`Kind::Bare`] or [`Kind::Quoted`]). Without it such a scheme
     /// is read only in `<URL:…>` and, before `//`, in `<…>`.
     pub const UNREGISTERED: Finds = Finds(16);
+    /// Defanged URLs (`hxxp://evil[.]example`), given refanged with
+    /// [`Flags::DEFANGED`].
+    pub const DEFANGED: Finds = Finds(32);
     /// Every detector.
-    pub const ALL: Finds = Finds(31);
+    pub const ALL: Finds = Finds(63);
 
     /// Whether every detector of `other` is on.
     pub fn contains(self, other: Finds) -> bool {
@@ -240,8 +248,8 @@ impl Finds {
         Finds(self.0 | other.0)
     }
 
-    /// Parses `email`, `www`, `domain`, `network-path`, `unregistered`
-    /// or `all`.
+    /// Parses `email`, `www`, `domain`, `network-path`, `unregistered`,
+    /// `defanged` or `all`.
     pub fn from_name(name: &str) -> Option<Finds> {
         Some(match name {
             "email" => Finds::EMAIL,
@@ -249,6 +257,7 @@ impl Finds {
             "domain" => Finds::DOMAIN,
             "network-path" => Finds::NETWORK_PATH,
             "unregistered" => Finds::UNREGISTERED,
+            "defanged" => Finds::DEFANGED,
             "all" => Finds::ALL,
             _ => return None,
         })
@@ -263,6 +272,7 @@ impl fmt::Debug for Finds {
             (Finds::DOMAIN, "domain"),
             (Finds::NETWORK_PATH, "network-path"),
             (Finds::UNREGISTERED, "unregistered"),
+            (Finds::DEFANGED, "defanged"),
         ];
         f.debug_list()
             .entries(
@@ -399,6 +409,7 @@ impl Config {
                 Trigger::Host(start, opened) => {
                     names::host_at(self, &hay, start, opened, c, &mut skip)
                 }
+                Trigger::Defanged => defanged::name(self, &hay, c, floor),
             };
             match found {
                 Ok(Some((raw, resume))) => return Step::Found(raw, resume),
@@ -422,6 +433,11 @@ impl Config {
         floor: usize,
     ) -> Result<Option<(Raw, usize)>, Incomplete> {
         let bytes = hay.bytes;
+        if self.finds.contains(Finds::DEFANGED) {
+            if let Some(found) = defanged::read(self, hay, c, floor)? {
+                return Ok(Some(found));
+            }
+        }
         let Some(mut s) = run::start(bytes, c, floor) else {
             return Ok(None);
         };
@@ -801,234 +817,4 @@ fn spelled_from(name: &[u8], letters: &[u8], needs: &[u8]) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Runs the scanner over `text` and marks each accepted URL `|…|` in
-    /// the spirit of linkify's tests, joined text after `=`.
-    fn marked(text: &str) -> String {
-        marked_with(Finds::NONE, text)
-    }
-
-    /// [`marked`] with the detectors `finds` on.
-    fn marked_with(finds: Finds, text: &str) -> String {
-        let cfg = Config { finds, ..Config::default() };
-        let hay = Hay { bytes: text.as_bytes(), eof: true };
-        let (mut pos, mut floor, mut out, mut last) = (0, 0, String::new(), 0);
-        while let Step::Found(raw, resume) = cfg.step(hay, pos, floor) {
-            if raw.verdict.is_ok() {
-                out.push_str(&text[last..raw.span.start]);
-                out.push('|');
-                out.push_str(&text[raw.span.start..raw.span.end]);
-                out.push('|');
-                if let Text::Joined(v) = &raw.text {
-                    out.push('=');
-                    out.push_str(std::str::from_utf8(v).unwrap());
-                }
-                last = raw.span.end;
-            }
-            pos = resume;
-            floor = resume;
-        }
-        out.push_str(&text[last..]);
-        out
-    }
-
-    #[test]
-    fn wrapped() {
-        assert_eq!(
-            marked("see <URL:http://a.b/c>."),
-            "see |<URL:http://a.b/c>|."
-        );
-        assert_eq!(
-            marked("<URL:ftp://ds.in\n      ternic.net/rfc>"),
-            "|<URL:ftp://ds.in\n      ternic.net/rfc>|=ftp://ds.internic.net/rfc"
-        );
-        assert_eq!(marked("<url: http://a.b/>"), "|<url: http://a.b/>|");
-        // never closes: bare reading of its start
-        assert_eq!(
-            marked("<URL:http://a.b/c\n\nx>"),
-            "<URL:|http://a.b/c|\n\nx>"
-        );
-    }
-
-    #[test]
-    fn angle_and_quoted() {
-        assert_eq!(marked("<mailto:a@b.c>"), "|<mailto:a@b.c>|");
-        assert_eq!(marked("x=\"http://a.b/\">"), "x=|\"http://a.b/\"|>");
-        assert_eq!(marked("\"http://a.b/ is\""), "\"|http://a.b/| is\"");
-        assert_eq!(marked("<sip:a@b.c>"), "|<sip:a@b.c>|");
-    }
-
-    /// Issue 19, classes 1 and 6.
-    #[test]
-    fn single_quotes_and_any_scheme_in_angles() {
-        assert_eq!(
-            marked("<a href='https://d.example.net/g?id=4'>x</a>"),
-            "<a href=|'https://d.example.net/g?id=4'|>x</a>"
-        );
-        assert_eq!(
-            marked("href='http://news.example.com'>"),
-            "href=|'http://news.example.com'|>"
-        );
-        assert_eq!(marked("'sip:a@b.c'"), "|'sip:a@b.c'|");
-        // not closed on the line: the bare reading, its quote given back
-        assert_eq!(
-            marked("'http://a.b/c and more"),
-            "'|http://a.b/c| and more"
-        );
-        assert_eq!(
-            marked("<svn+ssh://repo.example.org/trunk>"),
-            "|<svn+ssh://repo.example.org/trunk>|"
-        );
-        assert_eq!(marked("<x-y.z://h.example/>"), "|<x-y.z://h.example/>|");
-        // unregistered: out of `<…>` only when asked for, with an
-        // authority, as a word of its own that is no cut or glued `http`
-        let any = |text| marked_with(Finds::UNREGISTERED, text);
-        assert_eq!(
-            any("\"svn+ssh://repo.example.org/trunk\""),
-            "|\"svn+ssh://repo.example.org/trunk\"|"
-        );
-        assert_eq!(
-            any("(svn+ssh://repo.example.org/trunk)"),
-            "(|svn+ssh://repo.example.org/trunk|)"
-        );
-        for text in [
-            "\"svn+ssh://repo.example.org/trunk\"",
-            "(svn+ssh://repo.example.org/trunk) gemini://a.example/",
-        ] {
-            assert_eq!(marked(text), text);
-        }
-        for text in [
-            "<o:p></o:p>",
-            "<std::string>",
-            "<xsl:value-of select=\"x\"/>",
-            "x_svn+ssh://repo.example.org/trunk",
-            "1abc://repo.example.org/trunk",
-            "ttps://repo.example.org/ tp://repo.example.org/",
-            "ab:// x:///y",
-            "C://Users/bob/file.txt (D://temp)",
-            "'o:p'",
-            "hppt://example.com HTPP://a.example htps://a.example",
-            "fpt://files.example \"htttp://a.example\"",
-        ] {
-            assert_eq!(any(text), text);
-        }
-    }
-
-    /// Issue 34.1: whitespace inside `<…>` is removed (RFC 3986
-    /// Appendix C), after the scheme's colon too; in quotes only across
-    /// a line break.
-    #[test]
-    fn whitespace_inside_angles() {
-        assert_eq!(
-            marked("R. A. Hettinga <mailto: rah@example.com>"),
-            "R. A. Hettinga |<mailto: rah@example.com>|=mailto:rah@example.com"
-        );
-        assert_eq!(
-            marked("<ftp://a.example/pub/ gopher_protocol>."),
-            "|<ftp://a.example/pub/ gopher_protocol>|=ftp://a.example/pub/gopher_protocol."
-        );
-        assert_eq!(
-            marked("<mailto:tismer at example.com> <mailto:a@b.c >"),
-            "<mailto:tismer at example.com> |<mailto:a@b.c >|"
-        );
-        assert_eq!(
-            marked("\"see http://a.example/ and more words\""),
-            "\"see |http://a.example/| and more words\""
-        );
-        assert_eq!(
-            marked("\"http://a.example/ is nice\" \"mailto: a@b.c\""),
-            "\"|http://a.example/| is nice\" \"mailto: a@b.c\""
-        );
-    }
-
-    /// Issue 34.2: a quoted HTML attribute value holding a URL is the
-    /// whole value, its spaces percent-encoded; script or a value left
-    /// open is read as before.
-    #[test]
-    fn attribute_values() {
-        assert_eq!(
-            marked("<a href=\"mailto:x@example.org?Subject=Abuse Report\">"),
-            "<a href=|\"mailto:x@example.org?Subject=Abuse Report\"|\
-             =mailto:x@example.org?Subject=Abuse%20Report>"
-        );
-        assert_eq!(
-            marked("<IMG SRC = 'http://a.example/MAP BBQ.gif'>"),
-            "<IMG SRC = |'http://a.example/MAP BBQ.gif'|=http://a.example/MAP%20BBQ.gif>"
-        );
-        assert_eq!(
-            marked("<form action=\"http://a.example/x?a=b c\tx\">"),
-            "<form action=|\"http://a.example/x?a=b c\tx\"|=http://a.example/x?a=b%20cx>"
-        );
-        for text in [
-            // not a URL attribute, not an attribute, script, left open
-            "<p title=\"http://a.example/ x\">",
-            "say=\"http://a.example/ x\"",
-            "'<img src=\"http://a.example/;ord=' + n + '?\">'",
-            "<a href=\"http://a.example/ target=\"_blank\">",
-        ] {
-            let url = if text.contains(";ord=") {
-                "http://a.example/;ord="
-            } else {
-                "http://a.example/"
-            };
-            let want = text.replace(url, &format!("|{url}|"));
-            assert_eq!(marked(text), want);
-        }
-        // a value the validator refuses: the bare reading of its start
-        assert_eq!(
-            marked("<a href=\"mailto:a@example.org &subject=x y\">"),
-            "<a href=\"|mailto:a@example.org| &subject=x y\">"
-        );
-    }
-
-    /// Issue 34.3: a web scheme glued to the word before it starts the
-    /// URL; the letters alone, a longer registered tail or `<…>` do not.
-    #[test]
-    fn glued_web_schemes() {
-        assert_eq!(
-            marked("Seehttps://example.org/x and comHTTP://a.example/."),
-            "See|https://example.org/x| and com|HTTP://a.example/|."
-        );
-        assert_eq!(
-            marked("(hhttp://a.example/) x.example.comftp://f.example/p"),
-            "(h|http://a.example/|) x.example.com|ftp://f.example/p|"
-        );
-        // with unregistered names asked for too: `Ahttp` is no scheme
-        assert_eq!(
-            marked_with(Finds::UNREGISTERED, "Ahttp://repo.example.org/"),
-            "A|http://repo.example.org/|"
-        );
-        for text in [
-            "mysftp://a.example/ Seehttp: x Seehttp:/a",
-            "git+https://a.example/r 4http:// xhttps://",
-            "nohttpx://a.example/",
-        ] {
-            assert_eq!(marked(text), text);
-        }
-        assert_eq!(marked("<xhttp://a.example/>"), "|<xhttp://a.example/>|");
-    }
-
-    #[test]
-    fn bare() {
-        assert_eq!(marked("(see http://a.b/c)."), "(see |http://a.b/c|).");
-        assert_eq!(marked("HTTP://A.B/"), "|HTTP://A.B/|");
-        assert_eq!(marked("news:comp.x, ok"), "|news:comp.x|, ok");
-        assert_eq!(marked("URL:http://a.b/"), "URL:|http://a.b/|");
-    }
-
-    #[test]
-    fn not_urls() {
-        for text in [
-            "Subject: Re: http: nothing",
-            "at 12:34:56",
-            "C::foo and C:\\TEMP",
-            "http:// alone",
-            "sip:a@b.c bare opaque needs a wrapper",
-            "x-http://a.b",
-        ] {
-            assert_eq!(marked(text), text);
-        }
-    }
-}
+mod tests;

@@ -685,7 +685,7 @@ pub(crate) fn www(
 /// built on the stack when short (no allocation per find). Its host is
 /// a range of `text`: the implied URL's host, or for an address
 /// (`mailto:`) its domain.
-fn implied(
+pub(super) fn implied(
     cfg: &Config,
     prefix: &[u8],
     text: &[u8],

@@ -63,6 +63,9 @@ pub(crate) enum Trigger {
     /// [`names::host`] (a domain name, or the host of a network-path
     /// reference after `//`).
     Name,
+    /// The `.` of a dot token (`[.]`, `(.)`, `{.}`) with
+    /// `Finds::DEFANGED`: [`super::defanged::name`].
+    Defanged,
     /// The first `.` of a host whose first label starts at this offset,
     /// opened so: the test's answer, handed to [`names::host_at`] so that
     /// the label is not walked twice.
@@ -150,8 +153,9 @@ impl Triggers {
             www: finds.contains(Finds::WWW),
             domain: finds.contains(Finds::DOMAIN),
             network_path: finds.contains(Finds::NETWORK_PATH),
+            defanged: finds.contains(Finds::DEFANGED),
         };
-        let names = on.www || on.domain || on.network_path;
+        let names = on.www || on.domain || on.network_path || on.defanged;
         if self == Triggers::Naive {
             return (from..from + rest.len())
                 .find_map(|i| on.kind(hay, i, floor).map(|t| (i, t)));
@@ -194,6 +198,7 @@ struct On {
     www: bool,
     domain: bool,
     network_path: bool,
+    defanged: bool,
 }
 
 impl On {
@@ -233,6 +238,13 @@ impl On {
                     && (!test || names::may_address(hay, i, floor)) =>
             {
                 Some(Trigger::Address)
+            }
+            // An exact test, the same for the oracle: a dot token is
+            // a defanged name's, never a `www.` or domain's.
+            Some(b'.')
+                if self.defanged && super::defanged::token_dot(hay, i) =>
+            {
+                Some(Trigger::Defanged)
             }
             Some(b'.') if self.www || self.domain || self.network_path => {
                 // Both tests want a letter or digit after the dot (or the
@@ -330,7 +342,10 @@ fn dense(hay: &[u8], mut c: usize, floor: usize) -> Result<usize, usize> {
         while mask != 0 {
             let k = base + (mask.trailing_zeros() / 8) as usize;
             mask &= mask - 1;
-            if !after_scheme_byte(hay, k, floor) && !slashes_after(hay, k) {
+            if !after_scheme_byte(hay, k, floor)
+                && !slashes_after(hay, k)
+                && !bracketed(hay, k)
+            {
                 continue;
             }
             if may_start(hay, k, floor) {
@@ -344,6 +359,14 @@ fn dense(hay: &[u8], mut c: usize, floor: usize) -> Result<usize, usize> {
         }
         c = base + 7;
     }
+}
+
+/// Whether the colon at `c` stands in `[:]`, as a defanged scheme's
+/// colon does (`hxxps[:]//`): a trigger, like `//` after a colon.
+#[inline(always)]
+fn bracketed(hay: &[u8], c: usize) -> bool {
+    c.checked_sub(1).and_then(|p| hay.get(p)) == Some(&b'[')
+        && hay.get(c + 1) == Some(&b']')
 }
 
 /// Whether the byte before `c` is a scheme byte at or after the floor:
@@ -446,6 +469,8 @@ pub(crate) fn may_start(hay: &[u8], c: usize, floor: usize) -> bool {
             None | Some(b'/') => return true,
             Some(_) => {}
         },
+        // `[:]`: a defanged scheme's colon (`hxxps[:]//`).
+        Some(b']') if bracketed(hay, c) => return true,
         Some(_) => {}
     }
     if surely_not_named(hay, c) {

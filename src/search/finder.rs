@@ -241,6 +241,8 @@ pub struct Match<'h> {
     pub(crate) flags: Flags,
     /// The host's byte range in `url`, as the validator found it.
     pub(crate) host: Option<(u32, u32)>,
+    /// The URL as written, when it was defanged ([`Flags::DEFANGED`]).
+    pub(crate) defanged: Option<Cow<'h, [u8]>>,
 }
 
 impl<'h> Match<'h> {
@@ -301,7 +303,15 @@ impl<'h> Match<'h> {
             scheme: self.scheme,
             flags: self.flags,
             host: self.host,
+            defanged: self.defanged.map(|d| Cow::Owned(d.into_owned())),
         }
+    }
+
+    /// The URL as it was written when it was defanged
+    /// ([`Flags::DEFANGED`]: `hxxp://evil[.]example`, while
+    /// [`Match::url`] is `http://evil.example`); `None` otherwise.
+    pub fn defanged(&self) -> Option<&[u8]> {
+        self.defanged.as_deref()
     }
 }
 
@@ -340,6 +350,10 @@ impl<'h> Candidate<'h> {
             Text::In(s) => Cow::Borrowed(&window[s.start..s.end]),
             Text::Joined(v) => Cow::Owned(v),
         };
+        let defanged = raw
+            .flags
+            .contains(Flags::DEFANGED)
+            .then(|| Cow::Borrowed(&window[raw.span.start..raw.span.end]));
         let (scheme, host, reject) = match raw.verdict {
             Ok(v) => (v.scheme, v.host, None),
             Err(r) => (crate::parse::scheme_of(&url), None, Some(r)),
@@ -352,6 +366,7 @@ impl<'h> Candidate<'h> {
                 scheme,
                 flags: raw.flags,
                 host,
+                defanged,
             },
             reject,
         }

@@ -23,6 +23,7 @@ fn record<'a>(s: &'a str, t: &'a str, all: bool) -> MatchRecord<'a> {
         scheme: c("http"),
         host: all.then(|| c(s)),
         flags: if all { vec![c("joined"), c(s)] } else { vec![] },
+        defanged: all.then(|| c(t)),
         mail: all.then(|| {
             Box::new(MailRecord {
                 message: 7,

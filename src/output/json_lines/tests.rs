@@ -102,6 +102,7 @@ fn whole(cx: &Ctx<'_>, url: &Url<'_>) -> Vec<u8> {
         scheme: Cow::Borrowed(url.scheme),
         host: host_ref(hit.url, hit.host),
         flags,
+        defanged: hit.defanged.map(|d| json_text(d).0),
         mail,
         html,
     };
@@ -221,6 +222,7 @@ struct One {
     host: Option<(usize, usize)>,
     scheme: String,
     id: Option<Vec<u8>>,
+    defanged: Option<Vec<u8>>,
     numbers: [u64; 6],
     kind: usize,
     flags: u8,
@@ -233,7 +235,13 @@ struct One {
 fn one() -> impl Strategy<Value = One> {
     (
         (0usize..4, opt(0usize..4), opt(0usize..8), any::<bool>()),
-        (bytes(), opt((0usize..50, 0usize..50)), text(), opt(bytes())),
+        (
+            bytes(),
+            opt((0usize..50, 0usize..50)),
+            text(),
+            opt(bytes()),
+            opt(bytes()),
+        ),
         (any::<[u64; 6]>(), 0usize..8, any::<u8>()),
         (any::<bool>(), any::<bool>(), 0usize..4, any::<bool>()),
     )
@@ -246,6 +254,7 @@ fn one() -> impl Strategy<Value = One> {
             host: b.1,
             scheme: b.2,
             id: b.3,
+            defanged: b.4,
             numbers: c.0,
             kind: c.1,
             flags: c.2,
@@ -339,6 +348,7 @@ fn same(ones: &[One], metas: &[Metadata]) {
                 html: o.html.and_then(|k| links.get(k)).map(|h| &**h),
             }),
             repaired: o.repaired,
+            defanged: o.defanged.as_deref(),
         };
         let url = Url {
             input: &inputs[o.input % inputs.len()],
@@ -410,6 +420,8 @@ fn kept_parts_follow_their_input_and_message() {
                 host: Some((7, 16)),
                 scheme: "http".into(),
                 id: Some(b"<1@a>".to_vec()),
+                defanged: (input == 1)
+                    .then(|| b"hxxp://a[.]example/".to_vec()),
                 numbers: [1, 2, 3, 4, 5, 6],
                 kind: 3,
                 flags: 0,
