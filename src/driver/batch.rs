@@ -429,15 +429,48 @@ pub(super) struct RangeCollect<'b, 'p> {
     pub(super) part: Option<(Part<'p>, &'b Input, bool)>,
     /// The run stopped, or the report wants no more of the input.
     pub(super) stopped: bool,
+    /// A report that may stop wanting the input: the next part goes at
+    /// this many matches ([`Eager`]).
+    pub(super) eager: Eager,
+}
+
+/// The size of a part sent to a report that may stop wanting the input
+/// ([`super::Report::may_stop`], grep's `-m`): 1, then twice the last,
+/// up to [`PART_HITS`]. The first match goes at once, and the report
+/// stops the reading within as many candidates again as it was sent;
+/// a part per candidate made `-m` with a count never reached run at
+/// half speed.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Eager(usize);
+
+impl Default for Eager {
+    fn default() -> Eager {
+        Eager(1)
+    }
+}
+
+impl Eager {
+    /// Whether `hits` matches are a part to send now (the next part is
+    /// then twice as big).
+    fn due(&mut self, hits: usize) -> bool {
+        if hits < self.0 {
+            return false;
+        }
+        self.0 = (self.0 * 2).min(PART_HITS);
+        true
+    }
 }
 
 impl RangeCollect<'_, '_> {
     /// Sends the matches found so far on when they are [`PART_HITS`]
-    /// (waiting, when the slice is not due, until it is), or at each
-    /// match for a report that may stop wanting the input.
+    /// (waiting, when the slice is not due, until it is), or sooner
+    /// ([`Eager`]) to a report that may stop wanting the input.
     fn sent_on(&mut self) {
         let Some((part, input, first)) = &mut self.part else { return };
-        if self.batch.hits.len() < PART_HITS && !(part.eager() && part.due()) {
+        let hits = self.batch.hits.len();
+        if hits < PART_HITS
+            && !(part.eager() && self.eager.due(hits) && part.due())
+        {
             return;
         }
         let mut batch = self.batch.take_part();
@@ -488,6 +521,8 @@ pub(super) struct Collect<'b, 'p> {
     pub(super) log: MailLines<'b>,
     /// The run stopped (a part said so): the search ends.
     pub(super) stopped: bool,
+    /// The size of the next part to a report that may stop ([`Eager`]).
+    pub(super) eager: Eager,
 }
 
 /// Matches of a stream are sent on in parts of this many, or sooner
@@ -504,9 +539,13 @@ impl Collect<'_, '_> {
             // A slow stream (`tail -f`) sends what it has every so often,
             // but only when it is being reported: a part of a unit not due
             // yet makes its worker wait. A report that may stop wanting
-            // the input (`-m`) is sent each candidate while it is due.
-            let eager = self.part.eager();
-            if !eager {
+            // the input (`-m`) is sent parts from one match up ([`Eager`])
+            // while it is due.
+            if self.part.eager() {
+                if !self.eager.due(self.batch.hits.len()) {
+                    return;
+                }
+            } else {
                 if self.last.elapsed() < PART_EVERY {
                     return;
                 }
@@ -598,6 +637,23 @@ mod tests {
         let mut batch = Box::<Batch>::default();
         batch.hits.reserve_exact(bytes / size_of::<Found>().max(1));
         batch
+    }
+
+    /// Parts to a report that may stop: 1, 2, 4… up to `PART_HITS`.
+    #[test]
+    fn eager_parts_double() {
+        let mut e = Eager::default();
+        let mut sizes = Vec::new();
+        let mut hits = 0;
+        while sizes.len() < 20 {
+            hits += 1;
+            if e.due(hits) {
+                sizes.push(hits);
+                hits = 0;
+            }
+        }
+        assert_eq!(sizes[..5], [1, 2, 4, 8, 16]);
+        assert_eq!(sizes[19], PART_HITS);
     }
 
     /// The pool bounds what it holds in all, not each batch: a batch

@@ -116,11 +116,13 @@ pub trait Report {
     }
 
     /// Whether [`Report::wants`] may say less than [`Wants::All`] in this
-    /// run (asked once, before it starts): a stream then hands each
-    /// candidate to the report as soon as it is found, while its unit is
-    /// the one being reported, so that it stops reading at the match
-    /// that ends it; otherwise candidates go in parts (of thousands, or
-    /// every 100 ms). A report that wraps another must pass this on.
+    /// run (asked once, before it starts): a stream then hands its
+    /// candidates to the report in parts of 1, 2, 4… (up to thousands)
+    /// while its unit is the one being reported, so that the first
+    /// match goes at once and the reading stops within as many
+    /// candidates again as the report was given; otherwise candidates
+    /// go in parts of thousands, or every 100 ms. A report that wraps
+    /// another must pass this on.
     fn may_stop(&self) -> bool {
         false
     }

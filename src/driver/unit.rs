@@ -1,7 +1,7 @@
 //! Searching one unit: a whole input, a stream, or a slice.
 
 use super::batch::{
-    Batch, Collect, Counted, RangeCollect, SliceCollect, PART_EVERY,
+    Batch, Collect, Counted, Eager, RangeCollect, SliceCollect, PART_EVERY,
 };
 use super::config::Driver;
 use super::how::{read_block, read_head, How, SNIFF_LEN};
@@ -280,6 +280,7 @@ impl Driver {
                 .unwrap_or_else(std::time::Instant::now),
             log: MailLines(self.lines.then_some(&log)),
             stopped: false,
+            eager: Eager::default(),
         };
         let result = match how {
             How::Mail(f) => {
@@ -418,6 +419,7 @@ impl Driver {
             log: MailLines(self.lines.then_some(&log)),
             part: part.map(|p| (p, &slice.input, slice.first)),
             stopped: false,
+            eager: Eager::default(),
         };
         let result = self.mail.find_reader(rdr, mail::Format::Mbox, &mut sink);
         let stopped = sink.stopped;
