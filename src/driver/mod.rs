@@ -17,7 +17,10 @@
 //! slice's last candidate spilled past a slice's start, that slice is
 //! scanned again from there with [`crate::Finder::candidates_from`] when it is
 //! reported. The result equals a scan of the whole file. Line numbers are
-//! counted per slice and summed in order.
+//! counted per slice and summed in order. An mbox slice too long to hold
+//! (one long message runs it to the next separator) is read as a stream,
+//! and sends its matches on in parts as a stream does: the reporter
+//! numbers them on from the slices before it.
 
 mod batch;
 mod config;
