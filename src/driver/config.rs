@@ -45,6 +45,7 @@ pub struct DriverBuilder {
     pub(super) metadata: bool,
     pub(super) header_fields: Vec<String>,
     pub(super) html_context: bool,
+    pub(super) lines: Option<(usize, usize)>,
 }
 
 impl DriverBuilder {
@@ -117,6 +118,19 @@ impl DriverBuilder {
         self
     }
 
+    /// Whether hits in text that decoding changed carry the lines of
+    /// the searched text that hold them, with `before` and `after`
+    /// lines around ([`crate::MailHit::lines`]; see
+    /// [`crate::mail::MailFinderBuilder::lines`]). By default, they do
+    /// not.
+    pub fn lines(
+        &mut self,
+        context: Option<(usize, usize)>,
+    ) -> &mut DriverBuilder {
+        self.lines = context;
+        self
+    }
+
     /// Other fields the metadata holds, by name
     /// ([`crate::mail::MailFinderBuilder::header_fields`]); set, they turn
     /// [`DriverBuilder::metadata`] on. By default, none.
@@ -153,6 +167,7 @@ impl DriverBuilder {
                 .qp_repair(self.qp_repair)
                 .metadata(self.metadata)
                 .html_context(self.html_context)
+                .lines(self.lines)
                 .header_fields(&self.header_fields)
                 .build(finder.clone()),
             finder,

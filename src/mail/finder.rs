@@ -34,6 +34,8 @@ pub(super) struct Config {
     pub(super) metadata: bool,
     /// Give matches in `text/html` parts their [`super::HtmlLink`].
     pub(super) html_context: bool,
+    /// Give matches in decoded text their lines: lines before, after.
+    pub(super) lines: Option<(usize, usize)>,
     /// Lower-case names of the fields [`super::Metadata::headers`] holds.
     pub(super) header_fields: Vec<String>,
 }
@@ -50,6 +52,7 @@ impl Default for MailFinderBuilder {
                 field_cache: true,
                 metadata: false,
                 html_context: false,
+                lines: None,
                 header_fields: Vec::new(),
             },
         }
@@ -134,6 +137,18 @@ impl MailFinderBuilder {
     /// [`MailFinderBuilder::whole_message_len`]). By default, it is not.
     pub fn html_context(&mut self, yes: bool) -> &mut MailFinderBuilder {
         self.cfg.html_context = yes;
+        self
+    }
+
+    /// Give each match in text that decoding changed the lines of that
+    /// text that hold it, with up to `before` and `after` lines around
+    /// them ([`MailMatch::lines`]; see [`super::lines`]). Only a part of
+    /// a message held whole is given them. By default, none.
+    pub fn lines(
+        &mut self,
+        context: Option<(usize, usize)>,
+    ) -> &mut MailFinderBuilder {
+        self.cfg.lines = context;
         self
     }
 

@@ -293,6 +293,8 @@ impl Leaf {
                 decoded,
                 // The HTML link context is read from a part held whole.
                 html: None,
+                // The window holds too little of the text for its lines.
+                lines: None,
             };
             sink.matched(&mm)
         })?;

@@ -9,6 +9,7 @@ use super::finder::MailFinder;
 use super::frame::{is_separator, Message};
 use super::header::{self, Field, Mime, TransferEncoding};
 use super::html;
+use super::lines;
 use super::map::{Layers, Map};
 use super::meta::{Picked, Slot};
 use super::repair::repair_iter;
@@ -270,6 +271,7 @@ impl<'w, 'h, S: MailSink> Walk<'w, 'h, S> {
                 encoding: Encoding::Identity,
                 base: 0,
                 origin: self.origin,
+                lines: self.mf.cfg.lines,
             };
             let layers = Layers::default();
             // Where encoded words may start (`=?`), searched once over the
@@ -442,6 +444,7 @@ impl<'w, 'h, S: MailSink> Walk<'w, 'h, S> {
             encoding,
             base: body.start,
             origin: self.origin,
+            lines: cfg.lines,
         };
         let layers = Layers { maps: layers };
         if cfg.html_context && mime.is(b"text/html") {
@@ -500,6 +503,8 @@ pub(super) struct Context {
     pub(super) base: usize,
     /// Absolute offset of the slice.
     pub(super) origin: u64,
+    /// Lines before and after for [`MailMatch::lines`], when asked for.
+    pub(super) lines: Option<(usize, usize)>,
 }
 
 /// Scans `text`, maps each match back through `layers`, and pushes it.
@@ -546,6 +551,11 @@ pub(super) fn emit_all<'t, S: MailSink>(
         !layers.maps.is_empty()
             || hay.get(ctx.base..ctx.base + text.len()) == Some(text)
     );
+    // Text as stored needs no lines of its own: the stored ones are it.
+    let mut liner = ctx
+        .lines
+        .filter(|_| !layers.maps.is_empty())
+        .map(|c| lines::Liner::new(text, c, ctx.origin + ctx.base as u64));
     for (m, repaired) in found {
         let decoded_span = m.span;
         let (s, e) = layers.range(decoded_span.start, decoded_span.end);
@@ -564,6 +574,9 @@ pub(super) fn emit_all<'t, S: MailSink>(
             message_id: id.map(Cow::Borrowed),
             meta: meta.get(),
             html: None,
+            lines: liner
+                .as_mut()
+                .map(|l| l.get(decoded_span.start, decoded_span.end, layers)),
             part: ctx.part,
             location: ctx.location,
             encoding: if repaired { Encoding::QpRepair } else { ctx.encoding },

@@ -293,6 +293,7 @@ fn same(ones: &[One], metas: &[Metadata]) {
                 encoding: encodings[o.encoding % encodings.len()],
                 decoded: o.decoded,
                 html: o.html.and_then(|k| links.get(k)).map(|h| &**h),
+                lines: None,
             }),
             repaired: o.repaired,
         };
