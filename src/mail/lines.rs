@@ -118,6 +118,10 @@ pub(super) struct Liner<'t> {
     last: Option<(usize, usize, Arc<TextLines>)>,
     /// A line starts here: no line break is looked for before it.
     floor: usize,
+    /// Lines that end before this were given to a group before (as its
+    /// URL's or after-context): a next group's before-context stops
+    /// there, as the printer has them already.
+    given: usize,
     offset: u64,
 }
 
@@ -129,7 +133,7 @@ impl<'t> Liner<'t> {
         (before, after): (usize, usize),
         offset: u64,
     ) -> Liner<'t> {
-        Liner { text, before, after, last: None, floor: 0, offset }
+        Liner { text, before, after, last: None, floor: 0, given: 0, offset }
     }
 
     /// The lines of the URL at `[s, e)` of the text.
@@ -161,7 +165,7 @@ impl<'t> Liner<'t> {
         // Before: walked back from `start`.
         let mut at = start;
         for _ in 0..self.before {
-            if at == 0 {
+            if at == 0 || at <= self.given {
                 break;
             }
             let prev_end = at - 1;
@@ -189,6 +193,7 @@ impl<'t> Liner<'t> {
             lines.push(self.line(at, le, false, layers));
             at = le + 1;
         }
+        self.given = at;
         self.floor = (end + 1).min(text.len());
         let lines = Arc::new(TextLines { lines });
         self.last = Some((start, end, Arc::clone(&lines)));
@@ -254,6 +259,9 @@ mod tests {
         // A second URL on the line shares the lines.
         let d = l.get(26, 27, &layers);
         assert!(Arc::ptr_eq(c.lines(), d.lines()));
+        // Before-context given to a group before is not given again.
+        let e = l.get(35, 37, &layers);
+        assert_eq!(texts(&e), [(&b"four"[..], true)]);
         // A URL over two lines: both are its lines.
         let text = b"a <URL:http://x.\n example/> b\nc";
         let mut l = Liner::new(text, (0, 0), 0);

@@ -211,7 +211,7 @@ impl<'a> MailMatch<'a> {
 
     /// The lines of the searched text around the URL, when the finder
     /// was asked for them ([`MailFinderBuilder::lines`]) and decoding
-    /// changed the text (see [`lines`]).
+    /// changed the text (see the [`lines`] module).
     pub fn lines(&self) -> Option<&LineContext> {
         self.lines.as_ref()
     }
