@@ -171,3 +171,25 @@ Content-Type: multipart/mixed; boundary=XX\n\
          14---XX--\n"
     );
 }
+
+#[test]
+fn a_url_wrapped_after_another_on_its_line() {
+    // The second URL starts on the first one's line and runs on to the
+    // next: both lines are its lines (`:`), each printed once, then the
+    // context after.
+    let mbox = b"From a@b Mon Jan  1 00:00:00 2001\n\
+From: a@b.example\n\
+Content-Transfer-Encoding: quoted-printable\n\
+\n\
+a http://one.example/ <URL:http://two.=\n\
+example/\n\
+\x20three/> b\n\
+after\n\
+last\n";
+    assert_eq!(
+        lines(mbox, &["-n", "-A", "1"]),
+        "5:a http://one.example/ <URL:http://two.example/\n\
+         7: three/> b\n\
+         8-after\n"
+    );
+}

@@ -19,6 +19,7 @@
 //! URLs on the same lines share one copy of them.
 
 use super::map::Layers;
+use crate::search::Match;
 use std::sync::Arc;
 
 /// The most bytes of one line kept; the rest is cut (and said).
@@ -108,51 +109,86 @@ impl LineContext {
     }
 }
 
+/// Hands each match `found` in `text` (whose source starts at
+/// `offset`, as [`LineContext::offset`] counts) to `one` with its lines,
+/// in order; stops when `one` says `false`. The matches of one group of
+/// lines wait until the next group's URL is found: a group's
+/// after-context stops at the next group's lines, so that each line is
+/// held once whatever `after` and the density of URLs.
+pub(super) fn grouped<'t, E>(
+    text: &[u8],
+    context: (usize, usize),
+    offset: u64,
+    layers: &Layers<'_>,
+    found: impl Iterator<Item = (Match<'t>, bool)>,
+    mut one: impl FnMut(Match<'t>, bool, Option<LineContext>) -> Result<bool, E>,
+) -> Result<bool, E> {
+    let mut liner = Liner::new(text, context);
+    let mut held: Vec<(Match<'t>, bool)> = Vec::new();
+    let mut hand_on = |liner: &mut Liner<'_>,
+                       held: &mut Vec<(Match<'t>, bool)>,
+                       next: Option<usize>|
+     -> Result<bool, E> {
+        let Some(lines) = liner.close(next, layers) else { return Ok(true) };
+        for (m, repaired) in held.drain(..) {
+            let url = (m.span.start as u64, m.span.end as u64);
+            let c = LineContext { lines: Arc::clone(&lines), url, offset };
+            if !one(m, repaired, Some(c))? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    };
+    for (m, repaired) in found {
+        let (s, e) = (m.span.start, m.span.end);
+        if !liner.holds(s, e) {
+            if !hand_on(&mut liner, &mut held, Some(s))? {
+                return Ok(false);
+            }
+            liner.open(s, e, layers);
+        }
+        held.push((m, repaired));
+    }
+    hand_on(&mut liner, &mut held, None)
+}
+
 /// Finds the lines of one searched text for its matches, in order.
-pub(super) struct Liner<'t> {
+struct Liner<'t> {
     text: &'t [u8],
     before: usize,
     after: usize,
-    /// `text[start..=end]` are the URL lines of the last group (`end`
-    /// its last line break, or `text.len()`).
-    last: Option<(usize, usize, Arc<TextLines>)>,
+    /// The open group: its URL lines `text[start..=end]` (`end` their
+    /// last line break, or `text.len()`), its lines so far.
+    open: Option<(usize, usize, Vec<TextLine>)>,
     /// A line starts here: no line break is looked for before it.
     floor: usize,
-    /// Lines that end before this were given to a group before (as its
-    /// URL's or after-context): a next group's before-context stops
-    /// there, as the printer has them already.
+    /// Lines that end before this were given to a group before: a next
+    /// group's before-context stops there.
     given: usize,
-    offset: u64,
 }
 
 impl<'t> Liner<'t> {
-    /// A liner for `text`, whose source starts at `offset` (as
-    /// [`LineContext::offset`] counts).
-    pub(super) fn new(
-        text: &'t [u8],
-        (before, after): (usize, usize),
-        offset: u64,
-    ) -> Liner<'t> {
-        Liner { text, before, after, last: None, floor: 0, given: 0, offset }
+    fn new(text: &'t [u8], (before, after): (usize, usize)) -> Liner<'t> {
+        Liner { text, before, after, open: None, floor: 0, given: 0 }
     }
 
-    /// The lines of the URL at `[s, e)` of the text.
-    pub(super) fn get(
-        &mut self,
-        s: usize,
-        e: usize,
-        layers: &Layers<'_>,
-    ) -> LineContext {
+    /// The last byte of a URL at `[s, e)`.
+    fn last_byte(&self, s: usize, e: usize) -> usize {
+        e.max(s + 1).saturating_sub(1).min(self.text.len())
+    }
+
+    /// Whether the URL at `[s, e)` is on the open group's URL lines.
+    fn holds(&self, s: usize, e: usize) -> bool {
+        let last = self.last_byte(s, e);
+        self.open.as_ref().is_some_and(|(a, b, _)| s >= *a && last <= *b)
+    }
+
+    /// Opens the group of the URL at `[s, e)`: its before-context and
+    /// its lines (the open one closed first).
+    fn open(&mut self, s: usize, e: usize, layers: &Layers<'_>) {
         let text = self.text;
         let s = s.min(text.len());
-        let last_byte = e.max(s + 1).saturating_sub(1).min(text.len());
-        let url = (s as u64, e as u64);
-        if let Some((a, b, lines)) = &self.last {
-            if s >= *a && last_byte <= *b {
-                let lines = Arc::clone(lines);
-                return LineContext { lines, url, offset: self.offset };
-            }
-        }
+        let last = self.last_byte(s, e);
         if s < self.floor {
             self.floor = 0;
         }
@@ -160,7 +196,7 @@ impl<'t> Liner<'t> {
         let start =
             memchr::memrchr(b'\n', text.get(from..s).unwrap_or_default())
                 .map_or(from, |i| from + i + 1);
-        let end = line_end(text, last_byte);
+        let end = line_end(text, last);
         let mut lines = Vec::new();
         // Before: walked back from `start`.
         let mut at = start;
@@ -184,20 +220,34 @@ impl<'t> Liner<'t> {
             }
             at = le + 1;
         }
+        self.floor = (end + 1).min(text.len());
+        self.given = self.floor;
+        self.open = Some((start, end, lines));
+    }
+
+    /// Closes the open group: up to `after` lines after it, but none
+    /// that holds `next`, where the next group's URL starts.
+    fn close(
+        &mut self,
+        next: Option<usize>,
+        layers: &Layers<'_>,
+    ) -> Option<Arc<TextLines>> {
+        let (_, end, mut lines) = self.open.take()?;
+        let text = self.text;
         let mut at = end + 1;
         for _ in 0..self.after {
             if at >= text.len() {
                 break;
             }
             let le = line_end(text, at);
+            if next.is_some_and(|n| n <= le) {
+                break;
+            }
             lines.push(self.line(at, le, false, layers));
             at = le + 1;
         }
-        self.given = at;
-        self.floor = (end + 1).min(text.len());
-        let lines = Arc::new(TextLines { lines });
-        self.last = Some((start, end, Arc::clone(&lines)));
-        LineContext { lines, url, offset: self.offset }
+        self.given = self.given.max(at);
+        Some(Arc::new(TextLines { lines }))
     }
 
     /// The line `text[start..end]`.
@@ -236,54 +286,91 @@ fn line_end(text: &[u8], at: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scan::Span;
 
-    fn texts(c: &LineContext) -> Vec<(&[u8], bool)> {
-        c.lines().lines().iter().map(|l| (l.text(), l.holds_url())).collect()
+    type Lines = Vec<(Vec<u8>, bool)>;
+
+    /// The lines handed with each URL at the spans `at` of `text`.
+    fn grouped_at(
+        text: &[u8],
+        context: (usize, usize),
+        at: &[(usize, usize)],
+    ) -> Vec<(Lines, Arc<TextLines>)> {
+        let layers = Layers::default();
+        let finder = crate::search::Finder::new();
+        let m = finder.find_iter(b"http://a.example/").next().unwrap();
+        let found = at.iter().map(|&(start, end)| {
+            (Match { span: Span { start, end }, ..m.clone() }, false)
+        });
+        let mut out = Vec::new();
+        let Ok(_) = grouped(text, context, 0, &layers, found, |_, _, c| {
+            let c = c.unwrap();
+            let lines = c.lines().lines();
+            let t = lines.iter().map(|l| (l.text().to_vec(), l.holds_url()));
+            out.push((t.collect(), Arc::clone(c.lines())));
+            Ok::<_, std::convert::Infallible>(true)
+        });
+        out
+    }
+
+    fn l(text: &str, url: bool) -> (Vec<u8>, bool) {
+        (text.as_bytes().to_vec(), url)
     }
 
     #[test]
     fn the_url_line_and_its_context() {
         let text = b"one\ntwo http://a.example/ x\nthree\nfour\n";
-        let layers = Layers::default();
-        let mut l = Liner::new(text, (1, 2), 0);
-        let c = l.get(8, 25, &layers);
+        let got = grouped_at(text, (1, 2), &[(8, 25), (26, 27)]);
+        let want = vec![
+            l("one", false),
+            l("two http://a.example/ x", true),
+            l("three", false),
+            l("four", false),
+        ];
+        assert_eq!((&got[0].0, &got[1].0), (&want, &want));
+        // A second URL on the line shares the lines.
+        assert!(Arc::ptr_eq(&got[0].1, &got[1].1));
+        // The after-context stops at the next group's line, whose
+        // before-context starts after what was given.
+        let got = grouped_at(text, (1, 2), &[(8, 25), (35, 37)]);
         assert_eq!(
-            texts(&c),
+            got.iter().map(|g| g.0.clone()).collect::<Vec<_>>(),
             [
-                (&b"one"[..], false),
-                (b"two http://a.example/ x", true),
-                (b"three", false),
-                (b"four", false)
+                vec![
+                    l("one", false),
+                    l("two http://a.example/ x", true),
+                    l("three", false)
+                ],
+                vec![l("four", true)]
             ]
         );
-        // A second URL on the line shares the lines.
-        let d = l.get(26, 27, &layers);
-        assert!(Arc::ptr_eq(c.lines(), d.lines()));
-        // Before-context given to a group before is not given again.
-        let e = l.get(35, 37, &layers);
-        assert_eq!(texts(&e), [(&b"four"[..], true)]);
         // A URL over two lines: both are its lines.
         let text = b"a <URL:http://x.\n example/> b\nc";
-        let mut l = Liner::new(text, (0, 0), 0);
-        let c = l.get(2, 26, &layers);
+        let got = grouped_at(text, (0, 0), &[(2, 26)]);
         assert_eq!(
-            texts(&c),
-            [(&b"a <URL:http://x."[..], true), (b" example/> b", true)]
+            got[0].0,
+            [l("a <URL:http://x.", true), l(" example/> b", true)]
         );
     }
 
-    /// One line of many URLs is read once, not once per URL.
+    /// One line of many URLs is read once, not once per URL; lines dense
+    /// in URLs are each held once, whatever the context asked.
     #[test]
-    fn a_long_line_is_shared() {
+    fn each_line_is_held_once() {
         let text = b"http://a.example/ ".repeat(1000);
-        let layers = Layers::default();
-        let mut l = Liner::new(&text, (3, 3), 0);
-        let first = l.get(0, 17, &layers);
-        for k in 1..1000 {
-            let c = l.get(18 * k, 18 * k + 17, &layers);
-            assert!(Arc::ptr_eq(first.lines(), c.lines()));
-        }
-        let line = &first.lines().lines()[0];
+        let at: Vec<_> = (0..1000).map(|k| (18 * k, 18 * k + 17)).collect();
+        let got = grouped_at(&text, (3, 3), &at);
+        assert_eq!(got.len(), 1000);
+        assert!(got.iter().all(|g| Arc::ptr_eq(&g.1, &got[0].1)));
+        let line = &got[0].1.lines()[0];
         assert_eq!((line.text().len(), line.is_cut()), (MAX_LINE, true));
+        let text = b"x http://a.example/\n".repeat(1000);
+        let at: Vec<_> =
+            (0..1000).map(|k| (20 * k + 2, 20 * k + 19)).collect();
+        let got = grouped_at(&text, (50, 50), &at);
+        let held: usize = got.iter().map(|g| g.1.lines().len()).sum();
+        // Each URL's line once: the next URL's line ends the
+        // after-context of the one before.
+        assert_eq!(held, 1000);
     }
 }

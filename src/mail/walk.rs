@@ -551,12 +551,7 @@ pub(super) fn emit_all<'t, S: MailSink>(
         !layers.maps.is_empty()
             || hay.get(ctx.base..ctx.base + text.len()) == Some(text)
     );
-    // Text as stored needs no lines of its own: the stored ones are it.
-    let mut liner = ctx
-        .lines
-        .filter(|_| !layers.maps.is_empty())
-        .map(|c| lines::Liner::new(text, c, ctx.origin + ctx.base as u64));
-    for (m, repaired) in found {
+    let mut one = |m: Match<'t>, repaired: bool, lines| {
         let decoded_span = m.span;
         let (s, e) = layers.range(decoded_span.start, decoded_span.end);
         let span = Span { start: ctx.base + s, end: ctx.base + e };
@@ -574,19 +569,32 @@ pub(super) fn emit_all<'t, S: MailSink>(
             message_id: id.map(Cow::Borrowed),
             meta: meta.get(),
             html: None,
-            lines: liner
-                .as_mut()
-                .map(|l| l.get(decoded_span.start, decoded_span.end, layers)),
+            lines,
             part: ctx.part,
             location: ctx.location,
             encoding: if repaired { Encoding::QpRepair } else { ctx.encoding },
             decoded,
         };
-        if !sink.matched(&mm)? {
-            return Ok(false);
+        sink.matched(&mm)
+    };
+    // Text as stored needs no lines of its own: the stored ones are it.
+    let liner = ctx.lines.filter(|_| !layers.maps.is_empty());
+    let Some(context) = liner else {
+        for (m, repaired) in found {
+            if !one(m, repaired, None)? {
+                return Ok(false);
+            }
         }
-    }
-    Ok(true)
+        return Ok(true);
+    };
+    lines::grouped(
+        text,
+        context,
+        ctx.origin + ctx.base as u64,
+        layers,
+        found,
+        one,
+    )
 }
 
 /// The start of the last separator line of `buf` whose line is complete.

@@ -21,6 +21,7 @@ use super::escape;
 use super::printer::{color, Ctx, Emit, Tally, Url};
 use crate::driver::{HitLines, InputDone};
 use crate::input::{open_stream, Input};
+use crate::mail::TextLine;
 use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read, Write};
 
@@ -296,18 +297,28 @@ impl ContextLines {
     ) -> io::Result<()> {
         let src = hl.offset;
         let (start, end) = (hl.url.0, hl.url.1.max(hl.url.0 + 1));
-        // Another URL on lines already pending: marked there.
+        let all = hl.lines.lines();
+        // Another URL on lines already pending: marked there, and the
+        // lines it runs on to (wrapped) added, with its after-context.
         if let Some(first) = self.pending.first() {
             if first.source == Some(src)
                 && start >= first.start
                 && self.pending.last().is_some_and(|l| start <= l.end)
             {
+                let last = self.pending.last().map_or(0, |l| l.end);
+                self.after_pending.clear();
+                for l in all.iter().filter(|l| l.range().0 > last) {
+                    let line = self.decoded_line(l, src, src + l.stored())?;
+                    match l.holds_url() {
+                        true => self.pending.push(line),
+                        false => self.after_pending.push(line),
+                    }
+                }
                 mark(&mut self.pending, start, end, url.hit.url);
                 return Ok(());
             }
         }
         self.flush_pending(out, cx)?;
-        let all = hl.lines.lines();
         let first = all.first().map_or(0, |l| l.range().0);
         self.flush_after(out, cx, Some((src, first)))?;
         // The stored lines up to this text: owed after-context of a
@@ -325,22 +336,16 @@ impl ContextLines {
         self.after_left = 0;
         let mut url_line = true;
         for l in all {
+            // The URL's line is numbered by the line the URL starts on.
             let at = match l.holds_url() && url_line {
                 true => url.hit.at.start,
                 false => src + l.stored(),
             };
-            let number = self.number_at(at)?.unwrap_or(url.hit.at.line);
-            let (a, b) = l.range();
-            let line = Line {
-                number,
-                start: a,
-                end: b,
-                text: l.text().to_vec(),
-                marks: Vec::new(),
-                cut: l.is_cut(),
-                source: Some(src),
-                stored: src + l.stored(),
-            };
+            let mut line = self.decoded_line(l, src, at)?;
+            if line.number == 0 {
+                line.number = url.hit.at.line;
+            }
+            let a = line.start;
             if l.holds_url() {
                 url_line = false;
                 self.pending.push(line);
@@ -352,6 +357,28 @@ impl ContextLines {
         }
         mark(&mut self.pending, start, end, url.hit.url);
         Ok(())
+    }
+
+    /// A decoded line of the text whose source is at `src`, numbered by
+    /// the stored line that holds `at` (0 when the input cannot be
+    /// read again).
+    fn decoded_line(
+        &mut self,
+        l: &TextLine,
+        src: u64,
+        at: u64,
+    ) -> io::Result<Line> {
+        let (start, end) = l.range();
+        Ok(Line {
+            number: self.number_at(at)?.unwrap_or(0),
+            start,
+            end,
+            text: l.text().to_vec(),
+            marks: Vec::new(),
+            cut: l.is_cut(),
+            source: Some(src),
+            stored: src + l.stored(),
+        })
     }
 
     /// Reads on to the line that holds `offset`: lines before it are
