@@ -52,7 +52,8 @@ pub mod scan;
 mod search;
 
 pub use driver::{
-    Driver, DriverBuilder, Hit, InputDone, MailHit, MailMode, Report, Wants,
+    Driver, DriverBuilder, Hit, HitLines, InputDone, MailHit, MailMode,
+    Report, Wants,
 };
 pub use parse::{Host, Strictness, Url};
 pub use parse::{Reject, Scheme, Verdict};

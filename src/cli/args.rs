@@ -351,10 +351,11 @@ pub struct Args {
     )]
     pub color: Color,
 
-    /// Print the line that holds each URL (once for several URLs), as
-    /// stored after decompression, instead of the URL: PATH:LINE:TEXT.
-    /// Each input is read again for it, so not stdin or a FIFO; in mail
-    /// the stored line, not the decoded text.
+    /// Print the line that holds each URL (once for several URLs)
+    /// instead of the URL: PATH:LINE:TEXT. The line as searched: after
+    /// decompression, and in mail after quoted-printable, base64 or
+    /// RFC 2047 decoding (numbered by the stored line). Each input is
+    /// read again for it, so not stdin or a FIFO.
     #[arg(long, conflicts_with_all = [
         "count", "json", "stats", "stats_tsv", "files_with_matches",
         "files_without_match", "quiet", "files", "rejects",

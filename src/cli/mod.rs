@@ -291,7 +291,9 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
         )
         .header_fields(&args.header)
         // The HTML context costs a tokenizer pass: only when asked.
-        .html_context(format == Format::Json && args.html_context);
+        .html_context(format == Format::Json && args.html_context)
+        // --line: mail hits in decoded text carry its lines.
+        .lines(opts.context.filter(|_| format == Format::Lines));
     let driver = driver.build(finder);
 
     // The progress bar needs the total, so on a terminal the walk is done

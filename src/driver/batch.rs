@@ -2,12 +2,12 @@
 //! that fill them.
 
 use super::newlines::MailLines;
-use super::report::{Hit, MailHit, Report};
+use super::report::{Hit, HitLines, MailHit, Report};
 use super::schedule::Part;
 use crate::input::{Compression, Input};
 use crate::mail::{
     self, Encoding, HtmlLink, Location, MailMatch, MailSink, Metadata,
-    Repaired,
+    Repaired, TextLines,
 };
 use crate::parse::{Reject, Scheme};
 use crate::scan::{Flags, Kind};
@@ -93,6 +93,9 @@ pub(super) struct Batch {
     pub(super) metas: Vec<Arc<Metadata>>,
     /// The HTML context of the hits that have one (when asked for).
     pub(super) htmls: Vec<Arc<HtmlLink>>,
+    /// The lines of the hits that have them (when asked for), one entry
+    /// per group of lines, not per hit.
+    pub(super) lines: Vec<Arc<TextLines>>,
     /// Bytes searched.
     pub(super) bytes: u64,
     /// Newlines in the slice (slices only).
@@ -145,6 +148,9 @@ pub(super) struct FoundMail {
     pub(super) meta: Option<u32>,
     /// Its HTML context: `htmls[html]` of its batch.
     pub(super) html: Option<u32>,
+    /// Its lines: `lines[k]` of its batch, the URL's range in them, the
+    /// absolute offset of their text's source.
+    pub(super) lines: Option<(u32, (u64, u64), u64)>,
     pub(super) part: usize,
     pub(super) location: Location,
     pub(super) encoding: Encoding,
@@ -165,6 +171,7 @@ impl Batch {
             urls: std::mem::take(&mut self.urls),
             metas: std::mem::take(&mut self.metas),
             htmls: std::mem::take(&mut self.htmls),
+            lines: std::mem::take(&mut self.lines),
             warnings: std::mem::take(&mut self.warnings),
             opened: true,
             ..Batch::default()
@@ -181,11 +188,13 @@ impl Batch {
         let mut urls = std::mem::take(&mut self.urls);
         let mut metas = std::mem::take(&mut self.metas);
         let mut htmls = std::mem::take(&mut self.htmls);
+        let mut lines = std::mem::take(&mut self.lines);
         hits.clear();
         urls.clear();
         metas.clear();
         htmls.clear();
-        *self = Batch { hits, urls, metas, htmls, ..Batch::default() };
+        lines.clear();
+        *self = Batch { hits, urls, metas, htmls, lines, ..Batch::default() };
     }
 
     pub(super) fn push(
@@ -260,6 +269,16 @@ impl Batch {
             self.htmls.push(Arc::clone(h));
             Some(k)
         });
+        let lines = m.lines().and_then(|c| {
+            // The URLs on the same lines share them: stored once.
+            let same =
+                self.lines.last().is_some_and(|l| Arc::ptr_eq(l, c.lines()));
+            if !same {
+                self.lines.push(Arc::clone(c.lines()));
+            }
+            let k = u32::try_from(self.lines.len().checked_sub(1)?).ok()?;
+            Some((k, c.url(), base + c.offset()))
+        });
         if let Some(f) = self.hits.last_mut() {
             f.mail = Some(FoundMail {
                 message,
@@ -267,6 +286,7 @@ impl Batch {
                 id,
                 meta,
                 html,
+                lines,
                 part: m.part(),
                 location: m.location(),
                 encoding: m.encoding(),
@@ -359,6 +379,10 @@ impl Batch {
                         .html
                         .and_then(|k| self.htmls.get(k as usize))
                         .map(|h| &**h),
+                    lines: m.lines.and_then(|(k, url, offset)| {
+                        let lines = self.lines.get(k as usize)?;
+                        Some(HitLines { lines, url, offset })
+                    }),
                 }),
                 repaired: f.repaired,
                 defanged: f.defanged.and_then(|(a, b)| self.urls.get(a..b)),

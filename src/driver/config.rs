@@ -46,6 +46,7 @@ pub struct DriverBuilder {
     pub(super) header_fields: Vec<String>,
     pub(super) html_context: bool,
     pub(super) rejects: bool,
+    pub(super) lines: Option<(usize, usize)>,
 }
 
 impl DriverBuilder {
@@ -128,6 +129,19 @@ impl DriverBuilder {
         self
     }
 
+    /// Whether hits in text that decoding changed carry the lines of
+    /// the searched text that hold them, with `before` and `after`
+    /// lines around ([`crate::MailHit::lines`]; see
+    /// [`crate::mail::MailFinderBuilder::lines`]). By default, they do
+    /// not.
+    pub fn lines(
+        &mut self,
+        context: Option<(usize, usize)>,
+    ) -> &mut DriverBuilder {
+        self.lines = context;
+        self
+    }
+
     /// Other fields the metadata holds, by name
     /// ([`crate::mail::MailFinderBuilder::header_fields`]); set, they turn
     /// [`DriverBuilder::metadata`] on. By default, none.
@@ -165,6 +179,7 @@ impl DriverBuilder {
                 .metadata(self.metadata)
                 .html_context(self.html_context)
                 .rejects(self.rejects)
+                .lines(self.lines)
                 .header_fields(&self.header_fields)
                 .build(finder.clone()),
             finder,

@@ -39,4 +39,4 @@ mod tests;
 mod unit;
 
 pub use config::{Driver, DriverBuilder, MailMode};
-pub use report::{Hit, InputDone, MailHit, Report, Wants};
+pub use report::{Hit, HitLines, InputDone, MailHit, Report, Wants};

@@ -1,7 +1,7 @@
 //! The report contract: what the driver tells an output, in input order.
 
 use crate::input::{Compression, Input, InputError};
-use crate::mail::{Encoding, HtmlLink, Location, Metadata};
+use crate::mail::{Encoding, HtmlLink, Location, Metadata, TextLines};
 use crate::parse::{Reject, Scheme};
 use crate::scan::{Flags, Kind};
 use crate::search::Position;
@@ -60,6 +60,23 @@ pub struct MailHit<'a> {
     /// Where in its `text/html` part it was, when that was asked for
     /// ([`crate::DriverBuilder::html_context`]).
     pub html: Option<&'a HtmlLink>,
+    /// The lines of the searched (decoded) text that hold it, when they
+    /// were asked for ([`crate::DriverBuilder::lines`]) and decoding
+    /// changed the text.
+    pub lines: Option<HitLines<'a>>,
+}
+
+/// The lines of the searched text around a mail [`Hit`]
+/// ([`crate::mail::LineContext`], its offset made absolute).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HitLines<'a> {
+    /// The lines, shared by the hits on the same lines.
+    pub lines: &'a TextLines,
+    /// The URL's range in the searched text.
+    pub url: (u64, u64),
+    /// Absolute offset of the searched text's source: the stored offsets
+    /// of its lines ([`crate::mail::TextLine::stored`]) count from it.
+    pub offset: u64,
 }
 
 /// What the driver knows about an input once it is done.

@@ -34,6 +34,8 @@ pub(super) struct Config {
     pub(super) metadata: bool,
     /// Give matches in `text/html` parts their [`super::HtmlLink`].
     pub(super) html_context: bool,
+    /// Give matches in decoded text their lines: lines before, after.
+    pub(super) lines: Option<(usize, usize)>,
     /// Lower-case names of the fields [`super::Metadata::headers`] holds.
     pub(super) header_fields: Vec<String>,
     /// Report rejected candidates too ([`MailMatch::reject`]).
@@ -52,6 +54,7 @@ impl Default for MailFinderBuilder {
                 field_cache: true,
                 metadata: false,
                 html_context: false,
+                lines: None,
                 header_fields: Vec::new(),
                 rejects: false,
             },
@@ -147,6 +150,18 @@ impl MailFinderBuilder {
     /// quoted-printable repair, gives them. By default, it does not.
     pub fn rejects(&mut self, yes: bool) -> &mut MailFinderBuilder {
         self.cfg.rejects = yes;
+        self
+    }
+
+    /// Give each match in text that decoding changed the lines of that
+    /// text that hold it, with up to `before` and `after` lines around
+    /// them ([`MailMatch::lines`]; see [`super::lines`]). Only a part of
+    /// a message held whole is given them. By default, none.
+    pub fn lines(
+        &mut self,
+        context: Option<(usize, usize)>,
+    ) -> &mut MailFinderBuilder {
+        self.cfg.lines = context;
         self
     }
 

@@ -295,6 +295,8 @@ impl Leaf {
                 html: None,
                 // So are rejects.
                 reject: None,
+                // The window holds too little of the text for its lines.
+                lines: None,
             };
             sink.matched(&mm)
         })?;

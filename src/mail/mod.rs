@@ -67,6 +67,7 @@ mod frame;
 pub(crate) mod header;
 pub mod html;
 mod leaf;
+pub mod lines;
 mod map;
 mod meta;
 mod quanta;
@@ -82,6 +83,7 @@ pub use frame::{
     is_separator, messages, next_separator, Format, Message, Messages,
 };
 pub use html::HtmlLink;
+pub use lines::{LineContext, TextLine, TextLines};
 pub use meta::{mailbox, Mailbox, Metadata};
 pub use repair::{repair_iter, repair_reader, RepairIter, Repaired};
 
@@ -148,6 +150,7 @@ pub struct MailMatch<'a> {
     message_id: Option<Cow<'a, [u8]>>,
     meta: Option<Arc<Metadata>>,
     html: Option<Arc<HtmlLink>>,
+    lines: Option<LineContext>,
     part: usize,
     location: Location,
     encoding: Encoding,
@@ -206,6 +209,13 @@ impl<'a> MailMatch<'a> {
     /// asked for it ([`MailFinderBuilder::html_context`]).
     pub fn html(&self) -> Option<&Arc<HtmlLink>> {
         self.html.as_ref()
+    }
+
+    /// The lines of the searched text around the URL, when the finder
+    /// was asked for them ([`MailFinderBuilder::lines`]) and decoding
+    /// changed the text (see the [`lines`] module).
+    pub fn lines(&self) -> Option<&LineContext> {
+        self.lines.as_ref()
     }
 
     /// The MIME entity the URL was in, numbered as Python's

@@ -9,6 +9,7 @@ use super::finder::MailFinder;
 use super::frame::{is_separator, Message};
 use super::header::{self, Field, Mime, TransferEncoding};
 use super::html;
+use super::lines;
 use super::map::{Layers, Map};
 use super::meta::{Picked, Slot};
 use super::repair::repair_iter;
@@ -271,6 +272,7 @@ impl<'w, 'h, S: MailSink> Walk<'w, 'h, S> {
                 encoding: Encoding::Identity,
                 base: 0,
                 origin: self.origin,
+                lines: self.mf.cfg.lines,
             };
             let layers = Layers::default();
             // Where encoded words may start (`=?`), searched once over the
@@ -443,6 +445,7 @@ impl<'w, 'h, S: MailSink> Walk<'w, 'h, S> {
             encoding,
             base: body.start,
             origin: self.origin,
+            lines: cfg.lines,
         };
         let layers = Layers { maps: layers };
         if cfg.html_context && mime.is(b"text/html") {
@@ -501,6 +504,8 @@ pub(super) struct Context {
     pub(super) base: usize,
     /// Absolute offset of the slice.
     pub(super) origin: u64,
+    /// Lines before and after for [`MailMatch::lines`], when asked for.
+    pub(super) lines: Option<(usize, usize)>,
 }
 
 /// Scans `text`, maps each match back through `layers`, and pushes it.
@@ -555,7 +560,9 @@ pub(super) fn emit_all<'t, S: MailSink>(
         !layers.maps.is_empty()
             || hay.get(ctx.base..ctx.base + text.len()) == Some(text)
     );
-    for (m, repaired, reject) in found {
+    let mut one = |m: Match<'t>,
+                   (repaired, reject): (bool, Option<Reject>),
+                   lines| {
         let decoded_span = m.span;
         let (s, e) = layers.range(decoded_span.start, decoded_span.end);
         let span = Span { start: ctx.base + s, end: ctx.base + e };
@@ -573,17 +580,34 @@ pub(super) fn emit_all<'t, S: MailSink>(
             message_id: id.map(Cow::Borrowed),
             meta: meta.get(),
             html: None,
+            lines,
             part: ctx.part,
             location: ctx.location,
             encoding: if repaired { Encoding::QpRepair } else { ctx.encoding },
             decoded,
             reject,
         };
-        if !sink.matched(&mm)? {
-            return Ok(false);
+        sink.matched(&mm)
+    };
+    // Text as stored needs no lines of its own: the stored ones are it.
+    let liner = ctx.lines.filter(|_| !layers.maps.is_empty());
+    let found = found.map(|(m, repaired, reject)| (m, (repaired, reject)));
+    let Some(context) = liner else {
+        for (m, extra) in found {
+            if !one(m, extra, None)? {
+                return Ok(false);
+            }
         }
-    }
-    Ok(true)
+        return Ok(true);
+    };
+    lines::grouped(
+        text,
+        context,
+        ctx.origin + ctx.base as u64,
+        layers,
+        found,
+        one,
+    )
 }
 
 /// The start of the last separator line of `buf` whose line is complete.

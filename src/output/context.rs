@@ -6,14 +6,22 @@
 //! around them, so an input is read a second time, from its start, as
 //! its URLs come (in input order, so one pass): the lines are the
 //! stored lines, after decompression. What cannot be read twice (stdin,
-//! a FIFO) gets the URL alone, as plain output prints it; in mail, the
-//! line is the stored one, not the text after quoted-printable or
-//! base64 decoding. A line is kept up to [`MAX_LINE`] bytes.
+//! a FIFO) gets the URL alone, as plain output prints it. A line is kept
+//! up to [`MAX_LINE`] bytes.
+//!
+//! In mail, a URL found in text that decoding changed (quoted-printable,
+//! base64, `format=flowed`, HTML references, RFC 2047 encoded words)
+//! comes with the lines of that text as searched ([`HitLines`]): those
+//! are printed, and its context lines are those of the same text. Their
+//! numbers are stored line numbers, read from the input as for the
+//! other lines: the URL's line is the line its URL starts on (as `-n`
+//! says), another line the line its first byte was decoded from.
 
 use super::escape;
 use super::printer::{color, Ctx, Emit, Tally, Url};
-use crate::driver::InputDone;
+use crate::driver::{HitLines, InputDone};
 use crate::input::{open_stream, Input};
+use crate::mail::TextLine;
 use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read, Write};
 
@@ -33,7 +41,18 @@ struct Line {
     text: Vec<u8>,
     /// The ranges of URLs in it to highlight, relative to `start`.
     marks: Vec<(usize, usize)>,
+    /// It was cut at [`MAX_LINE`].
+    cut: bool,
+    /// A line of decoded text: the offset of that text's source (it
+    /// tells one text from another); `start` and `end` are then in the
+    /// text, `stored` where its first byte is stored.
+    source: Option<u64>,
+    stored: u64,
 }
+
+/// Stored lines kept (start, end, number) for the numbers of decoded
+/// lines: lines a little behind the reading are found here.
+const RECENT: usize = 64;
 
 /// The lines of one input, read forward.
 struct Lines {
@@ -94,6 +113,8 @@ impl Lines {
         self.offset += len;
         self.number += 1;
         line.end = line.start + len;
+        line.stored = line.start;
+        line.cut = len > line.text.len() as u64;
         Ok(Some(line))
     }
 }
@@ -114,6 +135,15 @@ pub(super) struct ContextLines {
     before: VecDeque<Line>,
     /// Context lines still owed after the last line with a URL.
     after_left: usize,
+    /// The after-context of the last decoded group, not yet written: a
+    /// next URL's group may hold them.
+    after_pending: Vec<Line>,
+    /// The last stored line read and not yet passed by the stored-line
+    /// reading, and the last few read (start, end, number).
+    cur: Option<Line>,
+    recent: VecDeque<(u64, u64, u64)>,
+    /// The last decoded line written: its text, its end.
+    last_key: Option<(u64, u64)>,
     /// The number of the last line written, in this input (0: none
     /// yet, so a group of another input is apart, as grep has it).
     last: u64,
@@ -137,12 +167,22 @@ impl ContextLines {
         sep: u8,
     ) -> io::Result<()> {
         let context = cx.opts.context.is_some_and(|(b, a)| b + a > 0);
-        let apart = self.last == 0 || line.number > self.last + 1;
+        let apart = match line.source {
+            Some(src) => self
+                .last_key
+                .is_none_or(|(s, e)| s != src || line.start > e + 1),
+            None => {
+                self.last_key.is_some()
+                    || self.last == 0
+                    || line.number > self.last + 1
+            }
+        };
         if context && self.wrote && apart {
             out.write_all(b"--\n")?;
         }
         self.wrote = true;
         self.last = line.number;
+        self.last_key = line.source.map(|s| (s, line.end));
         if !self.name.is_empty() {
             out.write_all(&self.name)?;
             out.write_all(&[sep])?;
@@ -155,7 +195,7 @@ impl ContextLines {
             out.write_all(&[sep])?;
         }
         if cx.opts.byte_offset {
-            write!(out, "{}", line.start)?;
+            write!(out, "{}", line.stored)?;
             out.write_all(&[sep])?;
         }
         let text = line.text.strip_suffix(b"\r").unwrap_or(&line.text);
@@ -170,7 +210,7 @@ impl ContextLines {
             at = b;
         }
         out.write_all(&escape::text(text.get(at..).unwrap_or_default()))?;
-        if line.end - line.start > line.text.len() as u64 {
+        if line.cut {
             // Cut at MAX_LINE: said, not hidden.
             out.write_all("…".as_bytes())?;
         }
@@ -190,8 +230,155 @@ impl ContextLines {
         for line in &pending {
             self.write(out, cx, line, b':')?;
         }
-        self.after_left = cx.opts.context.map_or(0, |(_, a)| a);
+        if pending.iter().all(|l| l.source.is_none()) {
+            self.after_left = cx.opts.context.map_or(0, |(_, a)| a);
+        }
         Ok(())
+    }
+
+    /// The next stored line: the one held back, or the next read.
+    fn next_line(&mut self) -> io::Result<Option<Line>> {
+        if let Some(line) = self.cur.take() {
+            return Ok(Some(line));
+        }
+        let Some(lines) = &mut self.lines else { return Ok(None) };
+        let Some(line) = lines.next()? else { return Ok(None) };
+        if self.recent.len() == RECENT {
+            self.recent.pop_front();
+        }
+        self.recent.push_back((line.start, line.end, line.number));
+        Ok(Some(line))
+    }
+
+    /// The number of the stored line that holds `offset`, read on to
+    /// (the line kept back for the stored-line reading); `None` when
+    /// the input cannot be read again or ended first. An offset behind
+    /// the lines kept gets the oldest kept.
+    fn number_at(&mut self, offset: u64) -> io::Result<Option<u64>> {
+        loop {
+            // Kept lines are in order: the first that ends at or after
+            // `offset` holds it.
+            if let Some(r) = self.recent.iter().find(|r| offset <= r.1) {
+                return Ok(Some(r.2));
+            }
+            let Some(line) = self.next_line()? else { return Ok(None) };
+            if offset <= line.end {
+                self.cur = Some(line);
+            }
+        }
+    }
+
+    /// Writes the after-context held of the last decoded group (all of
+    /// it, or those before `before` in text `source`).
+    fn flush_after<W: Write>(
+        &mut self,
+        out: &mut W,
+        cx: &Ctx<'_>,
+        before: Option<(u64, u64)>,
+    ) -> io::Result<()> {
+        for l in std::mem::take(&mut self.after_pending) {
+            let held = before.is_some_and(|(src, first)| {
+                l.source == Some(src) && l.start >= first
+            });
+            if !held {
+                self.write(out, cx, &l, b'-')?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A URL that comes with its decoded lines.
+    fn decoded<W: Write>(
+        &mut self,
+        out: &mut W,
+        cx: &Ctx<'_>,
+        url: &Url<'_>,
+        hl: &HitLines<'_>,
+    ) -> io::Result<()> {
+        let src = hl.offset;
+        let (start, end) = (hl.url.0, hl.url.1.max(hl.url.0 + 1));
+        let all = hl.lines.lines();
+        // Another URL on lines already pending: marked there, and the
+        // lines it runs on to (wrapped) added, with its after-context.
+        if let Some(first) = self.pending.first() {
+            if first.source == Some(src)
+                && start >= first.start
+                && self.pending.last().is_some_and(|l| start <= l.end)
+            {
+                let last = self.pending.last().map_or(0, |l| l.end);
+                self.after_pending.clear();
+                for l in all.iter().filter(|l| l.range().0 > last) {
+                    let line = self.decoded_line(l, src, src + l.stored())?;
+                    match l.holds_url() {
+                        true => self.pending.push(line),
+                        false => self.after_pending.push(line),
+                    }
+                }
+                mark(&mut self.pending, start, end, url.hit.url);
+                return Ok(());
+            }
+        }
+        self.flush_pending(out, cx)?;
+        let first = all.first().map_or(0, |l| l.range().0);
+        self.flush_after(out, cx, Some((src, first)))?;
+        // The stored lines up to this text: owed after-context of a
+        // URL of stored text is written, the rest passed.
+        if let Some(l) = all.first() {
+            let at = src + l.stored();
+            let behind = self.recent.back().is_some_and(|r| at <= r.1);
+            if !behind && self.after_left > 0 {
+                if let Some(line) = self.read_to(out, cx, at)? {
+                    self.cur = Some(line);
+                }
+            }
+        }
+        self.before.clear();
+        self.after_left = 0;
+        let mut url_line = true;
+        for l in all {
+            // The URL's line is numbered by the line the URL starts on.
+            let at = match l.holds_url() && url_line {
+                true => url.hit.at.start,
+                false => src + l.stored(),
+            };
+            let mut line = self.decoded_line(l, src, at)?;
+            if line.number == 0 {
+                line.number = url.hit.at.line;
+            }
+            let a = line.start;
+            if l.holds_url() {
+                url_line = false;
+                self.pending.push(line);
+            } else if !self.pending.is_empty() {
+                self.after_pending.push(line);
+            } else if self.last_key.is_none_or(|(s, e)| s != src || a > e) {
+                self.write(out, cx, &line, b'-')?;
+            }
+        }
+        mark(&mut self.pending, start, end, url.hit.url);
+        Ok(())
+    }
+
+    /// A decoded line of the text whose source is at `src`, numbered by
+    /// the stored line that holds `at` (0 when the input cannot be
+    /// read again).
+    fn decoded_line(
+        &mut self,
+        l: &TextLine,
+        src: u64,
+        at: u64,
+    ) -> io::Result<Line> {
+        let (start, end) = l.range();
+        Ok(Line {
+            number: self.number_at(at)?.unwrap_or(0),
+            start,
+            end,
+            text: l.text().to_vec(),
+            marks: Vec::new(),
+            cut: l.is_cut(),
+            source: Some(src),
+            stored: src + l.stored(),
+        })
     }
 
     /// Reads on to the line that holds `offset`: lines before it are
@@ -205,8 +392,7 @@ impl ContextLines {
     ) -> io::Result<Option<Line>> {
         let keep = cx.opts.context.map_or(0, |(b, _)| b);
         loop {
-            let Some(lines) = &mut self.lines else { return Ok(None) };
-            let Some(line) = lines.next()? else { return Ok(None) };
+            let Some(line) = self.next_line()? else { return Ok(None) };
             if offset <= line.end {
                 return Ok(Some(line));
             }
@@ -242,7 +428,11 @@ impl<W: Write> Emit<W> for ContextLines {
         self.pending.clear();
         self.before.clear();
         self.after_left = 0;
+        self.after_pending.clear();
+        self.cur = None;
+        self.recent.clear();
         self.last = 0;
+        self.last_key = None;
         Ok(())
     }
 
@@ -261,11 +451,15 @@ impl<W: Write> Emit<W> for ContextLines {
                 self.lines = Lines::open(url.input).ok();
             }
         }
+        if let Some(hl) = url.hit.mail.as_ref().and_then(|m| m.lines) {
+            return self.decoded(out, cx, url, &hl);
+        }
         let (start, end) =
             (url.hit.at.start, url.hit.at.end.max(url.hit.at.start + 1));
         // Another URL on a line already pending: marked there.
         if let Some(first) = self.pending.first() {
-            if start >= first.start
+            if first.source.is_none()
+                && start >= first.start
                 && self.pending.last().is_some_and(|l| start <= l.end)
             {
                 mark(&mut self.pending, start, end, url.hit.url);
@@ -273,6 +467,7 @@ impl<W: Write> Emit<W> for ContextLines {
             }
         }
         self.flush_pending(out, cx)?;
+        self.flush_after(out, cx, None)?;
         let line = match self.read_to(out, cx, start)? {
             Some(line) if start >= line.start => line,
             // Not readable again, or out of order: the URL alone.
@@ -317,13 +512,14 @@ impl<W: Write> Emit<W> for ContextLines {
         _: &Tally,
     ) -> io::Result<()> {
         self.flush_pending(out, cx)?;
+        self.flush_after(out, cx, None)?;
         while self.after_left > 0 {
-            let Some(lines) = &mut self.lines else { break };
-            let Some(line) = lines.next()? else { break };
+            let Some(line) = self.next_line()? else { break };
             self.after_left -= 1;
             self.write(out, cx, &line, b'-')?;
         }
         self.lines = None;
+        self.cur = None;
         Ok(())
     }
 }
@@ -394,6 +590,7 @@ mod tests {
             end: 30,
             text: b"see <http://a.b/> x".to_vec(),
             marks: vec![],
+            ..Line::default()
         }];
         mark(&mut l, 14, 27, b"http://a.b/");
         assert_eq!(l[0].marks, [(5, 16)]);
@@ -405,6 +602,7 @@ mod tests {
                 end: 5,
                 text: b"<URL:".to_vec(),
                 marks: vec![],
+                ..Line::default()
             },
             Line {
                 number: 2,
@@ -412,6 +610,7 @@ mod tests {
                 end: 10,
                 text: b"a:b>".to_vec(),
                 marks: vec![],
+                ..Line::default()
             },
         ];
         mark(&mut l, 0, 10, b"a:b");

@@ -346,6 +346,7 @@ fn same(ones: &[One], metas: &[Metadata]) {
                 encoding: encodings[o.encoding % encodings.len()],
                 decoded: o.decoded,
                 html: o.html.and_then(|k| links.get(k)).map(|h| &**h),
+                lines: None,
             }),
             repaired: o.repaired,
             defanged: o.defanged.as_deref(),
