@@ -90,6 +90,19 @@ fn www_names() {
 }
 
 #[test]
+fn www_names_with_a_u_label_first() {
+    // RFC 5890: a U-label may begin with a non-ASCII letter (Django's
+    // urlize tests, test_idn: `www.ça.ws`)
+    let got = finds("see www.ça.ws and www.éa.org/x, not www.\u{2014}x");
+    assert_eq!(
+        got,
+        [("www.ça.ws".into(), Kind::Www), ("www.éa.org/x".into(), Kind::Www)]
+    );
+    assert!(may_name("www.ça".as_bytes(), 3, 0));
+    assert!(!may_name(b"www.-x", 3, 0));
+}
+
+#[test]
 fn domains() {
     let got = finds(
         "see example.com, docs.python.org/3/library and bit.ly/abc; \
