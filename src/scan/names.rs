@@ -607,7 +607,10 @@ pub(crate) fn email(
     {
         return Ok(None);
     }
-    while s < at && bytes[s] == b'.' {
+    // A `'` that starts the local part opens a quotation, as one before
+    // a scheme does (`'hi@example.com'`); inside it is `atext` (RFC 5322
+    // §3.2.3: `o'neil@…`).
+    while s < at && matches!(bytes[s], b'.' | b'\'') {
         s += 1;
     }
     let local = &bytes[s..at];

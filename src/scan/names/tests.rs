@@ -46,6 +46,32 @@ fn addresses() {
     assert_eq!(finds("x.@example.com"), []);
 }
 
+#[test]
+fn a_quote_before_a_local_part_delimits_it() {
+    // as before a scheme: `'` opens a quotation (Django urlize tests,
+    // test_quotation_marks); inside the local part it stays (atext)
+    for text in [
+        "before 'hi@example.com' afterward",
+        "x 'hi@example.com",
+        "''hi@example.com",
+    ] {
+        assert_eq!(
+            finds(text),
+            [("hi@example.com".into(), Kind::Email)],
+            "{text}"
+        );
+    }
+    let got = finds("o'neil@example.com and a'@example.com");
+    assert_eq!(
+        got,
+        [
+            ("o'neil@example.com".into(), Kind::Email),
+            ("a'@example.com".into(), Kind::Email)
+        ]
+    );
+    assert_eq!(finds("'@example.com"), []);
+}
+
 /// RFC 5322 §4.4 obs-local-part: quoted words of atext between dots.
 #[test]
 fn obsolete_local_parts() {
