@@ -245,11 +245,13 @@ fn ends_host(
     Ok(true)
 }
 
-/// HTML character references to the delimiters `<`, `>` and `"`
+/// HTML character references to the delimiters `<`, `>` and `"`, and to
+/// the no-break space U+00A0, which ends a bare URL as a space does
 /// (lower case names, as HTML writes them; decimal and hex forms).
 const DELIMITER_REFERENCES: &[&[u8]] = &[
     b"&lt;", b"&gt;", b"&quot;", b"&#60;", b"&#62;", b"&#34;", b"&#x3c;",
-    b"&#x3e;", b"&#x22;", b"&#x3C;", b"&#x3E;",
+    b"&#x3e;", b"&#x22;", b"&#x3C;", b"&#x3E;", b"&nbsp;", b"&#160;",
+    b"&#xa0;", b"&#xA0;",
 ];
 
 /// References to `'`; see [`trim`].
@@ -259,7 +261,7 @@ const QUOTE_REFERENCES: &[&[u8]] = &[b"&#39;", b"&#x27;", b"&apos;"];
 /// `&`).
 fn delimiter_reference(hay: &Hay<'_>, i: usize) -> Result<bool, Incomplete> {
     let second = hay.get(i + 1)?;
-    if !matches!(second, Some(b'l' | b'g' | b'q' | b'#')) {
+    if !matches!(second, Some(b'l' | b'g' | b'q' | b'n' | b'#')) {
         return Ok(false);
     }
     for r in DELIMITER_REFERENCES {
@@ -525,6 +527,19 @@ mod tests {
         assert_eq!(end_of("http://a.b/amp;"), "http://a.b/amp");
         // a quote's reference is still given back
         assert_eq!(end_of("http://a.b/c&#39;"), "http://a.b/c");
+    }
+
+    #[test]
+    fn a_no_break_space_reference_ends_it() {
+        // `&nbsp;` is a space, as U+00A0 is (escaped HTML)
+        assert_eq!(end_of("http://a.b/c&nbsp;and"), "http://a.b/c");
+        assert_eq!(end_of("http://a.b/c&#160;x"), "http://a.b/c");
+        assert_eq!(end_of("http://a.b/c&#xA0;x"), "http://a.b/c");
+        assert_eq!(end_of("http://a.b/c&#xa0;x"), "http://a.b/c");
+        // other references stay
+        assert_eq!(end_of("http://a.b/?a=1&n=2"), "http://a.b/?a=1&n=2");
+        assert_eq!(end_of("http://a.b/?x&nb=1"), "http://a.b/?x&nb=1");
+        assert_eq!(end_of("http://a.b/?x=&#1600;"), "http://a.b/?x=&#1600;");
     }
 
     #[test]
