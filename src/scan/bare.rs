@@ -112,6 +112,9 @@ fn trim(run: &[u8], openers: bool) -> usize {
                 end -= r.len();
                 continue;
             }
+            if ends_in_reference(&head[..end - 1]) {
+                break;
+            }
         }
         match last {
             b'\'' => {
@@ -141,6 +144,30 @@ fn trim(run: &[u8], openers: bool) -> usize {
         end -= 1;
     }
     end
+}
+
+/// Whether `head` ends in an HTML character reference that a `;` after
+/// it closes: `&amp` (any case of the two forms HTML 4.01 §5.3.2 gives)
+/// or a numeric `&#NN`, `&#xHH` (§5.3.1). In escaped HTML `&amp;` is the
+/// URL's `&` and stays inside a bare URL, so at its end the `;` is the
+/// reference's, not trailing punctuation (`?x=&amp;` keeps it, `&amp;;`
+/// gives back one). The delimiters' references end the URL before them
+/// and the quote's are given back ([`trim`]).
+fn ends_in_reference(head: &[u8]) -> bool {
+    if head.ends_with(b"&amp") || head.ends_with(b"&AMP") {
+        return true;
+    }
+    // n <= head.len(), so the split cannot panic.
+    let n = head.iter().rev().take_while(|b| b.is_ascii_hexdigit()).count();
+    if n == 0 || n > 7 {
+        return false;
+    }
+    let (rest, number) = head.split_at(head.len() - n);
+    if rest.ends_with(b"&#") {
+        number.iter().all(u8::is_ascii_digit)
+    } else {
+        rest.ends_with(b"&#x") || rest.ends_with(b"&#X")
+    }
 }
 
 /// Bytes that [`bare_end`] passes over with nothing to decide: printable
@@ -218,11 +245,13 @@ fn ends_host(
     Ok(true)
 }
 
-/// HTML character references to the delimiters `<`, `>` and `"`
+/// HTML character references to the delimiters `<`, `>` and `"`, and to
+/// the no-break space U+00A0, which ends a bare URL as a space does
 /// (lower case names, as HTML writes them; decimal and hex forms).
 const DELIMITER_REFERENCES: &[&[u8]] = &[
     b"&lt;", b"&gt;", b"&quot;", b"&#60;", b"&#62;", b"&#34;", b"&#x3c;",
-    b"&#x3e;", b"&#x22;", b"&#x3C;", b"&#x3E;",
+    b"&#x3e;", b"&#x22;", b"&#x3C;", b"&#x3E;", b"&nbsp;", b"&#160;",
+    b"&#xa0;", b"&#xA0;",
 ];
 
 /// References to `'`; see [`trim`].
@@ -235,7 +264,7 @@ pub(super) fn delimiter_reference(
     i: usize,
 ) -> Result<bool, Incomplete> {
     let second = hay.get(i + 1)?;
-    if !matches!(second, Some(b'l' | b'g' | b'q' | b'#')) {
+    if !matches!(second, Some(b'l' | b'g' | b'q' | b'n' | b'#')) {
         return Ok(false);
     }
     for r in DELIMITER_REFERENCES {
@@ -265,8 +294,8 @@ pub(crate) const fn is_hard_stop(b: u8) -> bool {
 /// Whether the byte after `scheme://` (`None`: the end of input) ends a
 /// bare URL where it stands, so that [`bare_end`] gives back the run
 /// `//` whole: a hard stop, or a `)` or `]` (the run opened none).
-/// `&`, `'` and bytes above 127 need a look past them: `false`, left to
-/// [`bare_end`].
+/// `&`, `'`, `~` and bytes above 127 need a look past them: `false`,
+/// left to [`bare_end`].
 pub(crate) fn ends_at_once(b: Option<u8>) -> bool {
     match b {
         None => true,
@@ -484,6 +513,36 @@ mod tests {
         assert_eq!(end(b"http://a.b/it's"), 15);
         assert_eq!(end(b"http://a.b?q='x'"), 16);
         assert_eq!(end(b"mailto:o'brien@a.b"), 18);
+    }
+
+    #[test]
+    fn the_semicolon_of_a_character_reference_stays() {
+        // escaped HTML: `&amp;` is the URL's `&` (Django urlize tests)
+        assert_eq!(end_of("http://e.com?x=&amp; "), "http://e.com?x=&amp;");
+        assert_eq!(end_of("http://e.com?x=&amp;;;"), "http://e.com?x=&amp;");
+        assert_eq!(end_of("http://e.com/?a&amp;."), "http://e.com/?a&amp;");
+        assert_eq!(end_of("http://a.b/?x=1&#38; y"), "http://a.b/?x=1&#38;");
+        assert_eq!(end_of("http://a.b/?x=&#x26;,"), "http://a.b/?x=&#x26;");
+        // not a reference: sentence punctuation goes
+        assert_eq!(end_of("http://a.b/?x=1&b; then"), "http://a.b/?x=1&b");
+        assert_eq!(end_of("http://a.b/?x=&; y"), "http://a.b/?x=&");
+        assert_eq!(end_of("http://a.b/?x=&#; y"), "http://a.b/?x=&#");
+        assert_eq!(end_of("http://a.b/amp;"), "http://a.b/amp");
+        // a quote's reference is still given back
+        assert_eq!(end_of("http://a.b/c&#39;"), "http://a.b/c");
+    }
+
+    #[test]
+    fn a_no_break_space_reference_ends_it() {
+        // `&nbsp;` is a space, as U+00A0 is (escaped HTML)
+        assert_eq!(end_of("http://a.b/c&nbsp;and"), "http://a.b/c");
+        assert_eq!(end_of("http://a.b/c&#160;x"), "http://a.b/c");
+        assert_eq!(end_of("http://a.b/c&#xA0;x"), "http://a.b/c");
+        assert_eq!(end_of("http://a.b/c&#xa0;x"), "http://a.b/c");
+        // other references stay
+        assert_eq!(end_of("http://a.b/?a=1&n=2"), "http://a.b/?a=1&n=2");
+        assert_eq!(end_of("http://a.b/?x&nb=1"), "http://a.b/?x&nb=1");
+        assert_eq!(end_of("http://a.b/?x=&#1600;"), "http://a.b/?x=&#1600;");
     }
 
     #[test]

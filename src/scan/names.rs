@@ -158,8 +158,10 @@ pub(crate) fn may_address(hay: &[u8], at: usize, floor: usize) -> bool {
 
 /// Whether the `.` at `dot` may end the `www` of a name: `www` (any
 /// case) right before it, at or after `floor`, with no byte of a word or
-/// of a URL before that, and a letter or digit after the dot, or the
-/// window ends there.
+/// of a URL before that, and a letter or digit after the dot (ASCII, or
+/// the lead byte of a non-ASCII one: a U-label may begin with it, RFC
+/// 5890 §2.3.2.1, `www.ça.ws`; the validator decides), or the window
+/// ends there.
 #[inline(always)]
 pub(crate) fn may_name(hay: &[u8], dot: usize, floor: usize) -> bool {
     let Some(start) = dot.checked_sub(3).filter(|&s| s >= floor) else {
@@ -175,7 +177,9 @@ pub(crate) fn may_name(hay: &[u8], dot: usize, floor: usize) -> bool {
     };
     www && (start == floor
         || hay.get(start - 1).is_some_and(|&b| opens_name(b)))
-        && hay.get(dot + 1).is_none_or(|b| b.is_ascii_alphanumeric())
+        && hay
+            .get(dot + 1)
+            .is_none_or(|&b| b.is_ascii_alphanumeric() || b >= 0xC2)
 }
 
 /// Bytes after which a name may start: whitespace and controls,
@@ -603,7 +607,10 @@ pub(crate) fn email(
     {
         return Ok(None);
     }
-    while s < at && bytes[s] == b'.' {
+    // A `'` that starts the local part opens a quotation, as one before
+    // a scheme does (`'hi@example.com'`); inside it is `atext` (RFC 5322
+    // §3.2.3: `o'neil@…`).
+    while s < at && matches!(bytes[s], b'.' | b'\'') {
         s += 1;
     }
     let local = &bytes[s..at];

@@ -46,6 +46,32 @@ fn addresses() {
     assert_eq!(finds("x.@example.com"), []);
 }
 
+#[test]
+fn a_quote_before_a_local_part_delimits_it() {
+    // as before a scheme: `'` opens a quotation (Django urlize tests,
+    // test_quotation_marks); inside the local part it stays (atext)
+    for text in [
+        "before 'hi@example.com' afterward",
+        "x 'hi@example.com",
+        "''hi@example.com",
+    ] {
+        assert_eq!(
+            finds(text),
+            [("hi@example.com".into(), Kind::Email)],
+            "{text}"
+        );
+    }
+    let got = finds("o'neil@example.com and a'@example.com");
+    assert_eq!(
+        got,
+        [
+            ("o'neil@example.com".into(), Kind::Email),
+            ("a'@example.com".into(), Kind::Email)
+        ]
+    );
+    assert_eq!(finds("'@example.com"), []);
+}
+
 /// RFC 5322 §4.4 obs-local-part: quoted words of atext between dots.
 #[test]
 fn obsolete_local_parts() {
@@ -87,6 +113,19 @@ fn www_names() {
     for text in ["awww.example.com", "x.www.example.com"] {
         assert_eq!(finds(text), [(text.into(), Kind::Domain)]);
     }
+}
+
+#[test]
+fn www_names_with_a_u_label_first() {
+    // RFC 5890: a U-label may begin with a non-ASCII letter (Django's
+    // urlize tests, test_idn: `www.ça.ws`)
+    let got = finds("see www.ça.ws and www.éa.org/x, not www.\u{2014}x");
+    assert_eq!(
+        got,
+        [("www.ça.ws".into(), Kind::Www), ("www.éa.org/x".into(), Kind::Www)]
+    );
+    assert!(may_name("www.ça".as_bytes(), 3, 0));
+    assert!(!may_name(b"www.-x", 3, 0));
 }
 
 #[test]
