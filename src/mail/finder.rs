@@ -37,7 +37,7 @@ pub(super) struct Config {
     /// Give matches in decoded text their lines: lines before, after.
     pub(super) lines: Option<(usize, usize)>,
     /// Lower-case names of the fields [`super::Metadata::headers`] holds.
-    pub(super) header_fields: Vec<String>,
+    pub(super) header_fields: Arc<[String]>,
     /// Report rejected candidates too ([`MailMatch::reject`]).
     pub(super) rejects: bool,
 }
@@ -55,7 +55,7 @@ impl Default for MailFinderBuilder {
                 metadata: false,
                 html_context: false,
                 lines: None,
-                header_fields: Vec::new(),
+                header_fields: Arc::from([]),
                 rejects: false,
             },
         }

@@ -421,7 +421,7 @@ impl<'h> Message<'h> {
         let mut found = Vec::new();
         let (h, _) = header::split_fields(self.bytes, true, Some(&mut found));
         let block = &self.bytes[h.start..h.end];
-        super::Metadata::read(block, &found, fields)
+        super::Metadata::read(block, &found, &fields.into())
     }
 
     /// `s`, relative to the message, made relative to the slice.

@@ -133,17 +133,17 @@ fn meta_record(meta: &Metadata) -> MailRecord<'_> {
     let (subject, subject_truncated) = cap(meta.subject.as_deref());
     let (date, date_truncated) = cap(meta.date.as_deref());
     let mut headers_truncated = false;
-    let headers = (!meta.headers.is_empty()).then(|| {
-        meta.headers
-            .iter()
+    let headers = (!meta.header_names.is_empty()).then(|| {
+        meta.headers()
+            .into_iter()
             .map(|(n, v)| {
                 headers_truncated |= v.len() > HEADER_VALUES_CAP;
-                let v = v.iter().take(HEADER_VALUES_CAP).map(|s| {
+                let v = v.into_iter().take(HEADER_VALUES_CAP).map(|s| {
                     let (s, cut) = json_fast::cap_str(s);
                     headers_truncated |= cut;
                     Cow::Borrowed(s)
                 });
-                (Cow::Borrowed(n.as_str()), v.collect())
+                (Cow::Borrowed(n), v.collect())
             })
             .collect()
     });
