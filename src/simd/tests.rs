@@ -64,6 +64,16 @@ fn the_kernels_of_this_cpu_are_listed() {
     assert!(all.contains(&Kernel::detect()));
 }
 
+/// `URLGREP_SIMD=off` (CI's second test run) picks the scalar kernel;
+/// otherwise the best one runs.
+#[test]
+fn the_environment_picks_the_kernel() {
+    let off = std::env::var_os("URLGREP_SIMD").is_some_and(|v| v == "off");
+    let best = Kernel::all().last().copied();
+    let want = if off { Some(Kernel::scalar()) } else { best };
+    assert_eq!(Some(Kernel::detect()), want);
+}
+
 #[test]
 fn a_set_table_holds_exactly_its_bytes() {
     let set = b"\n:@.<\"";
