@@ -1,6 +1,7 @@
 //! Every byte-class kernel of this CPU (`urlgrep::simd`) gives the masks
 //! of the scalar one, the oracle, for tables, bytes, offsets and lengths
-//! drawn by the fuzzer: every block of the slice and its short last one.
+//! drawn by the fuzzer: every block of the slice and its short last one,
+//! the one-byte kernel (`Kernel::eq_of`) too.
 #![no_main]
 
 use arbitrary::Arbitrary;
@@ -46,6 +47,9 @@ fuzz_target!(|input: Input| {
                 "{} at {at}",
                 kernel.name()
             );
+            for b in classes.eq {
+                assert_eq!(kernel.eq_of(rest, b), scalar.eq_of(rest, b));
+            }
             if rest.len() <= BLOCK {
                 break;
             }

@@ -1,7 +1,8 @@
 //! Byte classes 32 bytes at a time: the crate's one module of `unsafe`
 //! code (issue 32).
 //!
-//! For a block of [`BLOCK`] bytes, [`Kernel::masks`] gives three
+//! For a block of [`BLOCK`] bytes, [`Kernel::eq`] gives the bitmask of
+//! one byte (bit `i` for byte `i`), and [`Kernel::masks`] gives three
 //! bitmasks (bit `i` for byte `i`): the bytes equal to each of two chosen
 //! bytes, and the bytes of a general class, looked up in two 16-entry
 //! nibble tables as simdjson's stage 1 does ([`Classes`]). The kernels:
@@ -23,7 +24,7 @@
 //!
 //! - `unsafe` is only the call of a `#[target_feature]` function from
 //!   code compiled without that feature (three blocks in
-//!   [`Kernel::masks`]): each such call is on a `Level` that only
+//!   [`Kernel::masks`], one in [`Kernel::eq`]): each such call is on a `Level` that only
 //!   [`all`](Kernel::all) makes, after `is_x86_feature_detected!` said
 //!   yes (SSE2: always, the x86_64 baseline, asserted at compile time).
 //!   `Level` is private, so no other code makes one.
@@ -125,14 +126,19 @@ pub struct Masks {
 impl Masks {
     /// Only the first `len` bytes' bits.
     fn clip(self, len: usize) -> Masks {
-        let keep = match u32::try_from(len) {
-            Ok(n) if n < 32 => (1u32 << n) - 1,
-            _ => u32::MAX,
-        };
+        let keep = clip(len);
         Masks {
             eq: [self.eq[0] & keep, self.eq[1] & keep],
             class: self.class & keep,
         }
+    }
+}
+
+/// The bits of the first `len` bytes of a block.
+fn clip(len: usize) -> u32 {
+    match u32::try_from(len) {
+        Ok(n) if n < 32 => (1u32 << n) - 1,
+        _ => u32::MAX,
     }
 }
 
@@ -220,6 +226,40 @@ impl Kernel {
             // `is_x86_feature_detected!("avx2")`, so the CPU runs the
             // AVX2 instructions `x86::avx2` is compiled with.
             Level::Avx2 => unsafe { x86::avx2(block, classes) },
+        }
+    }
+
+    /// The bytes of `block` equal to `b` (the one-byte kernel, e.g. for
+    /// line ends). Every vector level runs it with SSE2: two compares
+    /// that inline into the caller, where an AVX2 function (one compare)
+    /// is a call that cannot be inlined into code built without AVX2.
+    ///
+    /// Not used by the header walk yet: line ends by this mask, 32 bytes
+    /// at a time, cost more than memchr's SSE2 search per line (callgrind,
+    /// SpamAssassin folder `-j1`: 298.7 M instructions in all before,
+    /// 302.0 M with the AVX2 call, 300.5 M with SSE2 inlined).
+    #[inline]
+    pub fn eq(self, block: &[u8; BLOCK], b: u8) -> u32 {
+        match self.0 {
+            Level::Scalar => scalar::eq(block, b),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: SSE2 is part of the x86_64 baseline (the `const`
+            // assertion above fails the build of a target without it).
+            _ => unsafe { x86::sse2_eq(block, b) },
+        }
+    }
+
+    /// [`eq`](Kernel::eq) of up to [`BLOCK`] bytes, bits past
+    /// `bytes.len()` clear.
+    #[inline]
+    pub fn eq_of(self, bytes: &[u8], b: u8) -> u32 {
+        match bytes.first_chunk::<BLOCK>() {
+            Some(block) => self.eq(block, b),
+            None => {
+                let mut block = [0u8; BLOCK];
+                block[..bytes.len()].copy_from_slice(bytes);
+                self.eq(&block, b) & clip(bytes.len())
+            }
         }
     }
 

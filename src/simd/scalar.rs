@@ -32,3 +32,12 @@ pub(super) fn class16(bytes: &[u8], classes: &Classes) -> u32 {
     }
     m
 }
+
+/// The bytes of `block` equal to `b`.
+pub(super) fn eq(block: &[u8; BLOCK], b: u8) -> u32 {
+    let mut m = 0;
+    for (i, &c) in block.iter().enumerate() {
+        m |= u32::from(c == b) << i;
+    }
+    m
+}

@@ -110,6 +110,12 @@ proptest! {
         }
         for kernel in Kernel::all() {
             prop_assert_eq!(&all_masks(kernel, s, &c), &oracle, "{}", kernel.name());
+            // The one-byte kernel gives the masks' equalities.
+            for (at, m) in &oracle {
+                let rest = &s[*at..];
+                prop_assert_eq!(kernel.eq_of(rest, c.eq[0]), m.eq[0]);
+                prop_assert_eq!(kernel.eq_of(rest, c.eq[1]), m.eq[1]);
+            }
         }
     }
 

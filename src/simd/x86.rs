@@ -112,3 +112,10 @@ pub(super) fn avx2(block: &[u8; BLOCK], c: &Classes) -> Masks {
         class: !(_mm256_movemask_epi8(none) as u32),
     }
 }
+
+/// The bytes of `block` equal to `b`, 16 at a time.
+#[target_feature(enable = "sse2")]
+#[inline]
+pub(super) fn sse2_eq(block: &[u8; BLOCK], b: u8) -> u32 {
+    eq16(load16(block, 0), b) | eq16(load16(block, 16), b) << 16
+}
