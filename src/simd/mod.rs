@@ -24,15 +24,19 @@
 //!
 //! - `unsafe` is only the call of a `#[target_feature]` function from
 //!   code compiled without that feature (three blocks in
-//!   [`Kernel::masks`], one in [`Kernel::eq`]): each such call is on a `Level` that only
-//!   [`all`](Kernel::all) makes, after `is_x86_feature_detected!` said
-//!   yes (SSE2: always, the x86_64 baseline, asserted at compile time).
-//!   `Level` is private, so no other code makes one.
+//!   [`Kernel::masks`], one in [`Kernel::eq`]): each such call is on a
+//!   `Level` that only [`all`](Kernel::all) makes, after
+//!   `is_x86_feature_detected!` said yes (SSE2: always, the x86_64
+//!   baseline, asserted at compile time). `Level` is private, so no
+//!   other code makes one.
 //! - Loads are safe: a `[u8; 32]` array becomes a vector through
-//!   `_mm_set_epi64x` / `_mm256_set_epi64x` of its `u64` words (one
-//!   unaligned load once optimised), never through a pointer.
+//!   `_mm_set_epi64x` / `_mm256_set_epi64x` of its `u64` words, never
+//!   through a pointer.
 //! - Value intrinsics are safe inside `#[target_feature]` functions
-//!   (Rust 1.87), and SSE2 ones everywhere on x86_64 (its baseline).
+//!   (Rust 1.87). Rust asks for the attribute even for SSE2, which every
+//!   x86_64 target enables, hence the SSE2 calls' `unsafe` too.
+//! - Not done yet: aarch64 NEON (the scalar kernel runs there), and the
+//!   scalar kernel under Miri.
 
 #![allow(unsafe_code)]
 #![deny(unsafe_op_in_unsafe_fn)]
