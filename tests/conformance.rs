@@ -110,7 +110,7 @@ fn wrapper_length_cap() {
     let wrapper = |len: usize| {
         let mut text = b"<URL:http://a.example/x".to_vec();
         while text.len() < len - 1 {
-            text.extend_from_slice(if text.len() % 64 == 0 {
+            text.extend_from_slice(if text.len().is_multiple_of(64) {
                 b"\n"
             } else {
                 b"y"

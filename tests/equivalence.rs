@@ -353,7 +353,7 @@ fn corpus_samples_random_slices() {
             let pick: Vec<usize> = starts
                 .iter()
                 .copied()
-                .filter(|_| next() as usize % every == 0)
+                .filter(|_| (next() as usize).is_multiple_of(every))
                 .collect();
             assert_eq!(
                 stitched_hits(&f, &text, &pick),

@@ -208,7 +208,7 @@ mod tests {
         while q < text.len() as u64 {
             assert_eq!(log.at(q), whole.at(&text, 0, q), "offset {q}");
             // Forget behind, as a stream does; look back once in a while.
-            if q % 3 == 0 {
+            if q.is_multiple_of(3) {
                 log.forget_before(q.saturating_sub(500));
             }
             q += 37;

@@ -365,7 +365,7 @@ mod tests {
         for i in 0..20_000u64 {
             x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
             let r = x >> 33;
-            let key = if r % 3 == 0 {
+            let key = if r.is_multiple_of(3) {
                 format!("hot{}", r % 7)
             } else {
                 format!("k{}{}", "é".repeat((r % 5) as usize), r % 5000)

@@ -130,7 +130,11 @@ fn trim(run: &[u8], openers: bool) -> usize {
                 // Quotes pair up from the left: an even count in the URL
                 // is balanced and stays, an odd one gives back its last.
                 let run = end - start;
-                let keep = if (before + run) % 2 == 0 { run } else { run - 1 };
+                let keep = if (before + run).is_multiple_of(2) {
+                    run
+                } else {
+                    run - 1
+                };
                 if keep > 0 {
                     return start + keep;
                 }
