@@ -94,12 +94,20 @@ pub(super) fn read(
     let Some((scheme, scheme_defanged)) = refanged else {
         return Ok(None);
     };
+    let limit = after.saturating_add(cfg.max_url);
+    // An ordinary `http://…` is defanged only by a token in its rest:
+    // none can open before the run's first hard stop, and then the
+    // ordinary reading takes it, with nothing allocated here.
+    if !(scheme_defanged || sep_defanged)
+        && !token_may_open(hay, after, limit)?
+    {
+        return Ok(None);
+    }
     // The rest, refanged, with where each byte was written.
     let mut url = Vec::with_capacity(64);
     url.extend_from_slice(scheme);
     url.extend_from_slice(b"://");
     let mut written = vec![after; url.len()];
-    let limit = after.saturating_add(cfg.max_url);
     let tokens = walk(hay, after, limit, true, &mut url, &mut written)?;
     if !(scheme_defanged || sep_defanged || tokens > 0) {
         return Ok(None);
@@ -142,6 +150,27 @@ pub(super) fn read(
 /// reference, a non-ASCII URL end, a `'` in the authority), so that no
 /// byte is walked again by the triggers after it: time stays linear
 /// whatever the text (a run of `http://a)` is read once).
+/// Whether [`walk`] from `i` could meet a token: `false` only when a hard
+/// stop comes before any `[`, `(` or `{`, and before any byte where
+/// `walk` might stop or branch otherwise (`)`, `]`, `'`, `&`, non-ASCII),
+/// so that `walk` would count no token there.
+fn token_may_open(
+    hay: &Hay<'_>,
+    mut i: usize,
+    limit: usize,
+) -> Result<bool, Incomplete> {
+    while i < limit {
+        let Some(b) = hay.get(i)? else { return Ok(false) };
+        match b {
+            b'[' | b'(' | b'{' => return Ok(true),
+            b')' | b']' | b'\'' | b'&' | 0x80..=0xFF => return Ok(true),
+            _ if bare::is_hard_stop(b) => return Ok(false),
+            _ => i += 1,
+        }
+    }
+    Ok(false)
+}
+
 fn walk(
     hay: &Hay<'_>,
     mut i: usize,

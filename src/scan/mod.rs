@@ -464,7 +464,9 @@ impl Config {
         if !registered && before != Some(b'<') && self.bare {
             let slashes =
                 (hay.get(c + 1)?, hay.get(c + 2)?) == (Some(b'/'), Some(b'/'));
-            if let Some(k) = glued_scheme(bytes, s, c).filter(|_| slashes) {
+            if let Some(k) =
+                slashes.then(|| glued_scheme(bytes, s, c)).flatten()
+            {
                 let s = c - k;
                 let scheme = parse::registered_prefix(&bytes[s..], k);
                 return self.bare(hay, s, c, scheme);
