@@ -3,7 +3,6 @@
 
 use super::newlines::MailLines;
 use super::report::{Hit, HitLines, MailHit, Report};
-use super::schedule::Part;
 use crate::input::{Compression, Input};
 use crate::mail::{
     self, Encoding, HtmlLink, Location, MailMatch, MailSink, Metadata,
@@ -462,6 +461,27 @@ impl MailSink for SliceCollect<'_> {
         Ok(true)
     }
 }
+
+/// Where a long stream sends the matches it has found so far.
+pub(super) trait Parts {
+    /// Sends a part on; returns whether the run goes on (a run whose
+    /// output was closed has stopped, and its streams stop reading).
+    fn send(&mut self, input: &Input, batch: Box<Batch>) -> bool;
+
+    /// Whether the unit is being reported now, or the run stopped: a part
+    /// of a unit not due yet makes its worker wait.
+    fn due(&mut self) -> bool;
+
+    /// Whether the report may stop wanting the input
+    /// ([`Report::may_stop`]): a part is then sent for each candidate
+    /// while the unit is due.
+    fn eager(&self) -> bool {
+        false
+    }
+}
+
+/// The parts of a unit in flight.
+pub(super) type Part<'p> = &'p mut dyn Parts;
 
 /// Collects the mail matches of a slice read as a stream (a slice too
 /// long to hold: one long message runs it to the next separator),

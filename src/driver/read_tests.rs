@@ -2,9 +2,8 @@
 //! N, and a file that shrinks under its stat size, for every input path
 //! (a whole file, a stream raw, as mail and repaired, gzip, slices).
 
-use super::batch::Batch;
+use super::batch::{Batch, Parts};
 use super::config::{Driver, MailMode};
-use super::schedule::Parts;
 use crate::input::{Input, Source};
 use crate::search::buffer::Buffer;
 use crate::search::Finder;

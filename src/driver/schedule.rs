@@ -1,7 +1,7 @@
 //! The in-order scheduler: workers take units in order, the worker that
 //! finishes the unit due next reports it.
 
-use super::batch::Batch;
+use super::batch::{Batch, Parts};
 use super::config::Driver;
 use super::plan::{Done, FileState, Planner, SliceUnit, Unit};
 use super::report::{InputDone, Report, Wants};
@@ -330,27 +330,6 @@ impl Driver {
 /// plus this, however dense the matches (4 M unique URLs in 163 MB held
 /// 236 MiB at `-j2` before).
 const PENDING_MAX: usize = 16 << 20;
-
-/// Where a long stream sends the matches it has found so far.
-pub(super) trait Parts {
-    /// Sends a part on; returns whether the run goes on (a run whose
-    /// output was closed has stopped, and its streams stop reading).
-    fn send(&mut self, input: &Input, batch: Box<Batch>) -> bool;
-
-    /// Whether the unit is being reported now, or the run stopped: a part
-    /// of a unit not due yet makes its worker wait.
-    fn due(&mut self) -> bool;
-
-    /// Whether the report may stop wanting the input
-    /// ([`Report::may_stop`]): a part is then sent for each candidate
-    /// while the unit is due.
-    fn eager(&self) -> bool {
-        false
-    }
-}
-
-/// The parts of a unit in flight.
-pub(super) type Part<'p> = &'p mut dyn Parts;
 
 /// The parts of unit `seq`, delivered to the scheduler: one that is not
 /// due yet waits after each part, so at most one part per unit is

@@ -1,11 +1,10 @@
 //! The driver's tests: slices, walks, streams and parts against whole
 //! files.
 
-use super::batch::Batch;
+use super::batch::{Batch, Parts};
 use super::config::{Driver, MailMode};
 use super::how::read_head;
 use super::report::{Hit, InputDone, Report};
-use super::schedule::Parts;
 use crate::input::Source;
 use crate::input::{self, Input, InputError};
 use crate::search::buffer::Buffer;

@@ -1,13 +1,13 @@
 //! Searching one unit: a whole input, a stream, or a slice.
 
 use super::batch::{
-    Batch, Collect, Counted, Eager, RangeCollect, SliceCollect, PART_EVERY,
+    Batch, Collect, Counted, Eager, Part, Parts, RangeCollect, SliceCollect,
+    PART_EVERY,
 };
 use super::config::Driver;
 use super::how::{read_block, read_head, How, SNIFF_LEN};
 use super::newlines::{LogNewlines, MailLines, NewlineLog};
 use super::plan::{Done, FileState, SliceUnit, Unit};
-use super::schedule::{Part, Parts};
 use crate::input::{self, Compression, Input, InputError, Source};
 use crate::mail;
 use crate::search::buffer::Buffer;
