@@ -1,13 +1,13 @@
 //! JSON Lines: a `begin`, `match`, `reject`, `error` and `end` record per
 //! input, and a `summary` after the run ([`super::json`] has the records).
 
+use super::emit::{path_bytes, Ctx, Emit, Run, Tally, Url};
 use super::escape::{self, json_text};
 use super::json::{
     EndRecord, ErrorRecord, FromRecord, HtmlRecord, MailRecord, Origin,
     Record, RejectRecord, SummaryRecord, HEADER_VALUES_CAP,
 };
 use super::json_fast;
-use super::printer::{path_bytes, Ctx, Emit, Run, Tally, Url};
 use crate::driver::InputDone;
 use crate::input::{Input, InputError, Source};
 use crate::mail::Metadata;

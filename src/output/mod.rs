@@ -6,12 +6,14 @@
 mod by_stats;
 mod context;
 mod count;
+mod emit;
 pub mod escape;
 mod files;
 mod hll;
 pub mod json;
 mod json_fast;
 mod json_lines;
+mod options;
 mod plain;
 mod printer;
 mod seen;
@@ -22,5 +24,6 @@ mod topk;
 mod url;
 mod url_stats;
 
-pub use printer::{Format, Printer, PrinterOptions};
+pub use options::{Format, PrinterOptions};
+pub use printer::Printer;
 pub use url::{host, host_from, host_of, redact, tld};

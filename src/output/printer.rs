@@ -4,47 +4,21 @@
 
 use super::context::ContextLines;
 use super::count::CountLines;
+use super::emit::{Ctx, Emit, Run, Tally, Url};
 use super::escape::{self, json_text};
 use super::files::FileNames;
 use super::json_lines::JsonLines;
+use super::options::{Format, PrinterOptions};
 use super::plain::PlainLines;
 use super::select::Selection;
 use super::stats::{Counts, Period};
 use super::stats_report::StatsReport;
 use crate::driver::{Hit, InputDone, Report, Wants};
-use crate::input::{Input, InputError, Source};
-use crate::parse::{self, Reject};
-use crate::scan::Kind;
+use crate::input::{Input, InputError};
+use crate::parse;
 use std::borrow::Cow;
 use std::io::{self, Write};
 use std::time::Duration;
-
-/// What the printer writes.
-#[non_exhaustive]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Format {
-    /// One URL a line, with the prefixes asked for
-    /// (`PATH:LINE:OFFSET:URL`).
-    #[default]
-    Plain,
-    /// One count of URLs per input (`PATH:COUNT`).
-    Count,
-    /// The names of the inputs with a selected URL (`-l`).
-    FilesWithMatches,
-    /// The names of the inputs without one (`--files-without-match`).
-    FilesWithoutMatch,
-    /// JSON Lines; see [`crate::output::json`].
-    Json,
-    /// The line that holds each URL, with the lines around it that
-    /// [`PrinterOptions::context`] asks for (`--line`, `-A/-B/-C`).
-    Lines,
-    /// The readable statistics report, after the run.
-    Stats,
-    /// The statistics as one JSON object.
-    StatsJson,
-    /// The additive partial counters; see [`crate::output::stats`].
-    StatsTsv,
-}
 
 impl Format {
     /// The writer of this format: one line per format.
@@ -65,239 +39,6 @@ impl Format {
             Format::StatsTsv => Box::new(StatsReport::tsv(exact_stats, by)),
         }
     }
-}
-
-/// How the printer prints.
-#[derive(Clone, Debug, Default)]
-pub struct PrinterOptions {
-    /// What to write.
-    pub format: Format,
-    /// Prefix each line with the input's name.
-    pub with_filename: bool,
-    /// Prefix each line with the line number.
-    pub line_number: bool,
-    /// Prefix each line with the byte offset.
-    pub byte_offset: bool,
-    /// Print each URL only the first time it is seen.
-    pub unique: bool,
-    /// Print rejected candidates too.
-    pub rejects: bool,
-    /// Replace passwords in URLs with `***`.
-    pub redact: bool,
-    /// Only these kinds (all when empty).
-    pub kinds: Vec<Kind>,
-    /// Only these schemes, lower-case (all when empty).
-    pub schemes: Vec<String>,
-    /// Only the URLs this filter keeps (all when `None`).
-    pub filter: Option<std::sync::Arc<crate::filter::Filter>>,
-    /// The name of stdin.
-    pub stdin_label: String,
-    /// How many hosts and TLDs the statistics list.
-    pub top: usize,
-    /// Flush after every line (for a terminal, `--line-buffered`).
-    pub line_buffered: bool,
-    /// Print a defanged URL as it was written (`--keep-defanged`), not
-    /// refanged.
-    pub keep_defanged: bool,
-    /// Exact statistics in memory that grows with the input, instead of
-    /// bounded sketches (see `output/url_stats.rs`).
-    pub exact_stats: bool,
-    /// Follow each file name with a NUL instead of its separator (`-0`):
-    /// names are then printed raw, whatever bytes they hold.
-    pub null: bool,
-    /// At most this many URLs of each input (`-m`): printed ones, or
-    /// tallied ones for the statistics. Later candidates of the input,
-    /// rejects included, are ignored.
-    pub max_count: Option<u64>,
-    /// Statistics also by the message's date (UTC), per this period
-    /// (`--by`; the driver must read metadata for it).
-    pub by: Option<Period>,
-    /// Write no message for an input that cannot be read (`-s`); it
-    /// still counts as an error.
-    pub no_messages: bool,
-    /// Colour names, line numbers and URLs in plain output (`--color`);
-    /// the codes wrap text already escaped.
-    pub color: bool,
-    /// Lines of context before and after each line with a URL, for
-    /// [`Format::Lines`].
-    pub context: Option<(usize, usize)>,
-}
-
-/// One output format's writer: what it writes for what the selection
-/// lets through, in input order. Each format is one file of this folder.
-pub(super) trait Emit<W: Write> {
-    /// Whether it reads the scheme of every selected URL.
-    fn needs_scheme(&self) -> bool {
-        false
-    }
-
-    /// Whether it tallies every selected candidate (statistics): it is
-    /// then given URLs before `--unique` and redaction, and rejects
-    /// whether or not `--rejects` asks for them.
-    fn tallies(&self) -> bool {
-        false
-    }
-
-    /// An input begins.
-    fn begin(&mut self, _: &mut W, _: &Ctx<'_>, _: &Input) -> io::Result<()> {
-        Ok(())
-    }
-
-    /// A selected URL; `text` is what is printed of it.
-    fn url(
-        &mut self,
-        out: &mut W,
-        cx: &Ctx<'_>,
-        url: &Url<'_>,
-    ) -> io::Result<()>;
-
-    /// A selected rejected candidate.
-    fn reject(
-        &mut self,
-        _: &mut W,
-        _: &Ctx<'_>,
-        _: &Url<'_>,
-        _: Reject,
-    ) -> io::Result<()> {
-        Ok(())
-    }
-
-    /// An input could not be read (after the message on stderr).
-    fn error(
-        &mut self,
-        _: &mut W,
-        _: &Ctx<'_>,
-        _: &InputError,
-    ) -> io::Result<()> {
-        Ok(())
-    }
-
-    /// An input ended; `tally` is what was selected of it.
-    fn end(
-        &mut self,
-        _: &mut W,
-        _: &Ctx<'_>,
-        _: &Input,
-        _: &InputDone,
-        _: &Tally,
-    ) -> io::Result<()> {
-        Ok(())
-    }
-
-    /// The counters it kept over the run (statistics).
-    fn counts(&self) -> Counts {
-        Counts::new()
-    }
-
-    /// Whether the run found what it was asked for, when that is not
-    /// "a URL was selected" (`--files-without-match`: a name was listed).
-    fn listed(&self) -> Option<bool> {
-        None
-    }
-
-    /// The run ended: `run` holds the counters of the run.
-    fn finish(
-        &mut self,
-        _: &mut W,
-        _: &Ctx<'_>,
-        _: &Run<'_>,
-    ) -> io::Result<()> {
-        Ok(())
-    }
-}
-
-/// What every writer may read: the options.
-#[derive(Debug)]
-pub(super) struct Ctx<'a> {
-    pub opts: &'a PrinterOptions,
-}
-
-impl Ctx<'_> {
-    /// The input's name for plain output.
-    pub(super) fn label<'a>(&'a self, source: &'a Source) -> Cow<'a, [u8]> {
-        match source {
-            Source::Stdin => Cow::Borrowed(self.opts.stdin_label.as_bytes()),
-            Source::Path(p) => path_bytes(p),
-        }
-    }
-
-    /// Writes the input's name and what follows it: `sep`, or a NUL
-    /// under `-0`.
-    pub(super) fn name<W: Write>(
-        &self,
-        out: &mut W,
-        source: &Source,
-        sep: u8,
-    ) -> io::Result<()> {
-        // Under `-0` a name is raw: NUL separation is the safe channel
-        // for programs; otherwise it is escaped like everything printed
-        // that is not a validated URL.
-        let (on, off) = self.paint(color::NAME);
-        if self.opts.null {
-            out.write_all(on)?;
-            out.write_all(&self.label(source))?;
-            out.write_all(off)?;
-            return out.write_all(&[0]);
-        }
-        out.write_all(on)?;
-        out.write_all(&escape::text(&self.label(source)))?;
-        out.write_all(off)?;
-        out.write_all(&[sep])
-    }
-
-    /// The codes that start and end `style` under `--color` (empty
-    /// without): written around text already escaped, never inside it.
-    pub(super) fn paint(&self, style: &'static [u8]) -> (&[u8], &[u8]) {
-        match self.opts.color {
-            true => (style, color::RESET),
-            false => (b"", b""),
-        }
-    }
-}
-
-/// SGR codes (ECMA-48 §8.3.117) for `--color`, ripgrep's defaults.
-pub(super) mod color {
-    /// A file name: magenta.
-    pub const NAME: &[u8] = b"\x1b[35m";
-    /// A line number: green.
-    pub const LINE: &[u8] = b"\x1b[32m";
-    /// A URL: bold red.
-    pub const URL: &[u8] = b"\x1b[1;31m";
-    /// Back to the terminal's default.
-    pub const RESET: &[u8] = b"\x1b[0m";
-}
-
-/// A selected candidate as a writer gets it.
-#[derive(Debug)]
-pub(super) struct Url<'a> {
-    pub input: &'a Input,
-    pub hit: &'a Hit<'a>,
-    /// What is printed of it (redacted under `--redact`).
-    pub text: &'a [u8],
-    /// Its scheme, lower-case as written; empty unless a writer
-    /// [`Emit::needs_scheme`] or `--scheme` asked.
-    pub scheme: &'a str,
-}
-
-/// What was selected of one input.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Tally {
-    /// URLs selected (before `--unique`).
-    pub matches: u64,
-    /// Rejected candidates selected.
-    pub rejected: u64,
-    /// URLs printed (after `--unique`).
-    pub printed: u64,
-}
-
-/// The run's counters, for [`Emit::finish`].
-#[derive(Debug)]
-pub(super) struct Run<'a> {
-    /// Every counter, the `total` dimension included.
-    pub counts: &'a Counts,
-    /// Some input was searched as mail.
-    pub mail: bool,
-    pub elapsed: Duration,
 }
 
 /// The `total` counters of a run.
@@ -409,22 +150,6 @@ impl<W: Write, E: Write> Printer<W, E> {
         let cx = Ctx { opts: &self.opts };
         self.emit.finish(&mut self.out, &cx, &run)?;
         self.out.flush()
-    }
-}
-
-/// A path's bytes as given (on Unix, exactly).
-pub(super) fn path_bytes(p: &std::path::Path) -> Cow<'_, [u8]> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::ffi::OsStrExt;
-        Cow::Borrowed(p.as_os_str().as_bytes())
-    }
-    #[cfg(not(unix))]
-    {
-        match p.to_string_lossy() {
-            Cow::Borrowed(s) => Cow::Borrowed(s.as_bytes()),
-            Cow::Owned(s) => Cow::Owned(s.into_bytes()),
-        }
     }
 }
 

@@ -4,8 +4,8 @@
 //! additive TSV partials ([`super::stats`] has the counters).
 
 use super::by_stats::ByStats;
+use super::emit::{Ctx, Emit, Run, Tally, Url};
 use super::escape;
-use super::printer::{Ctx, Emit, Run, Tally, Url};
 use super::stats::{per_message_bucket, Counts, Period, Summary};
 use super::url::host_ref;
 use super::url_stats::UrlStats;

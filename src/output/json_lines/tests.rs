@@ -6,7 +6,7 @@ use super::*;
 use crate::driver::{Hit, MailHit};
 use crate::mail::{self, Encoding, HtmlLink, Location, Mailbox};
 use crate::output::json::{MatchRecord, FIELD_CAP};
-use crate::output::printer::PrinterOptions;
+use crate::output::options::PrinterOptions;
 use crate::output::url::host_ref;
 use crate::scan::{Flags, Kind};
 use crate::search::Position;
