@@ -25,8 +25,8 @@ use crate::mail::TextLine;
 use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read, Write};
 
-/// The most bytes of one line printed; the rest is not kept.
-pub(crate) const MAX_LINE: usize = 16 * 1024;
+/// The longest line kept: the same cut as mail's decoded lines.
+pub(crate) use crate::mail::lines::MAX_LINE;
 
 /// A line read again.
 #[derive(Debug, Default)]
