@@ -1,5 +1,6 @@
 //! The mail finder and its builder: what a mail search is asked to do.
 
+use super::config::{Config, MailFinder};
 use super::frame::{self, messages, next_separator, Format, Message};
 use super::stream::StreamMsg;
 use super::walk::{last_separator, with_scratch, Scratch, Walk};
@@ -19,27 +20,6 @@ const CHUNK: usize = 1 << 20;
 #[derive(Clone, Debug)]
 pub struct MailFinderBuilder {
     pub(super) cfg: Config,
-}
-
-#[derive(Clone, Debug)]
-pub(super) struct Config {
-    pub(super) headers: bool,
-    pub(super) html: bool,
-    /// Messages longer than this are read as a stream.
-    pub(super) whole: usize,
-    /// The pieces a message held in memory is streamed in.
-    pub(super) chunk: usize,
-    pub(super) qp_repair: bool,
-    pub(super) field_cache: bool,
-    pub(super) metadata: bool,
-    /// Give matches in `text/html` parts their [`super::HtmlLink`].
-    pub(super) html_context: bool,
-    /// Give matches in decoded text their lines: lines before, after.
-    pub(super) lines: Option<(usize, usize)>,
-    /// Lower-case names of the fields [`super::Metadata::headers`] holds.
-    pub(super) header_fields: Arc<[String]>,
-    /// Report rejected candidates too ([`MailMatch::reject`]).
-    pub(super) rejects: bool,
 }
 
 impl Default for MailFinderBuilder {
@@ -187,14 +167,6 @@ impl MailFinderBuilder {
     pub fn build(&self, finder: Finder) -> MailFinder {
         MailFinder { finder, cfg: Arc::new(self.cfg.clone()) }
     }
-}
-
-/// Finds URLs message by message; see the [module docs](crate::mail). Reusable
-/// and cheap to clone.
-#[derive(Clone, Debug)]
-pub struct MailFinder {
-    pub(super) finder: Finder,
-    pub(super) cfg: Arc<Config>,
 }
 
 impl MailFinder {

@@ -10,7 +10,7 @@
 //! whole part), and a base64 part's trailing text longer than
 //! [`PENDING_MAX`] is decoded with the part, not searched as it is.
 
-use super::finder::MailFinder;
+use super::config::MailFinder;
 use super::meta::Metadata;
 use super::stage::{Decoder, Stage};
 use super::{decode, Encoding, Location, MailMatch, MailSink};

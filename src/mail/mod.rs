@@ -58,6 +58,7 @@
 //! assert_eq!(found[1].message_id(), Some(&b"<1@example.org>"[..]));
 //! ```
 
+mod config;
 pub mod date;
 mod decode;
 pub mod encoded_word;
@@ -78,7 +79,8 @@ mod stream;
 mod tests;
 mod walk;
 
-pub use finder::{MailFinder, MailFinderBuilder};
+pub use config::MailFinder;
+pub use finder::MailFinderBuilder;
 pub use frame::{
     is_separator, messages, next_separator, Format, Message, Messages,
 };

@@ -17,7 +17,7 @@
 
 mod head;
 
-use super::finder::MailFinder;
+use super::config::MailFinder;
 use super::frame::Message;
 use super::header::Mime;
 use super::leaf::{Leaf, MsgInfo, Spec};

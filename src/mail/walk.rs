@@ -2,10 +2,10 @@
 //! nested up to a depth), each part decoded layer by layer and searched,
 //! the matches mapped back to the bytes as stored.
 
+use super::config::MailFinder;
 use super::decode;
 use super::encoded_word;
 use super::field_cache;
-use super::finder::MailFinder;
 use super::frame::{is_separator, Message};
 use super::header::{self, Field, Mime, TransferEncoding};
 use super::html;
