@@ -98,8 +98,7 @@ pub(super) fn read(
     // An ordinary `http://…` is defanged only by a token in its rest:
     // none can open before the run's first hard stop, and then the
     // ordinary reading takes it, with nothing allocated here.
-    if !(scheme_defanged || sep_defanged)
-        && !token_may_open(hay, after, limit)?
+    if !(scheme_defanged || sep_defanged || token_may_open(hay, after, limit)?)
     {
         return Ok(None);
     }
