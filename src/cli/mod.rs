@@ -237,6 +237,7 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
         exact_stats: args.exact_stats,
         null: args.null,
         // -q stops at the first URL: the -m path, with nothing printed.
+        quiet: args.quiet,
         max_count: match args.quiet {
             true => Some(args.max_count.map_or(1, |m| m.min(1))),
             false => args.max_count,
@@ -319,7 +320,6 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
     let printer = Printer::new(opts, out, io::stderr());
     let mut report =
         Progress::new(printer, show_progress, tty_out, total, started);
-    report.quiet = args.quiet;
     driver.run(inputs, &mut report)?;
     report.clear();
     // -q: the first URL ends the run, found, whatever came before (grep).

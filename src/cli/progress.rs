@@ -35,8 +35,6 @@ pub(super) struct Progress<W: Write, E: Write> {
     done: u64,
     started: Instant,
     target: Target,
-    /// `-q`: stop the run at the first URL selected.
-    pub(super) quiet: bool,
 }
 
 impl<W: Write, E: Write> Progress<W, E> {
@@ -58,7 +56,6 @@ impl<W: Write, E: Write> Progress<W, E> {
             done: 0,
             started,
             target,
-            quiet: false,
         }
     }
 
@@ -163,15 +160,11 @@ impl<W: Write, E: Write> Report for Progress<W, E> {
     }
 
     fn wants(&self) -> Wants {
-        // -q: the first URL selected ends the run.
-        match self.quiet && self.printer.found() {
-            true => Wants::Nothing,
-            false => self.printer.wants(),
-        }
+        self.printer.wants()
     }
 
     fn may_stop(&self) -> bool {
-        self.quiet || self.printer.may_stop()
+        self.printer.may_stop()
     }
 
     fn progress(&mut self, bytes: u64) {

@@ -73,6 +73,9 @@ pub struct PrinterOptions {
     /// tallied ones for the statistics. Later candidates of the input,
     /// rejects included, are ignored.
     pub max_count: Option<u64>,
+    /// The first URL selected ends the run (`-q`, grep's rule): the
+    /// report then wants nothing more.
+    pub quiet: bool,
     /// Statistics also by the message's date (UTC), per this period
     /// (`--by`; the driver must read metadata for it).
     pub by: Option<Period>,

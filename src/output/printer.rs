@@ -291,6 +291,9 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
     /// With `-m`, no more of an input once its count is reached: the
     /// driver stops reading it.
     fn wants(&self) -> Wants {
+        if self.opts.quiet && self.found() {
+            return Wants::Nothing;
+        }
         match self.opts.max_count {
             Some(max) if self.seen() >= max => Wants::NextInput,
             _ => Wants::All,
@@ -298,7 +301,7 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
     }
 
     fn may_stop(&self) -> bool {
-        self.opts.max_count.is_some()
+        self.opts.max_count.is_some() || self.opts.quiet
     }
 
     fn end(&mut self, input: &Input, done: &InputDone) -> io::Result<()> {
