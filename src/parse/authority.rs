@@ -2,8 +2,8 @@
 //! userinfo, host and port, filled into a [`Url`].
 
 use super::chars::{self, Iri, LOGIN_1738, USERINFO};
+use super::components::{find, Url};
 use super::host::{self, Host, Rule};
-use super::url::{find, Url};
 use super::{Reject, Scheme};
 
 /// RFC 3986 §3.2: `authority = [ userinfo "@" ] host [ ":" port ]`; RFC

@@ -7,9 +7,9 @@ use super::chars::{
     self, Iri, ALPHA, DIGIT, FIELD_1738, FPATH_1738, GROUP_CHAR, HPATH_1738,
     NEWSGROUPS, PCHAR, SEARCH_1738, UCHAR, XCHAR,
 };
+use super::components::{path, query, News, Parts, Url};
 use super::host::{self, Rule};
 use super::mailto;
-use super::url::{path, query, News, Parts, Url};
 use super::Reject;
 
 /// RFC 3986 §3 for schemes without a grammar of their own; RFC 1738 §5

@@ -32,6 +32,7 @@
 mod authority;
 mod cache;
 mod chars;
+mod components;
 mod grammars;
 mod host;
 mod mailto;
@@ -49,10 +50,11 @@ pub(crate) use scheme::{
 };
 pub use scheme::{is_registered, is_scheme_syntax, Scheme};
 
+pub use self::components::{prospero_fields, News, Parts, Url};
 pub use self::host::Host;
 pub use self::mailto::{Addresses, Mailto};
 pub use self::normal::redact;
-pub use self::url::{prospero_fields, News, Parts, Strictness, Url};
+pub use self::url::Strictness;
 
 use std::fmt;
 

@@ -2,8 +2,8 @@
 //! 3986 §7.5) of a [`Url`].
 
 use super::chars::{self, UNRESERVED};
+use super::components::Url;
 use super::host::{self, Host};
-use super::url::Url;
 use super::Scheme;
 use std::borrow::Cow;
 use std::fmt::Write;

@@ -2,6 +2,7 @@
 //! verdict against the parse, and the grammars scheme by scheme.
 
 use super::super::authority::authority_general;
+use super::super::components::News;
 use super::super::grammars::{
     ftptype, rfc1738_group, rfc1738_grouppart, split_tabs,
 };
