@@ -42,6 +42,7 @@
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod container;
 mod driver;
 pub mod filter;
 pub mod input;
@@ -53,10 +54,10 @@ mod search;
 // The crate's one module of `unsafe` code (issue 32): SIMD byte classes.
 pub mod simd;
 
-pub use driver::{
-    Driver, DriverBuilder, Hit, HitLines, InputDone, MailHit, MailMode,
-    Report, Wants,
+pub use container::{
+    ContainerKind, Fields, HitLines, MailFields, MailMode, Provenance,
 };
+pub use driver::{Driver, DriverBuilder, Hit, InputDone, Report, Wants};
 pub use parse::{Host, Strictness, Url};
 pub use parse::{Reject, Scheme, Verdict};
 pub use scan::{Finds, Flags, Kind, Span, Triggers};

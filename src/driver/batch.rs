@@ -1,17 +1,17 @@
 //! Batches: the candidates of one unit, owning their URLs, and the sinks
 //! that fill them.
 
-use super::newlines::MailLines;
-use super::report::{Hit, HitLines, MailHit, Report};
-use crate::input::{Compression, Input};
-use crate::mail::{
-    self, Encoding, HtmlLink, Location, MailMatch, MailSink, Metadata,
-    Repaired, TextLines,
+use super::report::{Hit, Report};
+use crate::container::{
+    self, Fields, HitLines, MailFields, Provenance, RecordSink,
 };
+use crate::input::{Compression, Input};
+use crate::mail::{Encoding, HtmlLink, Location, Metadata, TextLines};
 use crate::parse::{Reject, Scheme};
 use crate::scan::{Flags, Kind};
 use crate::search::lines::LineCounter;
-use crate::search::{Candidate, Match, Position, Sink};
+use crate::search::{Candidate, Match, Position};
+use std::convert::Infallible;
 use std::fmt;
 use std::io::{self, Read};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -74,10 +74,10 @@ impl Spare {
                 return;
             }
             let urls = Spare::LARGEST / 4;
-            let each = size_of::<Found>() + size_of::<FoundMail>();
+            let each = size_of::<Found>() + size_of::<FoundRecord>();
             let hits = (Spare::LARGEST - urls) / each.max(1);
             batch.hits.shrink_to(hits);
-            batch.mails.shrink_to(hits);
+            batch.records.shrink_to(hits);
             batch.urls.shrink_to(urls);
         }
         v.push(batch);
@@ -88,9 +88,9 @@ impl Spare {
 #[derive(Default)]
 pub(super) struct Batch {
     pub(super) hits: Vec<Found>,
-    /// The mail halves of the hits that have one ([`Found::mail`]): kept
-    /// aside, a hit outside mail costs half the bytes.
-    pub(super) mails: Vec<FoundMail>,
+    /// The record halves of the hits that have one ([`Found::record`]):
+    /// kept aside, a hit outside a record costs half the bytes.
+    pub(super) records: Vec<FoundRecord>,
     pub(super) urls: Vec<u8>,
     /// The metadata of the messages of `hits` (when asked for), one
     /// entry per message, not per hit.
@@ -111,9 +111,9 @@ pub(super) struct Batch {
     pub(super) raw: u64,
     /// The input could be opened (a `begin` and `end` are reported).
     pub(super) opened: bool,
-    /// Searched as mail.
-    pub(super) mail: bool,
-    /// Messages searched (mail only).
+    /// Searched as records (mail).
+    pub(super) framed: bool,
+    /// Records (mail messages) searched (records only).
     pub(super) messages: u64,
     /// The read of the slice ended early, at this offset (absolute), for
     /// this reason: what was read before it is in the batch.
@@ -136,19 +136,30 @@ pub(super) struct Found {
     pub(super) host: Option<(u32, u32)>,
     pub(super) flags: Flags,
     pub(super) reject: Option<Reject>,
-    /// Its mail half, an index into [`Batch::mails`].
-    pub(super) mail: Option<u32>,
+    /// Its record half, an index into [`Batch::records`].
+    pub(super) record: Option<u32>,
     pub(super) repaired: bool,
     /// A defanged URL's written form: `urls[d.0..d.1]` of its batch.
     pub(super) defanged: Option<(usize, usize)>,
 }
 
-/// [`MailHit`], its Message-ID at `urls[id.0..id.1]` of its batch.
-pub(super) struct FoundMail {
-    /// Relative to the unit (a slice adds the messages before it).
-    pub(super) message: u64,
-    pub(super) message_offset: u64,
+/// [`Provenance`], its id at `urls[id.0..id.1]` of its batch.
+pub(super) struct FoundRecord {
+    /// Relative to the unit (a slice adds the records before it).
+    pub(super) index: u64,
+    pub(super) offset: u64,
     pub(super) id: Option<(usize, usize)>,
+    pub(super) fields: StoredFields,
+}
+
+/// [`Fields`], their shared parts indices into the batch's vectors.
+pub(super) enum StoredFields {
+    /// [`MailFields`].
+    Mail(StoredMail),
+}
+
+/// [`MailFields`], stored.
+pub(super) struct StoredMail {
     /// Its message's metadata: `metas[meta]` of its batch.
     pub(super) meta: Option<u32>,
     /// Its HTML context: `htmls[html]` of its batch.
@@ -166,7 +177,7 @@ impl Batch {
     /// The bytes it holds (its vectors' capacities).
     pub(super) fn held(&self) -> usize {
         self.hits.capacity() * size_of::<Found>()
-            + self.mails.capacity() * size_of::<FoundMail>()
+            + self.records.capacity() * size_of::<FoundRecord>()
             + self.urls.capacity()
     }
 
@@ -175,7 +186,7 @@ impl Batch {
     pub(super) fn take_part(&mut self) -> Box<Batch> {
         Box::new(Batch {
             hits: std::mem::take(&mut self.hits),
-            mails: std::mem::take(&mut self.mails),
+            records: std::mem::take(&mut self.records),
             urls: std::mem::take(&mut self.urls),
             metas: std::mem::take(&mut self.metas),
             htmls: std::mem::take(&mut self.htmls),
@@ -193,20 +204,20 @@ impl Batch {
     /// Empties the batch, keeping what its vectors allocated.
     pub(super) fn clear(&mut self) {
         let mut hits = std::mem::take(&mut self.hits);
-        let mut mails = std::mem::take(&mut self.mails);
+        let mut records = std::mem::take(&mut self.records);
         let mut urls = std::mem::take(&mut self.urls);
         let mut metas = std::mem::take(&mut self.metas);
         let mut htmls = std::mem::take(&mut self.htmls);
         let mut lines = std::mem::take(&mut self.lines);
         hits.clear();
-        mails.clear();
+        records.clear();
         urls.clear();
         metas.clear();
         htmls.clear();
         lines.clear();
         *self = Batch {
             hits,
-            mails,
+            records,
             urls,
             metas,
             htmls,
@@ -237,45 +248,58 @@ impl Batch {
             host: m.host,
             flags: m.flags(),
             reject,
-            mail: None,
+            record: None,
             repaired: false,
         });
     }
 
-    /// Pushes a match of `--qp-repair`, marked when it was repaired.
-    pub(super) fn push_repaired(&mut self, at: Position, r: &Repaired<'_>) {
-        self.push(at, r.as_match(), None);
-        if let Some(f) = self.hits.last_mut() {
-            f.repaired = r.is_repaired();
+    /// Pushes what a container's search found.
+    pub(super) fn push_found(&mut self, f: &container::Found<'_, '_>) {
+        match &f.record {
+            None => {
+                self.push(f.at, f.m, f.reject);
+                if f.repaired {
+                    if let Some(h) = self.hits.last_mut() {
+                        h.repaired = true;
+                    }
+                }
+            }
+            Some(record) => self.push_record(f.at, f.m, f.reject, record),
         }
     }
 
-    /// Pushes a mail match; `base` is the absolute offset of the slice
-    /// searched (0 for a reader search).
-    pub(super) fn push_mail(
+    /// Pushes a match found in a record.
+    fn push_record(
         &mut self,
         at: Position,
-        m: &MailMatch<'_>,
-        base: u64,
+        m: &Match<'_>,
+        reject: Option<Reject>,
+        record: &Provenance<'_>,
     ) {
-        // The URLs of a message share its Message-ID and metadata:
-        // stored once.
-        let message = m.message() as u64;
+        // The URLs of a record share its id and metadata: stored once.
+        let index = record.index;
         let same = self
             .hits
             .last()
-            .and_then(|f| self.mails.get(f.mail? as usize))
-            .and_then(|f| (f.message == message).then_some((f.id, f.meta)));
-        self.push(at, m.as_match(), m.reject());
+            .and_then(|f| self.records.get(f.record? as usize))
+            .and_then(|f| (f.index == index).then_some(f));
+        let same = same.map(|f| {
+            let meta = match &f.fields {
+                StoredFields::Mail(m) => m.meta,
+            };
+            (f.id, meta)
+        });
+        self.push(at, m, reject);
+        let Fields::Mail(mail) = &record.fields;
         let (id, meta) = match same {
             Some(same) => same,
             None => {
-                let id = m.message_id().map(|id| {
+                let id = record.id.map(|id| {
                     let from = self.urls.len();
                     self.urls.extend_from_slice(id);
                     (from, self.urls.len())
                 });
-                let meta = m.metadata().and_then(|meta| {
+                let meta = mail.meta.and_then(|meta| {
                     let k = u32::try_from(self.metas.len()).ok()?;
                     self.metas.push(Arc::clone(meta));
                     Some(k)
@@ -283,35 +307,37 @@ impl Batch {
                 (id, meta)
             }
         };
-        let html = m.html().and_then(|h| {
+        let html = mail.html.and_then(|h| {
             let k = u32::try_from(self.htmls.len()).ok()?;
             self.htmls.push(Arc::clone(h));
             Some(k)
         });
-        let lines = m.lines().and_then(|c| {
+        let lines = mail.lines.and_then(|c| {
             // The URLs on the same lines share them: stored once.
             let same =
-                self.lines.last().is_some_and(|l| Arc::ptr_eq(l, c.lines()));
+                self.lines.last().is_some_and(|l| Arc::ptr_eq(l, c.lines));
             if !same {
-                self.lines.push(Arc::clone(c.lines()));
+                self.lines.push(Arc::clone(c.lines));
             }
             let k = u32::try_from(self.lines.len().checked_sub(1)?).ok()?;
-            Some((k, c.url(), base + c.offset()))
+            Some((k, c.url, c.offset))
         });
-        let k = u32::try_from(self.mails.len()).ok();
+        let k = u32::try_from(self.records.len()).ok();
         if let Some(f) = self.hits.last_mut().filter(|_| k.is_some()) {
-            f.mail = k;
-            self.mails.push(FoundMail {
-                message,
-                message_offset: base + m.message_offset(),
+            f.record = k;
+            self.records.push(FoundRecord {
+                index,
+                offset: record.offset,
                 id,
-                meta,
-                html,
-                lines,
-                part: m.part(),
-                location: m.location(),
-                encoding: m.encoding(),
-                decoded: m.decoded(),
+                fields: StoredFields::Mail(StoredMail {
+                    meta,
+                    html,
+                    lines,
+                    part: mail.part,
+                    location: mail.location,
+                    encoding: mail.encoding,
+                    decoded: mail.decoded,
+                }),
             });
         }
     }
@@ -324,8 +350,8 @@ impl Batch {
                 f.at.line += lines;
             }
         }
-        for m in &mut self.mails {
-            m.message += messages;
+        for r in &mut self.records {
+            r.index += messages;
         }
     }
 
@@ -361,6 +387,29 @@ impl Batch {
         counter
     }
 
+    /// The provenance of a stored record.
+    fn provenance(&self, r: &FoundRecord) -> Provenance<'_> {
+        let StoredFields::Mail(m) = &r.fields;
+        let fields = MailFields {
+            meta: m.meta.and_then(|k| self.metas.get(k as usize)),
+            part: m.part,
+            location: m.location,
+            encoding: m.encoding,
+            decoded: m.decoded,
+            html: m.html.and_then(|k| self.htmls.get(k as usize)),
+            lines: m.lines.and_then(|(k, url, offset)| {
+                let lines = self.lines.get(k as usize)?;
+                Some(HitLines { lines, url, offset })
+            }),
+        };
+        Provenance {
+            index: r.index,
+            offset: r.offset,
+            id: r.id.and_then(|(a, b)| self.urls.get(a..b)),
+            fields: Fields::Mail(fields),
+        }
+    }
+
     /// Reports the candidates (a slice's after [`Driver::join`](super::config::Driver) has
     /// counted their numbers on).
     pub(super) fn report<R: Report>(
@@ -384,31 +433,10 @@ impl Batch {
                     .and_then(|(a, b)| url.get(a as usize..b as usize)),
                 flags: f.flags,
                 reject: f.reject,
-                mail: f.mail.and_then(|k| self.mails.get(k as usize)).map(
-                    |m| MailHit {
-                        message: m.message,
-                        message_offset: m.message_offset,
-                        message_id: m
-                            .id
-                            .and_then(|(a, b)| self.urls.get(a..b)),
-                        meta: m
-                            .meta
-                            .and_then(|k| self.metas.get(k as usize))
-                            .map(|meta| &**meta),
-                        part: m.part,
-                        location: m.location,
-                        encoding: m.encoding,
-                        decoded: m.decoded,
-                        html: m
-                            .html
-                            .and_then(|k| self.htmls.get(k as usize))
-                            .map(|h| &**h),
-                        lines: m.lines.and_then(|(k, url, offset)| {
-                            let lines = self.lines.get(k as usize)?;
-                            Some(HitLines { lines, url, offset })
-                        }),
-                    },
-                ),
+                record: f
+                    .record
+                    .and_then(|k| self.records.get(k as usize))
+                    .map(|r| self.provenance(r)),
                 repaired: f.repaired,
                 defanged: f.defanged.and_then(|(a, b)| self.urls.get(a..b)),
             };
@@ -418,47 +446,24 @@ impl Batch {
     }
 }
 
-/// Collects the mail matches of a slice search.
-pub(super) struct SliceCollect<'b> {
-    pub(super) batch: &'b mut Batch,
-    pub(super) bytes: &'b [u8],
-    /// Absolute offset of `bytes`.
-    pub(super) base: u64,
-    pub(super) lines: Option<LineCounter>,
-}
+/// A batch collects what a container's search of a slice in hand finds.
+impl RecordSink for Batch {
+    type Error = Infallible;
 
-impl MailSink for SliceCollect<'_> {
-    type Error = std::convert::Infallible;
-
-    fn matched(
+    fn found(
         &mut self,
-        m: &MailMatch<'_>,
-    ) -> Result<bool, std::convert::Infallible> {
-        let span = m.as_match().span();
-        let (line, column) = match &mut self.lines {
-            Some(l) => l.at(self.bytes, 0, span.start as u64),
-            None => (0, 0),
-        };
-        let at = Position {
-            start: self.base + m.offset(),
-            end: self.base + m.end_offset(),
-            line,
-            column,
-        };
-        self.batch.push_mail(at, m, self.base);
+        f: &container::Found<'_, '_>,
+    ) -> Result<bool, Infallible> {
+        self.push_found(f);
         Ok(true)
     }
 
     fn limit(&mut self, offset: u64, what: &'static str) {
-        self.batch.warnings.push((self.base + offset, what));
+        self.warnings.push((offset, what));
     }
 
-    fn message(
-        &mut self,
-        _: &mail::Message<'_>,
-    ) -> Result<bool, std::convert::Infallible> {
-        self.batch.messages += 1;
-        Ok(true)
+    fn record(&mut self) {
+        self.messages += 1;
     }
 }
 
@@ -490,10 +495,6 @@ pub(super) type Part<'p> = &'p mut dyn Parts;
 /// thread (1.15 GB at `-j2`, issue 33.2).
 pub(super) struct RangeCollect<'b, 'p> {
     pub(super) batch: &'b mut Batch,
-    /// Absolute offset of the slice.
-    pub(super) base: u64,
-    /// The newlines read, for line numbers (relative to the slice).
-    pub(super) log: MailLines<'b>,
     /// Where parts go (none for a slice searched inside another unit),
     /// the slice's input, and whether it is its file's first slice.
     pub(super) part: Option<(Part<'p>, &'b Input, bool)>,
@@ -549,29 +550,21 @@ impl RangeCollect<'_, '_> {
     }
 }
 
-impl MailSink for RangeCollect<'_, '_> {
+impl RecordSink for RangeCollect<'_, '_> {
     type Error = io::Error;
 
-    fn matched(&mut self, m: &MailMatch<'_>) -> io::Result<bool> {
-        let at = self.log.position(m, self.base);
-        self.batch.push_mail(at, m, self.base);
+    fn found(&mut self, f: &container::Found<'_, '_>) -> io::Result<bool> {
+        self.batch.push_found(f);
         self.sent_on();
         Ok(!self.stopped)
     }
 
     fn limit(&mut self, offset: u64, what: &'static str) {
-        self.batch.warnings.push((self.base + offset, what));
+        self.batch.warnings.push((offset, what));
     }
 
-    fn message(&mut self, msg: &mail::Message<'_>) -> io::Result<bool> {
-        // Later matches are in this message or after it.
-        self.log.forget_before(msg.offset());
+    fn record(&mut self) {
         self.batch.messages += 1;
-        Ok(true)
-    }
-
-    fn settled(&mut self, offset: u64) {
-        self.log.forget_before(offset);
     }
 }
 
@@ -587,8 +580,6 @@ pub(super) struct Collect<'b, 'p> {
     /// When the last part was sent: a slow stream (`tail -f`) sends what
     /// it has at least this often.
     pub(super) last: std::time::Instant,
-    /// The newlines read, for the line numbers of mail matches.
-    pub(super) log: MailLines<'b>,
     /// The run stopped (a part said so): the search ends.
     pub(super) stopped: bool,
     /// The size of the next part to a report that may stop ([`Eager`]).
@@ -633,32 +624,11 @@ impl Collect<'_, '_> {
     }
 }
 
-impl Sink for Collect<'_, '_> {
+impl RecordSink for Collect<'_, '_> {
     type Error = io::Error;
 
-    fn matched(&mut self, at: &Position, m: &Match<'_>) -> io::Result<bool> {
-        self.batch.push(*at, m, None);
-        self.sent_on();
-        Ok(!self.stopped)
-    }
-
-    fn rejected(
-        &mut self,
-        at: &Position,
-        c: &Candidate<'_>,
-    ) -> io::Result<bool> {
-        self.batch.push(*at, c.as_match(), c.reject());
-        self.sent_on();
-        Ok(!self.stopped)
-    }
-}
-
-impl MailSink for Collect<'_, '_> {
-    type Error = io::Error;
-
-    fn matched(&mut self, m: &MailMatch<'_>) -> io::Result<bool> {
-        let at = self.log.position(m, 0);
-        self.batch.push_mail(at, m, 0);
+    fn found(&mut self, f: &container::Found<'_, '_>) -> io::Result<bool> {
+        self.batch.push_found(f);
         self.sent_on();
         Ok(!self.stopped)
     }
@@ -667,15 +637,8 @@ impl MailSink for Collect<'_, '_> {
         self.batch.warnings.push((offset, what));
     }
 
-    fn message(&mut self, msg: &mail::Message<'_>) -> io::Result<bool> {
-        // Later matches are in this message or after it.
-        self.log.forget_before(msg.offset());
+    fn record(&mut self) {
         self.batch.messages += 1;
-        Ok(true)
-    }
-
-    fn settled(&mut self, offset: u64) {
-        self.log.forget_before(offset);
     }
 }
 

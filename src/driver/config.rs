@@ -1,23 +1,9 @@
 //! The driver's configuration and its builder.
 
 use super::batch::Spare;
-use crate::mail::MailFinder;
+use crate::container::{Containers, MailMode, Settings};
 use crate::scan::LOOK_BEHIND;
 use crate::search::Finder;
-
-/// Whether inputs are searched as mail; see [`DriverBuilder::mail_mode`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum MailMode {
-    /// Raw scans only.
-    #[default]
-    Off,
-    /// Every input is mail: an mbox when it begins with a separator
-    /// line, else one message.
-    On,
-    /// Inputs whose first bytes look like mail
-    /// ([`crate::mail::Format::sniff`]) are searched as mail, others raw.
-    Auto,
-}
 
 /// Searches inputs in parallel and reports them in order.
 #[derive(Clone, Debug)]
@@ -27,9 +13,7 @@ pub struct Driver {
     pub(super) slice: usize,
     pub(super) overlap: usize,
     pub(super) lines: bool,
-    pub(super) mode: MailMode,
-    pub(super) mail: MailFinder,
-    pub(super) qp_repair: bool,
+    pub(super) containers: Containers,
     pub(super) skip_binary: bool,
     pub(super) spare: Spare,
 }
@@ -39,14 +23,9 @@ pub struct Driver {
 pub struct DriverBuilder {
     pub(super) threads: Option<usize>,
     pub(super) slice: Option<usize>,
-    pub(super) mode: MailMode,
-    pub(super) qp_repair: bool,
     pub(super) skip_binary: bool,
-    pub(super) metadata: bool,
-    pub(super) header_fields: Vec<String>,
-    pub(super) html_context: bool,
-    pub(super) rejects: bool,
-    pub(super) lines: Option<(usize, usize)>,
+    /// What the containers are asked to do.
+    pub(super) containers: Settings,
 }
 
 impl DriverBuilder {
@@ -76,7 +55,7 @@ impl DriverBuilder {
     /// rejected candidates only with [`DriverBuilder::rejects`]. By
     /// default, [`MailMode::Off`].
     pub fn mail_mode(&mut self, mode: MailMode) -> &mut DriverBuilder {
-        self.mode = mode;
+        self.containers.mode = mode;
         self
     }
 
@@ -86,7 +65,7 @@ impl DriverBuilder {
     /// text that is not mail reports URLs only and reads its input whole.
     /// By default, it is not.
     pub fn qp_repair(&mut self, yes: bool) -> &mut DriverBuilder {
-        self.qp_repair = yes;
+        self.containers.qp_repair = yes;
         self
     }
 
@@ -95,7 +74,7 @@ impl DriverBuilder {
     /// of messages held whole); the URLs found are the same. A raw search
     /// always reports them. By default, it does not.
     pub fn rejects(&mut self, yes: bool) -> &mut DriverBuilder {
-        self.rejects = yes;
+        self.containers.rejects = yes;
         self
     }
 
@@ -112,33 +91,33 @@ impl DriverBuilder {
     }
 
     /// Whether each message's metadata is read and given with its hits
-    /// ([`crate::MailHit::meta`]; see
+    /// ([`crate::MailFields::meta`]; see
     /// [`crate::mail::MailFinderBuilder::metadata`]). By default, it is
     /// not.
     pub fn metadata(&mut self, yes: bool) -> &mut DriverBuilder {
-        self.metadata = yes;
+        self.containers.metadata = yes;
         self
     }
 
     /// Whether hits in `text/html` parts carry their HTML context
-    /// ([`crate::MailHit::html`]; see
+    /// ([`crate::MailFields::html`]; see
     /// [`crate::mail::MailFinderBuilder::html_context`]). By default,
     /// they do not.
     pub fn html_context(&mut self, yes: bool) -> &mut DriverBuilder {
-        self.html_context = yes;
+        self.containers.html_context = yes;
         self
     }
 
     /// Whether hits in text that decoding changed carry the lines of
     /// the searched text that hold them, with `before` and `after`
-    /// lines around ([`crate::MailHit::lines`]; see
+    /// lines around ([`crate::MailFields::lines`]; see
     /// [`crate::mail::MailFinderBuilder::lines`]). By default, they do
     /// not.
     pub fn lines(
         &mut self,
         context: Option<(usize, usize)>,
     ) -> &mut DriverBuilder {
-        self.lines = context;
+        self.containers.lines = context;
         self
     }
 
@@ -150,7 +129,7 @@ impl DriverBuilder {
         I: IntoIterator<Item = S>,
         S: AsRef<str>,
     {
-        self.header_fields =
+        self.containers.header_fields =
             names.into_iter().map(|n| n.as_ref().to_string()).collect();
         self
     }
@@ -173,17 +152,8 @@ impl DriverBuilder {
             // sequence or a quote prefix: LOOK_BEHIND covers those.
             overlap: caps.saturating_add(2 * LOOK_BEHIND),
             lines,
-            mode: self.mode,
-            mail: MailFinder::builder()
-                .qp_repair(self.qp_repair)
-                .metadata(self.metadata)
-                .html_context(self.html_context)
-                .rejects(self.rejects)
-                .lines(self.lines)
-                .header_fields(&self.header_fields)
-                .build(finder.clone()),
+            containers: Containers::new(finder.clone(), &self.containers),
             finder,
-            qp_repair: self.qp_repair,
             skip_binary: self.skip_binary,
             spare: Spare::default(),
         }

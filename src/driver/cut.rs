@@ -5,8 +5,8 @@ use super::batch::Batch;
 use super::config::Driver;
 use super::how::{How, SNIFF_LEN};
 use super::plan::{FileState, SliceUnit};
+use crate::container::{Containers, Cut, Reading};
 use crate::input::{Compression, Input};
-use crate::mail;
 use crate::search::buffer::Buffer;
 use std::fs::File;
 use std::io;
@@ -28,21 +28,24 @@ impl Driver {
         let mut head = vec![0u8; SNIFF_LEN];
         let n = file.read_at(&mut head, 0).unwrap_or(0);
         let head = head.get(..n).unwrap_or_default();
-        let plain = Compression::detect(head) == Compression::None;
-        let mut mail = false;
-        if plain {
-            match self.how(input, head) {
-                How::Skip => return Some(Vec::new()),
-                How::Mail(mail::Format::Mbox) => mail = true,
-                // One message, or raw repair: searched whole.
-                How::Mail(_) | How::Repair => return None,
-                How::Raw => {}
-            }
+        if Compression::detect(head) != Compression::None {
+            return None;
         }
-        let bounds = match (plain, mail) {
-            (true, true) => mbox_boundaries(&file, size, slice)?,
-            (true, false) => boundaries(&file, size, slice)?,
-            _ => return None,
+        let reading = match self.how(input, head) {
+            How::Skip => return Some(Vec::new()),
+            How::Read(r) => r,
+        };
+        let bounds = match reading.cut() {
+            Cut::Records => record_boundaries(
+                &self.containers,
+                reading,
+                &file,
+                size,
+                slice,
+            )?,
+            Cut::Lines => boundaries(&file, size, slice)?,
+            // One message, or raw repair: searched whole.
+            Cut::Whole => return None,
         };
         let file = Arc::new(file);
         let count = bounds.len();
@@ -57,7 +60,7 @@ impl Driver {
                 end,
                 first: k == 0,
                 last: k + 1 == count,
-                mail,
+                reading,
             });
             start = end;
         }
@@ -144,11 +147,14 @@ pub(super) fn boundaries(
     Some(ends)
 }
 
-/// The ends of slices of an mbox of about `slice` bytes, each ending
-/// right before a separator line ([`mail::next_separator`]), the last one
-/// `size`; `None` when no separator comes for too long (the file is then
-/// streamed by one worker).
-pub(super) fn mbox_boundaries(
+/// The ends of slices of about `slice` bytes of a file of records (an
+/// mbox), each ending right before a record begins
+/// ([`Containers::next_cut`]: a separator line), the last one `size`;
+/// `None` when no record begins for too long (the file is then streamed
+/// by one worker).
+pub(super) fn record_boundaries(
+    containers: &Containers,
+    reading: Reading,
     file: &File,
     size: u64,
     slice: u64,
@@ -184,7 +190,7 @@ pub(super) fn mbox_boundaries(
             let got = probe.get(..n)?;
             let eof = at + n as u64 >= size;
             let limit = if eof { n } else { n.saturating_sub(TAIL) };
-            if let Some(k) = mail::next_separator(got, 1) {
+            if let Some(k) = containers.next_cut(reading, got, 1) {
                 if k < limit {
                     break Some(at + k as u64);
                 }

@@ -26,7 +26,6 @@ mod batch;
 mod config;
 mod cut;
 mod how;
-mod newlines;
 mod plan;
 #[cfg(test)]
 mod read_tests;
@@ -38,5 +37,5 @@ mod stop_tests;
 mod tests;
 mod unit;
 
-pub use config::{Driver, DriverBuilder, MailMode};
-pub use report::{Hit, HitLines, InputDone, MailHit, Report, Wants};
+pub use config::{Driver, DriverBuilder};
+pub use report::{Hit, InputDone, Report, Wants};

@@ -2,6 +2,7 @@
 
 use super::batch::Batch;
 use super::config::Driver;
+use crate::container::Reading;
 use crate::input::{Input, InputError, Source};
 use std::collections::VecDeque;
 use std::fs::File;
@@ -23,8 +24,12 @@ pub(super) struct SliceUnit {
     pub(super) end: u64,
     pub(super) first: bool,
     pub(super) last: bool,
-    /// An mbox slice, searched as mail.
-    pub(super) mail: bool,
+    /// How the slice is read: [`Reading::Raw`] for a newline-aligned
+    /// slice; a slice that begins at a record ([`Cut::Records`]) is read
+    /// as its container says.
+    ///
+    /// [`Cut::Records`]: crate::container::Cut::Records
+    pub(super) reading: Reading,
 }
 
 /// A finished unit.

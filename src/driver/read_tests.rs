@@ -3,7 +3,8 @@
 //! (a whole file, a stream raw, as mail and repaired, gzip, slices).
 
 use super::batch::{Batch, Parts};
-use super::config::{Driver, MailMode};
+use super::config::Driver;
+use crate::container::MailMode;
 use crate::input::{Input, Source};
 use crate::search::buffer::Buffer;
 use crate::search::Finder;

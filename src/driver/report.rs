@@ -1,7 +1,7 @@
 //! The report contract: what the driver tells an output, in input order.
 
+use crate::container::Provenance;
 use crate::input::{Compression, Input, InputError};
-use crate::mail::{Encoding, HtmlLink, Location, Metadata, TextLines};
 use crate::parse::{Reject, Scheme};
 use crate::scan::{Flags, Kind};
 use crate::search::Position;
@@ -26,57 +26,16 @@ pub struct Hit<'a> {
     pub flags: Flags,
     /// Why the validator rejected it, if it did.
     pub reject: Option<Reject>,
-    /// The message it was found in, when the input was searched as mail
-    /// ([`crate::DriverBuilder::mail_mode`]).
-    pub mail: Option<MailHit<'a>>,
+    /// The record it was found in (a mail message, when the input was
+    /// searched as mail: [`crate::DriverBuilder::mail_mode`]); none in
+    /// raw text.
+    pub record: Option<Provenance<'a>>,
     /// Raw quoted-printable was repaired to get it (`--qp-repair` on
     /// text that is not mail).
     pub repaired: bool,
     /// The URL as written when it was defanged (`hxxp://evil[.]example`;
     /// `url` is then refanged): [`crate::Match::defanged`].
     pub defanged: Option<&'a [u8]>,
-}
-
-/// Where in a mail input a [`Hit`] was.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MailHit<'a> {
-    /// 0-based index of the message in the input.
-    pub message: u64,
-    /// Absolute offset of the message (its separator line, in an mbox).
-    pub message_offset: u64,
-    /// The message's `Message-ID`, as written.
-    pub message_id: Option<&'a [u8]>,
-    /// The message's metadata, when it was asked for
-    /// ([`crate::DriverBuilder::metadata`]).
-    pub meta: Option<&'a Metadata>,
-    /// The MIME entity, numbered as [`crate::mail::MailMatch::part`] says.
-    pub part: usize,
-    /// Header or body.
-    pub location: Location,
-    /// The transfer encoding of the text it was found in.
-    pub encoding: Encoding,
-    /// Whether its text differs from the bytes its span covers.
-    pub decoded: bool,
-    /// Where in its `text/html` part it was, when that was asked for
-    /// ([`crate::DriverBuilder::html_context`]).
-    pub html: Option<&'a HtmlLink>,
-    /// The lines of the searched (decoded) text that hold it, when they
-    /// were asked for ([`crate::DriverBuilder::lines`]) and decoding
-    /// changed the text.
-    pub lines: Option<HitLines<'a>>,
-}
-
-/// The lines of the searched text around a mail [`Hit`]
-/// ([`crate::mail::LineContext`], its offset made absolute).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct HitLines<'a> {
-    /// The lines, shared by the hits on the same lines.
-    pub lines: &'a TextLines,
-    /// The URL's range in the searched text.
-    pub url: (u64, u64),
-    /// Absolute offset of the searched text's source: the stored offsets
-    /// of its lines ([`crate::mail::TextLine::stored`]) count from it.
-    pub offset: u64,
 }
 
 /// What the driver knows about an input once it is done.
@@ -86,7 +45,8 @@ pub struct InputDone {
     pub bytes: u64,
     /// The compression format that was undone.
     pub compression: Option<Compression>,
-    /// Messages searched, when the input was searched as mail.
+    /// Records (mail messages) searched, when the input was searched as
+    /// records.
     pub messages: Option<u64>,
 }
 

@@ -281,7 +281,7 @@ impl Driver {
                     let done = InputDone {
                         bytes: batch.bytes,
                         compression: batch.compression,
-                        messages: batch.mail.then_some(batch.messages),
+                        messages: batch.framed.then_some(batch.messages),
                     };
                     report.end(&input, &done)?;
                 }
@@ -313,7 +313,10 @@ impl Driver {
                     let done = InputDone {
                         bytes: file.bytes,
                         compression: Some(Compression::None),
-                        messages: slice.mail.then_some(file.messages),
+                        messages: slice
+                            .reading
+                            .records()
+                            .then_some(file.messages),
                     };
                     report.end(&slice.input, &done)?;
                 }

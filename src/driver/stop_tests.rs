@@ -2,8 +2,9 @@
 //! the driver stops reading it, on every path (a stream, a sliced file,
 //! a file the worker found big), and reads the inputs after it in full.
 
-use super::config::{Driver, MailMode};
+use super::config::Driver;
 use super::report::{Hit, InputDone, Report, Wants};
+use crate::container::MailMode;
 use crate::input::{self, Input, InputError};
 use crate::search::Finder;
 use std::io::{self, Write};

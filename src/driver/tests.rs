@@ -2,9 +2,11 @@
 //! files.
 
 use super::batch::{Batch, Parts};
-use super::config::{Driver, MailMode};
+use super::config::Driver;
 use super::how::read_head;
 use super::report::{Hit, InputDone, Report};
+use crate::container::Containers;
+use crate::container::MailMode;
 use crate::input::Source;
 use crate::input::{self, Input, InputError};
 use crate::search::buffer::Buffer;
@@ -321,7 +323,11 @@ fn stream_heads_are_read_until_the_sniff_is_decided() {
                 Ok(n)
             }
         }
-        read_head(&mut Slow(text), &mut h).unwrap();
+        let containers = Containers::new(
+            crate::Finder::new(),
+            &crate::container::Settings::default(),
+        );
+        read_head(&containers, &mut Slow(text), &mut h).unwrap();
         h.len()
     };
     let log = b"2026-11-21 15:00 started http://a.example/\nmore\n";
@@ -569,8 +575,8 @@ impl Report for Messages {
     }
     fn hit(&mut self, input: &Input, h: &Hit<'_>) -> io::Result<()> {
         self.0.hit(input, h)?;
-        if let (Some(last), Some(m)) = (self.0 .0.last_mut(), h.mail) {
-            last.push_str(&format!(" message {}", m.message));
+        if let (Some(last), Some(r)) = (self.0 .0.last_mut(), h.record) {
+            last.push_str(&format!(" message {}", r.index));
         }
         Ok(())
     }

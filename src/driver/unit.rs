@@ -1,17 +1,14 @@
 //! Searching one unit: a whole input, a stream, or a slice.
 
 use super::batch::{
-    Batch, Collect, Counted, Eager, Part, Parts, RangeCollect, SliceCollect,
-    PART_EVERY,
+    Batch, Collect, Counted, Eager, Part, Parts, RangeCollect, PART_EVERY,
 };
 use super::config::Driver;
 use super::how::{read_block, read_head, How, SNIFF_LEN};
-use super::newlines::{LogNewlines, MailLines, NewlineLog};
 use super::plan::{Done, FileState, SliceUnit, Unit};
+use crate::container::Reading;
 use crate::input::{self, Compression, Input, InputError, Source};
-use crate::mail;
 use crate::search::buffer::Buffer;
-use crate::search::lines::LineCounter;
 use rayon::prelude::*;
 use std::cell::RefCell;
 use std::fs::File;
@@ -20,45 +17,20 @@ use std::os::unix::fs::FileExt;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 impl Driver {
-    /// Searches `bytes` (a whole input, or an mbox slice starting at
-    /// absolute offset `base` at a separator) as mail.
-    pub(super) fn search_mail_slice(
+    /// Searches `bytes` (a whole input, or a slice starting at absolute
+    /// offset `base` where a record begins) as its container says
+    /// (`reading` is not [`Reading::Raw`]).
+    pub(super) fn search_records(
         &self,
         bytes: &[u8],
         base: u64,
-        format: mail::Format,
+        reading: Reading,
     ) -> Box<Batch> {
         let mut batch = self.spare.take();
         batch.opened = true;
-        batch.mail = true;
-        let mut sink = SliceCollect {
-            batch: &mut batch,
-            bytes,
-            base,
-            lines: self.lines.then(LineCounter::default),
-        };
-        let Ok(()) = self.mail.find(bytes, format, &mut sink);
-        // The newlines of the slice: counted on from the last match's
-        // (the whole slice counted again was 2% of a `--json` run).
-        if let Some(mut lines) = sink.lines.take() {
-            let (line, _) = lines.at(bytes, 0, bytes.len() as u64);
-            batch.newlines = line.saturating_sub(1);
-        }
-        batch.bytes = bytes.len() as u64;
-        batch
-    }
-
-    /// Searches `bytes` (a whole input) with raw quoted-printable
-    /// repaired.
-    pub(super) fn search_repair(&self, bytes: &[u8]) -> Box<Batch> {
-        let mut batch = Box::new(Batch { opened: true, ..Batch::default() });
-        // The windowed search over bytes in hand: one path for streams
-        // and whole inputs (a slice reader cannot fail).
-        let _ =
-            mail::repair_reader(&self.finder, bytes, self.lines, |at, r| {
-                batch.push_repaired(*at, r);
-                true
-            });
+        batch.framed = reading.records();
+        batch.newlines =
+            self.containers.search_slice(bytes, base, reading, &mut *batch);
         batch.bytes = bytes.len() as u64;
         batch
     }
@@ -207,11 +179,8 @@ impl Driver {
         }
         match self.how(input, bytes) {
             How::Skip => return (Batch::failed(), None),
-            How::Mail(f) => {
-                return (self.search_mail_slice(bytes, 0, f), None)
-            }
-            How::Repair => return (self.search_repair(bytes), None),
-            How::Raw => {}
+            How::Read(Reading::Raw) => {}
+            How::Read(r) => return (self.search_records(bytes, 0, r), None),
         }
         let mut batch = self.spare.take();
         let it = self.finder.candidates(bytes);
@@ -239,7 +208,7 @@ impl Driver {
         batch.compression = Some(format);
         batch.opened = true;
         let mut counted = Counted { rdr, bytes: 0, shared: None };
-        let mut how = How::Raw;
+        let mut reading = Reading::Raw;
         if self.sniffs(input) {
             let mut head = Vec::with_capacity(SNIFF_LEN);
             // The binary test wants the whole first block; the mail sniff
@@ -248,16 +217,16 @@ impl Driver {
             if self.skips(input) {
                 got = read_block(&mut counted, &mut head);
             }
-            if let Err(error) =
-                got.and_then(|()| read_head(&mut counted, &mut head))
-            {
+            if let Err(error) = got.and_then(|()| {
+                read_head(&self.containers, &mut counted, &mut head)
+            }) {
                 let err = failure(input, error, Some(counted.bytes));
                 return (batch, Some(err));
             }
-            how = self.how(input, &head);
-            if how == How::Skip {
-                return (Batch::failed(), None);
-            }
+            reading = match self.how(input, &head) {
+                How::Read(r) => r,
+                How::Skip => return (Batch::failed(), None),
+            };
             counted.bytes = 0;
             let rest: Box<dyn Read + Send + '_> = Box::new(counted.rdr);
             counted = Counted {
@@ -266,8 +235,6 @@ impl Driver {
                 shared: None,
             };
         }
-        let log = RefCell::new(NewlineLog::default());
-        let finder = &self.finder;
         let mut sink = Collect {
             batch: &mut batch,
             input,
@@ -278,35 +245,12 @@ impl Driver {
             last: std::time::Instant::now()
                 .checked_sub(PART_EVERY)
                 .unwrap_or_else(std::time::Instant::now),
-            log: MailLines(self.lines.then_some(&log)),
             stopped: false,
             eager: Eager::default(),
         };
-        let result = match how {
-            How::Mail(f) => {
-                sink.batch.mail = true;
-                let rdr = LogNewlines {
-                    rdr: &mut counted,
-                    log: self.lines.then_some(&log),
-                    at: 0,
-                };
-                self.mail.find_reader(rdr, f, &mut sink)
-            }
-            How::Repair => {
-                // Raw repair, in windows: bounded memory.
-                mail::repair_reader(
-                    finder,
-                    &mut counted,
-                    self.lines,
-                    |at, r| {
-                        sink.batch.push_repaired(*at, r);
-                        sink.sent_on();
-                        !sink.stopped
-                    },
-                )
-            }
-            _ => finder.find_reader(&mut counted, &mut sink),
-        };
+        sink.batch.framed = reading.records();
+        let result =
+            self.containers.search_reader(&mut counted, 0, reading, &mut sink);
         let sink_sent = sink.sent;
         batch.bytes = counted.bytes;
         batch.raw = raw.load(Ordering::Relaxed).saturating_sub(sink_sent);
@@ -349,15 +293,16 @@ impl Driver {
             .min(slice.size)
             .saturating_sub(slice.start);
         let len = (slice.end - slice.start) as usize;
-        if slice.mail && len as u64 > MAIL_SLICE_HOLD {
-            return self.search_mail_range(slice, part);
+        let records = slice.reading.records();
+        if records && len as u64 > MAIL_SLICE_HOLD {
+            return self.search_record_range(slice, part);
         }
-        if slice.mail {
-            // Mbox slices start and end at separator lines.
+        if records {
+            // Such slices start and end where records do.
             let (bytes, error) = buf.fill_at(&slice.file, slice.start, len);
             let ended = slice_ended(slice, bytes.len(), len, error);
             let mut batch =
-                self.search_mail_slice(bytes, slice.start, mail::Format::Mbox);
+                self.search_records(bytes, slice.start, slice.reading);
             batch.resume = slice.end;
             batch.ended = ended;
             return batch;
@@ -387,19 +332,18 @@ impl Driver {
         batch
     }
 
-    /// An mbox slice too long to hold (a long message runs it to the next
-    /// separator), read as a stream: the same matches as a slice held
-    /// whole ([`mail::MailFinder::find_reader`] and the slice search treat
-    /// a message by its length alone), in bounded memory.
-    pub(super) fn search_mail_range(
+    /// A slice of records too long to hold (a long message runs it to the
+    /// next separator), read as a stream: the same matches as a slice
+    /// held whole (the container's reader and slice searches treat a
+    /// record by its length alone), in bounded memory.
+    pub(super) fn search_record_range(
         &self,
         slice: &SliceUnit,
         part: Option<Part<'_>>,
     ) -> Box<Batch> {
         let mut batch = self.spare.take();
         batch.opened = true;
-        batch.mail = true;
-        let log = RefCell::new(NewlineLog::default());
+        batch.framed = true;
         let len = slice.end - slice.start;
         let mut range = FileRange {
             count: self.lines,
@@ -408,20 +352,18 @@ impl Driver {
             left: len,
             newlines: 0,
         };
-        let rdr = LogNewlines {
-            rdr: &mut range,
-            log: self.lines.then_some(&log),
-            at: 0,
-        };
         let mut sink = RangeCollect {
             batch: &mut batch,
-            base: slice.start,
-            log: MailLines(self.lines.then_some(&log)),
             part: part.map(|p| (p, &slice.input, slice.first)),
             stopped: false,
             eager: Eager::default(),
         };
-        let result = self.mail.find_reader(rdr, mail::Format::Mbox, &mut sink);
+        let result = self.containers.search_reader(
+            &mut range,
+            slice.start,
+            slice.reading,
+            &mut sink,
+        );
         let stopped = sink.stopped;
         let read = len - range.left;
         batch.bytes = read;
@@ -467,7 +409,7 @@ impl Driver {
         let mut done = Box::new(Batch {
             opened: true,
             compression: Some(Compression::None),
-            mail: slices.first().is_some_and(|s| s.mail),
+            framed: slices.first().is_some_and(|s| s.reading.records()),
             ..Batch::default()
         });
         // A few slices at a time are searched on the pool: a worker with
@@ -476,7 +418,9 @@ impl Driver {
         // slice is searched here alone, its matches sent on in parts as
         // it reads (numbered on from the slices before it), not held.
         let ahead = 2 * self.threads.max(1);
-        let long = |s: &SliceUnit| s.mail && s.end - s.start > MAIL_SLICE_HOLD;
+        let long = |s: &SliceUnit| {
+            s.reading.records() && s.end - s.start > MAIL_SLICE_HOLD
+        };
         let mut error = None;
         let mut k = 0;
         'slices: while let Some(first) = slices.get(k) {
@@ -496,7 +440,7 @@ impl Driver {
                     lines: file.lines,
                     messages: file.messages,
                 };
-                vec![self.search_mail_range(first, Some(&mut shifted))]
+                vec![self.search_record_range(first, Some(&mut shifted))]
             } else {
                 chunk
                     .par_iter()

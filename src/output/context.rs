@@ -19,7 +19,8 @@
 
 use super::emit::{color, Ctx, Emit, Tally, Url};
 use super::escape;
-use crate::driver::{HitLines, InputDone};
+use crate::container::HitLines;
+use crate::driver::InputDone;
 use crate::input::{open_stream, Input};
 use crate::mail::TextLine;
 use std::collections::VecDeque;
@@ -451,7 +452,8 @@ impl<W: Write> Emit<W> for ContextLines {
                 self.lines = Lines::open(url.input).ok();
             }
         }
-        if let Some(hl) = url.hit.mail.as_ref().and_then(|m| m.lines) {
+        if let Some(hl) = url.hit.record.as_ref().and_then(|r| r.mail()?.lines)
+        {
             return self.decoded(out, cx, url, &hl);
         }
         let (start, end) =

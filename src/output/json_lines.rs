@@ -248,7 +248,7 @@ impl<W: Write> Emit<W> for JsonLines {
         json_fast::key(buf, b",\"host\":");
         json_fast::host(buf, hit.url, hit.host);
         json_fast::key(buf, b",\"flags\":[");
-        let html = hit.mail.as_ref().and_then(|m| m.html);
+        let html = hit.record.as_ref().and_then(|r| r.mail()?.html);
         let differs = html.is_some_and(|h| h.text_host_differs());
         let names = hit.flags.names();
         let names = names.chain(escaped.then_some("escaped"));
@@ -265,13 +265,15 @@ impl<W: Write> Emit<W> for JsonLines {
             json_fast::key(buf, b",\"defanged\":");
             json_fast::text(buf, d);
         }
-        if let Some(m) = &hit.mail {
+        if let Some((r, m)) =
+            hit.record.as_ref().and_then(|r| Some((r, r.mail()?)))
+        {
             json_fast::key(buf, b",\"mail\":{\"message\":");
-            json_fast::number(buf, m.message);
+            json_fast::number(buf, r.index);
             json_fast::key(buf, b",\"message_offset\":");
-            json_fast::number(buf, m.message_offset);
+            json_fast::number(buf, r.offset);
             json_fast::key(buf, b",\"message_id\":");
-            match m.message_id.map(json_fast::cap_bytes) {
+            match r.id.map(json_fast::cap_bytes) {
                 Some((id, cut)) => {
                     json_fast::text(buf, id);
                     if cut {
@@ -289,7 +291,7 @@ impl<W: Write> Emit<W> for JsonLines {
             json_fast::key(buf, b",\"decoded\":");
             json_fast::boolean(buf, m.decoded);
             if let Some(meta) = m.meta {
-                self.meta.write(buf, meta, m.message, m.message_offset);
+                self.meta.write(buf, meta, r.index, r.offset);
             }
             buf.push(b'}');
         }

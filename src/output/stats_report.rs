@@ -138,11 +138,12 @@ impl<W: Write> Emit<W> for StatsReport {
     ) -> io::Result<()> {
         let hit = url.hit;
         let cur = &mut self.cur;
-        let mut new_message = hit.mail.is_none();
-        if let Some(m) = &hit.mail {
-            if cur.message != Some(m.message) {
+        let mail = hit.record.as_ref().and_then(|r| Some((r, r.mail()?)));
+        let mut new_message = mail.is_none();
+        if let Some((r, m)) = mail {
+            if cur.message != Some(r.index) {
                 cur.end_message();
-                cur.message = Some(m.message);
+                cur.message = Some(r.index);
                 new_message = true;
             }
             cur.message_urls += 1;
@@ -154,9 +155,9 @@ impl<W: Write> Emit<W> for StatsReport {
         let host = host_ref(hit.url, hit.host);
         if let Some(by) = &mut self.by {
             if new_message || cur.period.is_none() {
-                let date = hit.mail.as_ref().and_then(|m| m.meta?.date_utc);
+                let date = mail.and_then(|(_, m)| m.meta?.date_utc);
                 let key = by.period().key(date);
-                if hit.mail.is_some() {
+                if mail.is_some() {
                     by.message(&key);
                 }
                 cur.period = Some(key);

@@ -3,7 +3,8 @@
 //! [`json_fast::match_record`] is held to serde's), byte for byte.
 
 use super::*;
-use crate::driver::{Hit, MailHit};
+use crate::container::{Fields, MailFields, Provenance};
+use crate::driver::Hit;
 use crate::mail::{self, Encoding, HtmlLink, Location, Mailbox};
 use crate::output::json::{MatchRecord, FIELD_CAP};
 use crate::output::options::PrinterOptions;
@@ -27,7 +28,8 @@ fn whole(cx: &Ctx<'_>, url: &Url<'_>) -> Vec<u8> {
     if hit.repaired {
         flags.push(Cow::Borrowed("qp-repair"));
     }
-    let html = hit.mail.as_ref().and_then(|m| m.html).map(|h| {
+    let mail = hit.record.as_ref().and_then(|r| Some((r, r.mail()?)));
+    let html = mail.and_then(|(_, m)| m.html).map(|h| {
         if h.text_host_differs() {
             flags.push(Cow::Borrowed("text-host-differs"));
         }
@@ -38,19 +40,17 @@ fn whole(cx: &Ctx<'_>, url: &Url<'_>) -> Vec<u8> {
             link_text: h.link_text().map(Cow::Borrowed),
         })
     });
-    let utc = hit.mail.as_ref().and_then(|m| m.meta?.date_utc);
+    let utc = mail.and_then(|(_, m)| m.meta?.date_utc);
     let utc = utc.map(|d| d.rfc3339());
     let utc = utc.as_ref().and_then(|d| std::str::from_utf8(d).ok());
-    let mail = hit.mail.as_ref().map(|m| {
+    let mail = mail.map(|(r, m)| {
         let meta = m.meta;
         Box::new(MailRecord {
-            message: m.message,
-            message_offset: m.message_offset,
-            message_id: m
-                .message_id
-                .map(|id| json_text(json_fast::cap_bytes(id).0).0),
-            message_id_truncated: m
-                .message_id
+            message: r.index,
+            message_offset: r.offset,
+            message_id: r.id.map(|id| json_text(json_fast::cap_bytes(id).0).0),
+            message_id_truncated: r
+                .id
                 .is_some_and(|id| json_fast::cap_bytes(id).1),
             part: m.part as u64,
             location: Cow::Borrowed(m.location.name()),
@@ -287,6 +287,8 @@ fn sources() -> Vec<Source> {
 /// Writes `ones` in order with one writer, each also whole; the two the
 /// same for every match.
 fn same(ones: &[One], metas: &[Metadata]) {
+    let metas: Vec<Arc<Metadata>> =
+        metas.iter().cloned().map(Arc::new).collect();
     let opts = PrinterOptions {
         stdin_label: "<st\"din>".into(),
         ..PrinterOptions::default()
@@ -340,21 +342,23 @@ fn same(ones: &[One], metas: &[Metadata]) {
             host,
             flags,
             reject: None,
-            mail: o.mail.then(|| MailHit {
-                message,
-                message_offset,
-                message_id: o.id.as_deref(),
-                meta: o.meta.and_then(|k| metas.get(k)),
-                part: (start % 7) as usize,
-                location: if o.location {
-                    Location::Header
-                } else {
-                    Location::Body
-                },
-                encoding: encodings[o.encoding % encodings.len()],
-                decoded: o.decoded,
-                html: o.html.and_then(|k| links.get(k)).map(|h| &**h),
-                lines: None,
+            record: o.mail.then(|| Provenance {
+                index: message,
+                offset: message_offset,
+                id: o.id.as_deref(),
+                fields: Fields::Mail(MailFields {
+                    meta: o.meta.and_then(|k| metas.get(k)),
+                    part: (start % 7) as usize,
+                    location: if o.location {
+                        Location::Header
+                    } else {
+                        Location::Body
+                    },
+                    encoding: encodings[o.encoding % encodings.len()],
+                    decoded: o.decoded,
+                    html: o.html.and_then(|k| links.get(k)),
+                    lines: None,
+                }),
             }),
             repaired: o.repaired,
             defanged: o.defanged.as_deref(),

@@ -7,7 +7,6 @@
 //! kept 8 bytes a line (`-n` on a 200 MiB message of short lines peaked
 //! at 284 MB); a bit a byte of the window is at most an eighth of it.
 
-use crate::mail::MailMatch;
 use crate::search::Position;
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -139,24 +138,25 @@ impl NewlineLog {
     }
 }
 
-/// The positions of a mail reader search's matches, with line numbers
-/// from its newline log when there is one.
+/// The positions of a reader search's matches, with line numbers from
+/// its newline log when there is one.
 #[derive(Clone, Copy)]
-pub(super) struct MailLines<'a>(pub(super) Option<&'a RefCell<NewlineLog>>);
+pub(super) struct LineLog<'a>(pub(super) Option<&'a RefCell<NewlineLog>>);
 
-impl MailLines<'_> {
-    /// Where `m` is, its offsets moved by `base`.
-    pub(super) fn position(&self, m: &MailMatch<'_>, base: u64) -> Position {
+impl LineLog<'_> {
+    /// Where the match at offsets `start..end` of the reader is, its
+    /// offsets moved by `base`.
+    pub(super) fn position(
+        &self,
+        start: u64,
+        end: u64,
+        base: u64,
+    ) -> Position {
         let (line, column) = match self.0 {
-            Some(log) => log.borrow_mut().at(m.offset()),
+            Some(log) => log.borrow_mut().at(start),
             None => (0, 0),
         };
-        Position {
-            start: base + m.offset(),
-            end: base + m.end_offset(),
-            line,
-            column,
-        }
+        Position { start: base + start, end: base + end, line, column }
     }
 
     /// No match will come before `offset`.

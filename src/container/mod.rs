@@ -1,0 +1,339 @@
+//! The container seam: what an archive format tells the driver.
+//!
+//! A container says, for an input:
+//! - whether it is this container, from its first bytes
+//!   ([`Containers::reading`]);
+//! - where its records begin, so that a big file is cut into slices at
+//!   safe points ([`Containers::next_cut`], [`Cut`]);
+//! - how a record's bytes become searchable text, and what provenance its
+//!   URLs carry ([`Containers::search_slice`], [`Containers::search_reader`],
+//!   which hand each URL to a [`RecordSink`] with its [`Provenance`]).
+//!
+//! Mail (mbox, Maildir message, news article, digest: [`crate::mail`]) is
+//! the first container, `--qp-repair` on text that is not mail the second,
+//! and raw text the trivial one (no records: the driver searches it with
+//! [`crate::Finder`] directly). The driver knows containers only through
+//! this module; a new container is its own file here, a [`Reading`]
+//! variant with its arms in this file, and its flag.
+
+mod lines;
+mod mail;
+mod record;
+
+pub use record::{ContainerKind, Fields, HitLines, MailFields, Provenance};
+
+use crate::mail::{Format, MailFinder};
+use crate::parse::Reject;
+use crate::search::{Finder, Match, Position};
+use std::convert::Infallible;
+use std::io::{self, Read};
+
+/// Whether inputs are searched as mail; see
+/// [`crate::DriverBuilder::mail_mode`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MailMode {
+    /// Raw scans only.
+    #[default]
+    Off,
+    /// Every input is mail: an mbox when it begins with a separator
+    /// line, else one message.
+    On,
+    /// Inputs whose first bytes look like mail
+    /// ([`crate::mail::Format::sniff`]) are searched as mail, others raw.
+    Auto,
+}
+
+/// How an input is read, decided once from its first bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Reading {
+    /// Raw text: no records; searched with [`crate::Finder`].
+    Raw,
+    /// Mail of this format: records are messages.
+    Mail(Format),
+    /// Raw quoted-printable repaired (`--qp-repair` on text that is not
+    /// mail); a stream is read in windows ([`crate::mail::repair_reader`]).
+    Repair,
+}
+
+/// Where a big file of a [`Reading`] may be cut into slices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Cut {
+    /// After any newline.
+    Lines,
+    /// Where a record begins ([`Containers::next_cut`]).
+    Records,
+    /// Nowhere: searched whole (a stream).
+    Whole,
+}
+
+impl Reading {
+    /// Where a big file read this way may be cut.
+    pub(crate) fn cut(self) -> Cut {
+        match self {
+            Reading::Raw => Cut::Lines,
+            Reading::Mail(Format::Mbox) => Cut::Records,
+            Reading::Mail(_) | Reading::Repair => Cut::Whole,
+        }
+    }
+
+    /// Whether the input is searched as records (its URLs carry a
+    /// [`Provenance`], and its end the number of records).
+    pub(crate) fn records(self) -> bool {
+        matches!(self, Reading::Mail(_))
+    }
+}
+
+/// What the containers are asked to do: the settings the driver's builder
+/// gathers ([`crate::DriverBuilder`]).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Settings {
+    pub(crate) mode: MailMode,
+    pub(crate) qp_repair: bool,
+    pub(crate) metadata: bool,
+    pub(crate) header_fields: Vec<String>,
+    pub(crate) html_context: bool,
+    pub(crate) rejects: bool,
+    pub(crate) lines: Option<(usize, usize)>,
+}
+
+/// The containers of a run, built once: how each input is read and
+/// searched.
+#[derive(Clone, Debug)]
+pub(crate) struct Containers {
+    mode: MailMode,
+    qp_repair: bool,
+    /// Line numbers are counted ([`crate::FinderBuilder::line_numbers`]).
+    lines: bool,
+    finder: Finder,
+    mail: MailFinder,
+}
+
+/// A URL (or a rejected candidate) a container's search found, with its
+/// record.
+pub(crate) struct Found<'a, 'm> {
+    /// Absolute position in the input.
+    pub(crate) at: Position,
+    /// The match; its URL is the searchable text's.
+    pub(crate) m: &'a Match<'m>,
+    /// Why the validator rejected it, if it did.
+    pub(crate) reject: Option<Reject>,
+    /// The record it was found in (none in raw text).
+    pub(crate) record: Option<Provenance<'a>>,
+    /// Raw quoted-printable was repaired to get it.
+    pub(crate) repaired: bool,
+}
+
+/// Receives what a container's search finds, in order.
+pub(crate) trait RecordSink {
+    /// The error the sink may fail with.
+    type Error;
+
+    /// A URL or a rejected candidate. Return `Ok(false)` to stop.
+    fn found(&mut self, f: &Found<'_, '_>) -> Result<bool, Self::Error>;
+
+    /// A limit was met at absolute offset `offset` (`what` says which;
+    /// the bytes are still searched, as stored).
+    fn limit(&mut self, offset: u64, what: &'static str);
+
+    /// A record begins (before its URLs).
+    fn record(&mut self);
+}
+
+impl Containers {
+    /// The containers for `settings`, searching with `finder`.
+    pub(crate) fn new(finder: Finder, settings: &Settings) -> Containers {
+        Containers {
+            mode: settings.mode,
+            qp_repair: settings.qp_repair,
+            lines: finder.inner().lines,
+            mail: mail::finder(&finder, settings),
+            finder,
+        }
+    }
+
+    /// Whether an input's first bytes decide how it is read: when they
+    /// do not, it is [`Reading::Raw`].
+    pub(crate) fn sniffs(&self) -> bool {
+        self.mode != MailMode::Off || self.qp_repair
+    }
+
+    /// Whether `head` is the beginning of a container (whatever the
+    /// settings): a file that is, is not skipped as binary.
+    pub(crate) fn recognised(&self, head: &[u8]) -> bool {
+        Format::sniff(head) != Format::Unknown
+    }
+
+    /// How an input whose first bytes are `head` is read, and whether
+    /// they were recognised ([`Containers::recognised`]).
+    pub(crate) fn reading(&self, head: &[u8]) -> (Reading, bool) {
+        if !self.sniffs() {
+            return (Reading::Raw, false);
+        }
+        let sniffed = Format::sniff(head);
+        let known = sniffed != Format::Unknown;
+        // Mail whose lines end in a bare CR (old Mac mail) is not framed:
+        // read as mail, its whole head would be one `From ` line and its
+        // URLs lost. It is searched raw, as `--mail auto` finds it.
+        if mail::cr_only(head) {
+            let r =
+                if self.qp_repair { Reading::Repair } else { Reading::Raw };
+            return (r, known);
+        }
+        let format = match (self.mode, sniffed) {
+            (MailMode::Off, _) => None,
+            (MailMode::On, Format::Unknown) => Some(Format::Message),
+            (MailMode::Auto, Format::Unknown) => None,
+            (_, f) => Some(f),
+        };
+        let reading = match format {
+            Some(f) => Reading::Mail(f),
+            None if self.qp_repair => Reading::Repair,
+            None => Reading::Raw,
+        };
+        (reading, known)
+    }
+
+    /// Whether the first bytes of a stream, `head`, are enough to decide
+    /// how it is read, so that a slow stream (`tail -f`) is not held up:
+    /// they are once they read as a container, or once their complete
+    /// lines end what could be a header block.
+    pub(crate) fn decided(&self, head: &[u8]) -> bool {
+        (memchr::memchr(b'\n', head).is_some() && self.recognised(head))
+            || mail::header_ended(head)
+    }
+
+    /// Where the next record after `from` begins in `bytes` (a probe of
+    /// a big file read this way), if one does.
+    pub(crate) fn next_cut(
+        &self,
+        reading: Reading,
+        bytes: &[u8],
+        from: usize,
+    ) -> Option<usize> {
+        match reading {
+            Reading::Mail(Format::Mbox) => {
+                crate::mail::next_separator(bytes, from)
+            }
+            _ => None,
+        }
+    }
+
+    /// Searches `bytes`, a whole input or a slice starting at absolute
+    /// offset `base` at a record's start, as `reading` says (not
+    /// [`Reading::Raw`], which the driver searches itself). Returns the
+    /// newlines of `bytes` when lines are counted.
+    pub(crate) fn search_slice<S: RecordSink<Error = Infallible>>(
+        &self,
+        bytes: &[u8],
+        base: u64,
+        reading: Reading,
+        sink: &mut S,
+    ) -> u64 {
+        match reading {
+            Reading::Mail(f) => mail::search_slice(
+                &self.mail, bytes, base, f, self.lines, sink,
+            ),
+            Reading::Repair => {
+                // The windowed search over bytes in hand: one path for
+                // streams and whole inputs (a slice reader cannot fail).
+                let _ = crate::mail::repair_reader(
+                    &self.finder,
+                    bytes,
+                    self.lines,
+                    |at, r| repaired(sink, at, r).unwrap_or(false),
+                );
+                0
+            }
+            Reading::Raw => 0,
+        }
+    }
+
+    /// Searches the stream `rdr`, whose first byte is at absolute offset
+    /// `base`, as `reading` says; a raw stream's positions count from its
+    /// start.
+    pub(crate) fn search_reader<R, S>(
+        &self,
+        rdr: R,
+        base: u64,
+        reading: Reading,
+        sink: &mut S,
+    ) -> io::Result<()>
+    where
+        R: Read,
+        S: RecordSink<Error = io::Error>,
+    {
+        match reading {
+            Reading::Mail(f) => {
+                mail::search_reader(&self.mail, rdr, base, f, self.lines, sink)
+            }
+            Reading::Repair => {
+                // Raw repair, in windows: bounded memory.
+                let mut error = None;
+                let got = crate::mail::repair_reader(
+                    &self.finder,
+                    rdr,
+                    self.lines,
+                    |at, r| match repaired(sink, at, r) {
+                        Ok(go) => go,
+                        Err(e) => {
+                            error = Some(e);
+                            false
+                        }
+                    },
+                );
+                match error {
+                    Some(e) => Err(e),
+                    None => got,
+                }
+            }
+            Reading::Raw => {
+                self.finder.find_reader(rdr, &mut RawSink { sink })
+            }
+        }
+    }
+}
+
+/// Hands a match of `--qp-repair` to `sink`, marked when it was repaired.
+fn repaired<S: RecordSink>(
+    sink: &mut S,
+    at: &Position,
+    r: &crate::mail::Repaired<'_>,
+) -> Result<bool, S::Error> {
+    sink.found(&Found {
+        at: *at,
+        m: r.as_match(),
+        reject: None,
+        record: None,
+        repaired: r.is_repaired(),
+    })
+}
+
+/// A raw reader search's sink over a [`RecordSink`].
+struct RawSink<'s, S> {
+    sink: &'s mut S,
+}
+
+impl<S: RecordSink<Error = io::Error>> crate::search::Sink for RawSink<'_, S> {
+    type Error = io::Error;
+
+    fn matched(&mut self, at: &Position, m: &Match<'_>) -> io::Result<bool> {
+        let f =
+            Found { at: *at, m, reject: None, record: None, repaired: false };
+        self.sink.found(&f)
+    }
+
+    fn rejected(
+        &mut self,
+        at: &Position,
+        c: &crate::search::Candidate<'_>,
+    ) -> io::Result<bool> {
+        let f = Found {
+            at: *at,
+            m: c.as_match(),
+            reject: c.reject(),
+            record: None,
+            repaired: false,
+        };
+        self.sink.found(&f)
+    }
+}
