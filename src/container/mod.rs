@@ -19,8 +19,10 @@
 mod lines;
 mod mail;
 mod record;
+mod store;
 
 pub use record::{ContainerKind, Fields, HitLines, MailFields, Provenance};
+pub(crate) use store::Records;
 
 use crate::mail::{Format, MailFinder};
 use crate::parse::Reject;

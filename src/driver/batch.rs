@@ -2,11 +2,8 @@
 //! that fill them.
 
 use super::report::{Hit, Report};
-use crate::container::{
-    self, Fields, HitLines, MailFields, Provenance, RecordSink,
-};
+use crate::container::{self, Provenance, RecordSink, Records};
 use crate::input::{Compression, Input};
-use crate::mail::{Encoding, HtmlLink, Location, Metadata, TextLines};
 use crate::parse::{Reject, Scheme};
 use crate::scan::{Flags, Kind};
 use crate::search::lines::LineCounter;
@@ -74,7 +71,7 @@ impl Spare {
                 return;
             }
             let urls = Spare::LARGEST / 4;
-            let each = size_of::<Found>() + size_of::<FoundRecord>();
+            let each = size_of::<Found>() + Records::ENTRY;
             let hits = (Spare::LARGEST - urls) / each.max(1);
             batch.hits.shrink_to(hits);
             batch.records.shrink_to(hits);
@@ -90,16 +87,8 @@ pub(super) struct Batch {
     pub(super) hits: Vec<Found>,
     /// The record halves of the hits that have one ([`Found::record`]):
     /// kept aside, a hit outside a record costs half the bytes.
-    pub(super) records: Vec<FoundRecord>,
+    pub(super) records: Records,
     pub(super) urls: Vec<u8>,
-    /// The metadata of the messages of `hits` (when asked for), one
-    /// entry per message, not per hit.
-    pub(super) metas: Vec<Arc<Metadata>>,
-    /// The HTML context of the hits that have one (when asked for).
-    pub(super) htmls: Vec<Arc<HtmlLink>>,
-    /// The lines of the hits that have them (when asked for), one entry
-    /// per group of lines, not per hit.
-    pub(super) lines: Vec<Arc<TextLines>>,
     /// Bytes searched.
     pub(super) bytes: u64,
     /// Newlines in the slice (slices only).
@@ -143,41 +132,11 @@ pub(super) struct Found {
     pub(super) defanged: Option<(usize, usize)>,
 }
 
-/// [`Provenance`], its id at `urls[id.0..id.1]` of its batch.
-pub(super) struct FoundRecord {
-    /// Relative to the unit (a slice adds the records before it).
-    pub(super) index: u64,
-    pub(super) offset: u64,
-    pub(super) id: Option<(usize, usize)>,
-    pub(super) fields: StoredFields,
-}
-
-/// [`Fields`], their shared parts indices into the batch's vectors.
-pub(super) enum StoredFields {
-    /// [`MailFields`].
-    Mail(StoredMail),
-}
-
-/// [`MailFields`], stored.
-pub(super) struct StoredMail {
-    /// Its message's metadata: `metas[meta]` of its batch.
-    pub(super) meta: Option<u32>,
-    /// Its HTML context: `htmls[html]` of its batch.
-    pub(super) html: Option<u32>,
-    /// Its lines: `lines[k]` of its batch, the URL's range in them, the
-    /// absolute offset of their text's source.
-    pub(super) lines: Option<(u32, (u64, u64), u64)>,
-    pub(super) part: usize,
-    pub(super) location: Location,
-    pub(super) encoding: Encoding,
-    pub(super) decoded: bool,
-}
-
 impl Batch {
     /// The bytes it holds (its vectors' capacities).
     pub(super) fn held(&self) -> usize {
         self.hits.capacity() * size_of::<Found>()
-            + self.records.capacity() * size_of::<FoundRecord>()
+            + self.records.held()
             + self.urls.capacity()
     }
 
@@ -188,9 +147,6 @@ impl Batch {
             hits: std::mem::take(&mut self.hits),
             records: std::mem::take(&mut self.records),
             urls: std::mem::take(&mut self.urls),
-            metas: std::mem::take(&mut self.metas),
-            htmls: std::mem::take(&mut self.htmls),
-            lines: std::mem::take(&mut self.lines),
             warnings: std::mem::take(&mut self.warnings),
             opened: true,
             ..Batch::default()
@@ -206,24 +162,10 @@ impl Batch {
         let mut hits = std::mem::take(&mut self.hits);
         let mut records = std::mem::take(&mut self.records);
         let mut urls = std::mem::take(&mut self.urls);
-        let mut metas = std::mem::take(&mut self.metas);
-        let mut htmls = std::mem::take(&mut self.htmls);
-        let mut lines = std::mem::take(&mut self.lines);
         hits.clear();
         records.clear();
         urls.clear();
-        metas.clear();
-        htmls.clear();
-        lines.clear();
-        *self = Batch {
-            hits,
-            records,
-            urls,
-            metas,
-            htmls,
-            lines,
-            ..Batch::default()
-        };
+        *self = Batch { hits, records, urls, ..Batch::default() };
     }
 
     pub(super) fn push(
@@ -276,69 +218,10 @@ impl Batch {
         reject: Option<Reject>,
         record: &Provenance<'_>,
     ) {
-        // The URLs of a record share its id and metadata: stored once.
-        let index = record.index;
-        let same = self
-            .hits
-            .last()
-            .and_then(|f| self.records.get(f.record? as usize))
-            .and_then(|f| (f.index == index).then_some(f));
-        let same = same.map(|f| {
-            let meta = match &f.fields {
-                StoredFields::Mail(m) => m.meta,
-            };
-            (f.id, meta)
-        });
         self.push(at, m, reject);
-        let Fields::Mail(mail) = &record.fields;
-        let (id, meta) = match same {
-            Some(same) => same,
-            None => {
-                let id = record.id.map(|id| {
-                    let from = self.urls.len();
-                    self.urls.extend_from_slice(id);
-                    (from, self.urls.len())
-                });
-                let meta = mail.meta.and_then(|meta| {
-                    let k = u32::try_from(self.metas.len()).ok()?;
-                    self.metas.push(Arc::clone(meta));
-                    Some(k)
-                });
-                (id, meta)
-            }
-        };
-        let html = mail.html.and_then(|h| {
-            let k = u32::try_from(self.htmls.len()).ok()?;
-            self.htmls.push(Arc::clone(h));
-            Some(k)
-        });
-        let lines = mail.lines.and_then(|c| {
-            // The URLs on the same lines share them: stored once.
-            let same =
-                self.lines.last().is_some_and(|l| Arc::ptr_eq(l, c.lines));
-            if !same {
-                self.lines.push(Arc::clone(c.lines));
-            }
-            let k = u32::try_from(self.lines.len().checked_sub(1)?).ok()?;
-            Some((k, c.url, c.offset))
-        });
-        let k = u32::try_from(self.records.len()).ok();
-        if let Some(f) = self.hits.last_mut().filter(|_| k.is_some()) {
+        let k = self.records.push(record);
+        if let Some(f) = self.hits.last_mut() {
             f.record = k;
-            self.records.push(FoundRecord {
-                index,
-                offset: record.offset,
-                id,
-                fields: StoredFields::Mail(StoredMail {
-                    meta,
-                    html,
-                    lines,
-                    part: mail.part,
-                    location: mail.location,
-                    encoding: mail.encoding,
-                    decoded: mail.decoded,
-                }),
-            });
         }
     }
 
@@ -350,9 +233,7 @@ impl Batch {
                 f.at.line += lines;
             }
         }
-        for r in &mut self.records {
-            r.index += messages;
-        }
+        self.records.shift(messages);
     }
 
     /// Collects the candidates of a slice scan of `bytes`, which start at
@@ -387,29 +268,6 @@ impl Batch {
         counter
     }
 
-    /// The provenance of a stored record.
-    fn provenance(&self, r: &FoundRecord) -> Provenance<'_> {
-        let StoredFields::Mail(m) = &r.fields;
-        let fields = MailFields {
-            meta: m.meta.and_then(|k| self.metas.get(k as usize)),
-            part: m.part,
-            location: m.location,
-            encoding: m.encoding,
-            decoded: m.decoded,
-            html: m.html.and_then(|k| self.htmls.get(k as usize)),
-            lines: m.lines.and_then(|(k, url, offset)| {
-                let lines = self.lines.get(k as usize)?;
-                Some(HitLines { lines, url, offset })
-            }),
-        };
-        Provenance {
-            index: r.index,
-            offset: r.offset,
-            id: r.id.and_then(|(a, b)| self.urls.get(a..b)),
-            fields: Fields::Mail(fields),
-        }
-    }
-
     /// Reports the candidates (a slice's after [`Driver::join`](super::config::Driver) has
     /// counted their numbers on).
     pub(super) fn report<R: Report>(
@@ -433,10 +291,7 @@ impl Batch {
                     .and_then(|(a, b)| url.get(a as usize..b as usize)),
                 flags: f.flags,
                 reject: f.reject,
-                record: f
-                    .record
-                    .and_then(|k| self.records.get(k as usize))
-                    .map(|r| self.provenance(r)),
+                record: f.record.and_then(|k| self.records.get(k)),
                 repaired: f.repaired,
                 defanged: f.defanged.and_then(|(a, b)| self.urls.get(a..b)),
             };

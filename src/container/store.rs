@@ -1,0 +1,163 @@
+//! The provenances of a batch's URLs, owned: what each container keeps of
+//! a record, the parts its URLs share (a message's id and metadata, the
+//! lines around them) stored once.
+
+use super::record::{Fields, HitLines, MailFields, Provenance};
+use crate::mail::{Encoding, HtmlLink, Location, Metadata, TextLines};
+use std::sync::Arc;
+
+/// See the module docs. A batch holds one; its URLs index into it.
+#[derive(Default)]
+pub(crate) struct Records {
+    entries: Vec<Entry>,
+    /// The records' ids, end to end.
+    ids: Vec<u8>,
+    metas: Vec<Arc<Metadata>>,
+    htmls: Vec<Arc<HtmlLink>>,
+    lines: Vec<Arc<TextLines>>,
+}
+
+/// A [`Provenance`], its id at `ids[id.0..id.1]`.
+struct Entry {
+    /// Relative to the unit (a slice adds the records before it).
+    index: u64,
+    offset: u64,
+    id: Option<(usize, usize)>,
+    fields: Stored,
+}
+
+/// [`Fields`], their shared parts as indices into [`Records`].
+enum Stored {
+    Mail(StoredMail),
+}
+
+/// [`MailFields`], stored.
+struct StoredMail {
+    /// `metas[meta]`.
+    meta: Option<u32>,
+    /// `htmls[html]`.
+    html: Option<u32>,
+    /// `lines[k]`, the URL's range in them, the absolute offset of their
+    /// text's source.
+    lines: Option<(u32, (u64, u64), u64)>,
+    part: usize,
+    location: Location,
+    encoding: Encoding,
+    decoded: bool,
+}
+
+impl Records {
+    /// Bytes of an entry: what a URL with a record costs beyond its text.
+    pub(crate) const ENTRY: usize = size_of::<Entry>();
+
+    /// Stores `record`, the provenance of the next URL; returns its
+    /// index, or `None` past `u32::MAX` entries. The URLs of a record share
+    /// its id and metadata: stored once, while its URLs come in a row.
+    pub(crate) fn push(&mut self, record: &Provenance<'_>) -> Option<u32> {
+        let k = u32::try_from(self.entries.len()).ok()?;
+        let same = self.entries.last().filter(|e| e.index == record.index);
+        let same = same.map(|e| {
+            let Stored::Mail(m) = &e.fields;
+            (e.id, m.meta)
+        });
+        let Fields::Mail(mail) = &record.fields;
+        let (id, meta) = match same {
+            Some(same) => same,
+            None => {
+                let id = record.id.map(|id| {
+                    let from = self.ids.len();
+                    self.ids.extend_from_slice(id);
+                    (from, self.ids.len())
+                });
+                let meta = mail.meta.and_then(|meta| {
+                    let k = u32::try_from(self.metas.len()).ok()?;
+                    self.metas.push(Arc::clone(meta));
+                    Some(k)
+                });
+                (id, meta)
+            }
+        };
+        let html = mail.html.and_then(|h| {
+            let k = u32::try_from(self.htmls.len()).ok()?;
+            self.htmls.push(Arc::clone(h));
+            Some(k)
+        });
+        let lines = mail.lines.and_then(|c| {
+            // The URLs on the same lines share them: stored once.
+            let same =
+                self.lines.last().is_some_and(|l| Arc::ptr_eq(l, c.lines));
+            if !same {
+                self.lines.push(Arc::clone(c.lines));
+            }
+            let k = u32::try_from(self.lines.len().checked_sub(1)?).ok()?;
+            Some((k, c.url, c.offset))
+        });
+        self.entries.push(Entry {
+            index: record.index,
+            offset: record.offset,
+            id,
+            fields: Stored::Mail(StoredMail {
+                meta,
+                html,
+                lines,
+                part: mail.part,
+                location: mail.location,
+                encoding: mail.encoding,
+                decoded: mail.decoded,
+            }),
+        });
+        Some(k)
+    }
+
+    /// The provenance stored as `k`.
+    pub(crate) fn get(&self, k: u32) -> Option<Provenance<'_>> {
+        let e = self.entries.get(k as usize)?;
+        let Stored::Mail(m) = &e.fields;
+        let fields = MailFields {
+            meta: m.meta.and_then(|k| self.metas.get(k as usize)),
+            part: m.part,
+            location: m.location,
+            encoding: m.encoding,
+            decoded: m.decoded,
+            html: m.html.and_then(|k| self.htmls.get(k as usize)),
+            lines: m.lines.and_then(|(k, url, offset)| {
+                let lines = self.lines.get(k as usize)?;
+                Some(HitLines { lines, url, offset })
+            }),
+        };
+        Some(Provenance {
+            index: e.index,
+            offset: e.offset,
+            id: e.id.and_then(|(a, b)| self.ids.get(a..b)),
+            fields: Fields::Mail(fields),
+        })
+    }
+
+    /// Counts the record indices on from `records` before them (a
+    /// slice's, once the slices before it are known).
+    pub(crate) fn shift(&mut self, records: u64) {
+        for e in &mut self.entries {
+            e.index += records;
+        }
+    }
+
+    /// Empties it, keeping what its vectors allocated.
+    pub(crate) fn clear(&mut self) {
+        self.entries.clear();
+        self.ids.clear();
+        self.metas.clear();
+        self.htmls.clear();
+        self.lines.clear();
+    }
+
+    /// The bytes it holds (its vectors' capacities).
+    pub(crate) fn held(&self) -> usize {
+        self.entries.capacity() * Records::ENTRY + self.ids.capacity()
+    }
+
+    /// Cuts its entries back to `entries`.
+    pub(crate) fn shrink_to(&mut self, entries: usize) {
+        self.entries.shrink_to(entries);
+        self.ids.shrink_to(entries);
+    }
+}
