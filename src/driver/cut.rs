@@ -7,10 +7,9 @@ use super::how::{How, SNIFF_LEN};
 use super::plan::{FileState, SliceUnit};
 use crate::container::{Containers, Cut, Reading};
 use crate::input::{Compression, Input};
-use crate::search::buffer::Buffer;
+use crate::search::buffer::{read_at, Buffer, READS_AT};
 use std::fs::File;
 use std::io;
-use std::os::unix::fs::FileExt;
 use std::sync::Arc;
 
 impl Driver {
@@ -26,7 +25,10 @@ impl Driver {
     ) -> Option<Vec<SliceUnit>> {
         let slice = self.slice as u64;
         let mut head = vec![0u8; SNIFF_LEN];
-        let n = file.read_at(&mut head, 0).unwrap_or(0);
+        if !READS_AT {
+            return None;
+        }
+        let n = read_at(&file, &mut head, 0).unwrap_or(0);
         let head = head.get(..n).unwrap_or_default();
         if Compression::detect(head) != Compression::None {
             return None;
@@ -122,7 +124,7 @@ pub(super) fn boundaries(
             if at >= size || at - (start + slice - 1) > LONGEST_LINE {
                 break None;
             }
-            let n = file.read_at(probe.get_mut(..len)?, at).ok()?;
+            let n = read_at(file, probe.get_mut(..len)?, at).ok()?;
             len = probe.len();
             if n == 0 {
                 break None;
@@ -182,7 +184,7 @@ pub(super) fn record_boundaries(
             if at - first > LONGEST_MESSAGE {
                 return None;
             }
-            let n = file.read_at(probe.get_mut(..len)?, at).ok()?;
+            let n = read_at(file, probe.get_mut(..len)?, at).ok()?;
             len = (len * 4).min(probe.len());
             if n == 0 {
                 break None;

@@ -8,12 +8,11 @@ use super::how::{read_block, read_head, How, SNIFF_LEN};
 use super::plan::{Done, FileState, SliceUnit, Unit};
 use crate::container::Reading;
 use crate::input::{self, Compression, Input, InputError, Source};
-use crate::search::buffer::Buffer;
+use crate::search::buffer::{read_at, Buffer};
 use rayon::prelude::*;
 use std::cell::RefCell;
 use std::fs::File;
 use std::io::{self, Read};
-use std::os::unix::fs::FileExt;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 impl Driver {
@@ -511,7 +510,7 @@ impl Read for FileRange<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let want =
             buf.len().min(usize::try_from(self.left).unwrap_or(usize::MAX));
-        let n = self.file.read_at(&mut buf[..want], self.at)?;
+        let n = read_at(self.file, &mut buf[..want], self.at)?;
         self.at += n as u64;
         self.left -= n as u64;
         if self.count {

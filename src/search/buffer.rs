@@ -2,7 +2,37 @@
 
 use std::fs::File;
 use std::io::{self, Read};
-use std::os::unix::fs::FileExt;
+
+/// Whether [`read_at`] reads on this system (Unix and Windows): where it
+/// does not, big files are streamed, not cut into slices.
+pub(crate) const READS_AT: bool = cfg!(any(unix, windows));
+
+/// Reads into `buf` from `file` at `offset`, whatever other threads read
+/// of it: `pread` on Unix, `seek_read` on Windows (each read says its
+/// offset, so the file's cursor does not matter), and an
+/// [`io::ErrorKind::Unsupported`] error elsewhere ([`READS_AT`]).
+pub(crate) fn read_at(
+    file: &File,
+    buf: &mut [u8],
+    offset: u64,
+) -> io::Result<usize> {
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::FileExt::read_at(file, buf, offset)
+    }
+    #[cfg(windows)]
+    {
+        std::os::windows::fs::FileExt::seek_read(file, buf, offset)
+    }
+    #[cfg(not(any(unix, windows)))]
+    {
+        let _ = (file, buf, offset);
+        Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            "reads at an offset are not supported on this system",
+        ))
+    }
+}
 
 /// Reads into `dst` with `read`, again while it fails with
 /// [`io::ErrorKind::Interrupted`]: the one retry loop of every reader.
@@ -110,7 +140,7 @@ impl Buffer {
             let dst =
                 self.buf.get_mut(base + got..base + len).unwrap_or_default();
             let at = offset + got as u64;
-            match read_retry(|b| file.read_at(b, at), dst) {
+            match read_retry(|b| read_at(file, b, at), dst) {
                 Ok(0) => break,
                 Ok(n) => got += n,
                 Err(e) => {
