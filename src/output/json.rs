@@ -430,6 +430,8 @@ pub struct SummaryRecord {
     pub messages: Option<u64>,
 }
 
+mod owned;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,12 +2,13 @@
 //! input, and a `summary` after the run ([`super::json`] has the records).
 
 use super::emit::{path_bytes, Ctx, Emit, Run, Tally, Url};
-use super::escape::{self, json_text};
-use super::json::{
-    EndRecord, ErrorRecord, FromRecord, HtmlRecord, MailRecord, Origin,
-    Record, RejectRecord, SummaryRecord, HEADER_VALUES_CAP,
-};
+use super::escape;
+use super::json::{HtmlRecord, Record};
 use super::json_fast;
+use super::record::{
+    end_record, error_record, meta_record, origin, reject_record,
+    summary_record,
+};
 use crate::driver::InputDone;
 use crate::input::{Input, InputError, Source};
 use crate::mail::Metadata;
@@ -118,87 +119,6 @@ impl MetaJson {
     /// their address and index.
     fn new_input(&mut self) {
         self.at = None;
-    }
-}
-
-/// A mail record holding only the fields of `meta` (the others are not
-/// read by [`json_fast::mail_meta`]), each string cut to
-/// [`super::json::FIELD_CAP`] characters and each `--header` name to
-/// [`HEADER_VALUES_CAP`] values, with the flags that say so: a message's
-/// fields are repeated in every one of its matches.
-fn meta_record(meta: &Metadata) -> MailRecord<'_> {
-    let utc = meta.date_utc.map(|d| d.rfc3339());
-    // RFC 3339 in UTC: ASCII, nothing to escape.
-    let utc = utc.as_ref().and_then(|d| std::str::from_utf8(d).ok());
-    let (subject, subject_truncated) = cap(meta.subject.as_deref());
-    let (date, date_truncated) = cap(meta.date.as_deref());
-    let mut headers_truncated = false;
-    let headers = (!meta.header_names.is_empty()).then(|| {
-        meta.headers()
-            .into_iter()
-            .map(|(n, v)| {
-                headers_truncated |= v.len() > HEADER_VALUES_CAP;
-                let v = v.into_iter().take(HEADER_VALUES_CAP).map(|s| {
-                    let (s, cut) = json_fast::cap_str(s);
-                    headers_truncated |= cut;
-                    Cow::Borrowed(s)
-                });
-                (Cow::Borrowed(n), v.collect())
-            })
-            .collect()
-    });
-    MailRecord {
-        message: 0,
-        message_offset: 0,
-        message_id: None,
-        message_id_truncated: false,
-        part: 0,
-        location: Cow::Borrowed(""),
-        encoding: Cow::Borrowed(""),
-        decoded: false,
-        from: meta.from.as_ref().map(|f| {
-            let (address, a_cut) = cap(f.address.as_deref());
-            let (name, n_cut) = cap(f.name.as_deref());
-            FromRecord { address, name, truncated: a_cut || n_cut }
-        }),
-        subject,
-        subject_truncated,
-        date,
-        date_truncated,
-        date_utc: utc.map(|u| Cow::Owned(u.to_owned())),
-        headers,
-        headers_truncated,
-    }
-}
-
-/// `s` cut by [`json_fast::cap_str`], and whether it was.
-fn cap(s: Option<&str>) -> (Option<Cow<'_, str>>, bool) {
-    match s.map(json_fast::cap_str) {
-        Some((s, cut)) => (Some(Cow::Borrowed(s)), cut),
-        None => (None, false),
-    }
-}
-
-/// The input's name for JSON; a path that is not UTF-8 is escaped and
-/// flagged (`path_escaped`). Stdin is `"path":"-"`, as it is named on
-/// the command line, with its label (`--source`) in `source`.
-fn origin<'a>(stdin_label: &'a str, source: &'a Source) -> Origin<'a> {
-    match source {
-        Source::Stdin => Origin {
-            path: Some(Cow::Borrowed("-")),
-            source: Some(Cow::Borrowed(stdin_label)),
-            path_escaped: false,
-        },
-        Source::Path(p) => {
-            let (path, path_escaped) = match path_bytes(p) {
-                Cow::Borrowed(b) => json_text(b),
-                Cow::Owned(b) => {
-                    let (t, e) = json_text(&b);
-                    (Cow::Owned(t.into_owned()), e)
-                }
-            };
-            Origin { path: Some(path), source: None, path_escaped }
-        }
     }
 }
 
@@ -318,22 +238,7 @@ impl<W: Write> Emit<W> for JsonLines {
         url: &Url<'_>,
         reject: Reject,
     ) -> io::Result<()> {
-        let hit = url.hit;
-        let o = origin(&cx.opts.stdin_label, &url.input.source);
-        let rec = Record::Reject(RejectRecord {
-            path: o.path,
-            path_escaped: o.path_escaped,
-            source: o.source,
-            offset: hit.at.start,
-            line: hit.at.line,
-            column: hit.at.column,
-            kind: Cow::Borrowed(hit.kind.name()),
-            url: json_text(url.text).0,
-            scheme: Cow::Borrowed(url.scheme),
-            reason: Cow::Borrowed(reject.name()),
-            message: Cow::Owned(reject.to_string()),
-        });
-        line(out, &rec)
+        line(out, &Record::Reject(reject_record(cx, url, reject)))
     }
 
     fn error(
@@ -342,14 +247,7 @@ impl<W: Write> Emit<W> for JsonLines {
         cx: &Ctx<'_>,
         err: &InputError,
     ) -> io::Result<()> {
-        let o = origin(&cx.opts.stdin_label, &err.source);
-        let rec = Record::Error(ErrorRecord {
-            path: o.path,
-            path_escaped: o.path_escaped,
-            source: o.source,
-            message: Cow::Owned(err.to_string()),
-        });
-        line(out, &rec)
+        line(out, &Record::Error(error_record(cx, err)))
     }
 
     fn end(
@@ -360,18 +258,8 @@ impl<W: Write> Emit<W> for JsonLines {
         done: &InputDone,
         tally: &Tally,
     ) -> io::Result<()> {
-        let o = origin(&cx.opts.stdin_label, &input.source);
-        let rec = Record::End(EndRecord {
-            path: o.path,
-            path_escaped: o.path_escaped,
-            source: o.source,
-            bytes: done.bytes,
-            candidates: tally.matches + tally.rejected,
-            matches: tally.matches,
-            rejected: tally.rejected,
-            messages: done.messages,
-        });
-        line(out, &rec)
+        let rec = end_record(cx, &input.source, done, tally);
+        line(out, &Record::End(rec))
     }
 
     fn finish(
@@ -380,17 +268,7 @@ impl<W: Write> Emit<W> for JsonLines {
         _: &Ctx<'_>,
         run: &Run<'_>,
     ) -> io::Result<()> {
-        let c = run.counts;
-        let rec = Record::Summary(SummaryRecord {
-            files: c.get("total", "files"),
-            bytes: c.get("total", "bytes"),
-            candidates: c.get("total", "candidates"),
-            matches: c.get("total", "matches"),
-            rejected: c.get("total", "rejected"),
-            errors: c.get("total", "errors"),
-            messages: run.mail.then(|| c.get("total", "messages")),
-        });
-        line(out, &rec)
+        line(out, &Record::Summary(summary_record(run)))
     }
 }
 

@@ -16,6 +16,8 @@ mod json_lines;
 mod options;
 mod plain;
 mod printer;
+mod record;
+mod records;
 mod seen;
 mod select;
 pub mod stats;
@@ -24,6 +26,6 @@ mod topk;
 mod url;
 mod url_stats;
 
-pub use options::{Format, PrinterOptions};
+pub use options::{Format, PrinterOptions, RecordSender};
 pub use printer::Printer;
 pub use url::{host, host_from, host_of, redact, tld};

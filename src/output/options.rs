@@ -1,8 +1,12 @@
 //! What the printer is asked to write: the format and the options,
 //! read by the printer and by every format's writer.
 
+use super::json::Record;
 use super::stats::Period;
 use crate::scan::Kind;
+use std::fmt;
+use std::io;
+use std::sync::Arc;
 
 /// What the printer writes.
 #[non_exhaustive]
@@ -29,6 +33,38 @@ pub enum Format {
     StatsJson,
     /// The additive partial counters; see [`crate::output::stats`].
     StatsTsv,
+    /// Every record of [`Format::Json`], owned, handed to
+    /// [`PrinterOptions::records`] instead of written: for programs and
+    /// bindings that read records, not JSON text.
+    Records,
+}
+
+/// Where [`Format::Records`](super::Format::Records) sends each record,
+/// in the order `--json` writes them. An error it returns stops the run
+/// as a write error would.
+#[derive(Clone)]
+pub struct RecordSender(
+    Arc<dyn Fn(Record<'static>) -> io::Result<()> + Send + Sync>,
+);
+
+impl RecordSender {
+    /// Sends `rec`.
+    pub fn send(&self, rec: Record<'static>) -> io::Result<()> {
+        (self.0)(rec)
+    }
+
+    /// A sender calling `f` with each record.
+    pub fn new(
+        f: impl Fn(Record<'static>) -> io::Result<()> + Send + Sync + 'static,
+    ) -> RecordSender {
+        RecordSender(Arc::new(f))
+    }
+}
+
+impl fmt::Debug for RecordSender {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("RecordSender")
+    }
 }
 
 /// How the printer prints.
@@ -36,6 +72,8 @@ pub enum Format {
 pub struct PrinterOptions {
     /// What to write.
     pub format: Format,
+    /// Where [`Format::Records`] sends its records (nowhere when `None`).
+    pub records: Option<RecordSender>,
     /// Prefix each line with the input's name.
     pub with_filename: bool,
     /// Prefix each line with the line number.

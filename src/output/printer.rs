@@ -10,8 +10,9 @@ use super::files::FileNames;
 use super::json_lines::JsonLines;
 use super::options::{Format, PrinterOptions};
 use super::plain::PlainLines;
+use super::records::Records;
 use super::select::Selection;
-use super::stats::{Counts, Period};
+use super::stats::Counts;
 use super::stats_report::StatsReport;
 use crate::driver::{Hit, InputDone, Report, Wants};
 use crate::input::{Input, InputError};
@@ -24,9 +25,9 @@ impl Format {
     /// The writer of this format: one line per format.
     fn emitter<W: Write>(
         self,
-        exact_stats: bool,
-        by: Option<Period>,
+        opts: &PrinterOptions,
     ) -> Box<dyn Emit<W> + Send> {
+        let (exact_stats, by) = (opts.exact_stats, opts.by);
         match self {
             Format::Plain => Box::new(PlainLines::default()),
             Format::Count => Box::new(CountLines),
@@ -37,6 +38,7 @@ impl Format {
             Format::Stats => Box::new(StatsReport::text(exact_stats, by)),
             Format::StatsJson => Box::new(StatsReport::json(exact_stats, by)),
             Format::StatsTsv => Box::new(StatsReport::tsv(exact_stats, by)),
+            Format::Records => Box::new(Records::new(opts.records.clone())),
         }
     }
 }
@@ -91,8 +93,7 @@ impl<W: Write, E: Write> Printer<W, E> {
             opts.unique,
             opts.filter.clone(),
         );
-        let emit: Box<dyn Emit<W> + Send> =
-            opts.format.emitter(opts.exact_stats, opts.by);
+        let emit: Box<dyn Emit<W> + Send> = opts.format.emitter(&opts);
         Printer {
             scheme: emit.needs_scheme() || select.by_scheme(),
             tallies: emit.tallies(),

@@ -6,8 +6,12 @@ use super::*;
 use crate::container::{Fields, MailFields, Provenance};
 use crate::driver::Hit;
 use crate::mail::{self, Encoding, HtmlLink, Location, Mailbox};
-use crate::output::json::{MatchRecord, FIELD_CAP};
+use crate::output::escape::{self, json_text};
+use crate::output::json::{
+    FromRecord, MailRecord, MatchRecord, FIELD_CAP, HEADER_VALUES_CAP,
+};
 use crate::output::options::PrinterOptions;
+use crate::output::record::{match_record, origin};
 use crate::output::url::host_ref;
 use crate::scan::{Flags, Kind};
 use crate::search::Position;
@@ -374,6 +378,17 @@ fn same(ones: &[One], metas: &[Metadata]) {
         let want = whole(&cx, &url);
         assert_eq!(
             String::from_utf8_lossy(&out),
+            String::from_utf8_lossy(&want),
+            "{o:?}"
+        );
+        // The record of `Format::Records` (built once, in record.rs),
+        // owned and written by serde: the same bytes again.
+        let rec = Record::Match(match_record(&cx, &url)).into_owned();
+        let mut by_serde = Vec::new();
+        escape::write_json(&mut by_serde, &rec).expect("serializes");
+        by_serde.push(b'\n');
+        assert_eq!(
+            String::from_utf8_lossy(&by_serde),
             String::from_utf8_lossy(&want),
             "{o:?}"
         );

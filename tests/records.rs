@@ -1,0 +1,115 @@
+//! `Format::Records`: every record of `--json`, owned, handed to a
+//! function. Written back with the JSON writer's serializer, the records of
+//! a run are the `--json` output byte for byte, on the bundled corpora
+//! searched as mail (with metadata and HTML context) and raw (with
+//! rejects), at one thread and at two.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use urlgrep::input::{Input, InputError, Walk, WalkOptions};
+use urlgrep::output::escape::write_json;
+use urlgrep::output::json::Record;
+use urlgrep::output::{Format, Printer, PrinterOptions, RecordSender};
+use urlgrep::{Driver, Finder, MailMode};
+
+/// The inputs under `dir`, in walk order.
+fn inputs(dir: &Path) -> Vec<Result<Input, InputError>> {
+    Walk::new(vec![dir.to_path_buf()], WalkOptions::default()).collect()
+}
+
+/// The run's output in `opts`' format.
+fn run(
+    dir: &Path,
+    opts: PrinterOptions,
+    mail: bool,
+    threads: usize,
+) -> Vec<u8> {
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let mut printer = Printer::new(opts, &mut out, &mut err);
+    let mut driver = Driver::builder();
+    driver.threads(threads);
+    if mail {
+        driver
+            .mail_mode(MailMode::Auto)
+            .metadata(true)
+            .html_context(true)
+            .rejects(true);
+    }
+    let finder = Finder::builder().line_numbers(true).build();
+    driver.build(finder).run(inputs(dir), &mut printer).expect("runs");
+    printer.finish(std::time::Duration::ZERO).expect("finishes");
+    drop(printer);
+    out
+}
+
+fn corpus(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("corpora").join(name)
+}
+
+/// The records of a run, written as `--json` writes them.
+fn records(dir: &Path, mail: bool, threads: usize) -> (Vec<u8>, usize) {
+    let got: Arc<Mutex<Vec<Record<'static>>>> = Arc::default();
+    let sink = Arc::clone(&got);
+    let opts = PrinterOptions {
+        format: Format::Records,
+        records: Some(RecordSender::new(move |rec| {
+            sink.lock().expect("not poisoned").push(rec);
+            Ok(())
+        })),
+        rejects: true,
+        ..PrinterOptions::default()
+    };
+    let out = run(dir, opts, mail, threads);
+    assert!(out.is_empty(), "Records writes nothing");
+    let got = got.lock().expect("not poisoned");
+    let mut json = Vec::new();
+    for rec in got.iter() {
+        write_json(&mut json, rec).expect("serializes");
+        json.push(b'\n');
+    }
+    (json, got.len())
+}
+
+#[test]
+fn records_are_the_json_output() {
+    for (name, mail) in [("mail", true), ("news", true), ("rfc", false)] {
+        let dir = corpus(name);
+        let opts = PrinterOptions {
+            format: Format::Json,
+            rejects: true,
+            ..PrinterOptions::default()
+        };
+        let want = run(&dir, opts, mail, 1);
+        for threads in [1, 2] {
+            let (got, n) = records(&dir, mail, threads);
+            assert!(n > 10, "{name}: {n} records");
+            assert!(
+                got == want,
+                "{name} at -j{threads}: {} bytes of records, {} of JSON",
+                got.len(),
+                want.len()
+            );
+        }
+    }
+}
+
+/// An error of the sender stops the run, as a write error does.
+#[test]
+fn a_failing_sender_stops_the_run() {
+    let opts = PrinterOptions {
+        format: Format::Records,
+        records: Some(RecordSender::new(|_| {
+            Err(std::io::Error::other("consumer gone"))
+        })),
+        ..PrinterOptions::default()
+    };
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let mut printer = Printer::new(opts, &mut out, &mut err);
+    let finder = Finder::builder().build();
+    let got = Driver::builder()
+        .threads(1)
+        .build(finder)
+        .run(inputs(&corpus("rfc")), &mut printer);
+    let e = got.expect_err("the sender's error ends the run");
+    assert_eq!(e.to_string(), "consumer gone");
+}
