@@ -91,6 +91,7 @@ struct Adapter<'s, 'b, S> {
 impl<S: RecordSink> MailSink for Adapter<'_, '_, S> {
     type Error = S::Error;
 
+    #[inline]
     fn matched(&mut self, m: &MailMatch<'_>) -> Result<bool, S::Error> {
         let base = self.base;
         let at = match &mut self.pos {

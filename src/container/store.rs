@@ -110,6 +110,7 @@ impl Records {
     }
 
     /// The provenance stored as `k`.
+    #[inline]
     pub(crate) fn get(&self, k: u32) -> Option<Provenance<'_>> {
         let e = self.entries.get(k as usize)?;
         let Stored::Mail(m) = &e.fields;

@@ -196,6 +196,7 @@ impl Batch {
     }
 
     /// Pushes what a container's search found.
+    #[inline]
     pub(super) fn push_found(&mut self, f: &container::Found<'_, '_>) {
         match &f.record {
             None => {
