@@ -52,6 +52,7 @@ pub mod scan;
 mod search;
 // The crate's one module of `unsafe` code (issue 32): SIMD byte classes.
 pub mod simd;
+pub mod warc;
 
 pub use driver::{
     Driver, DriverBuilder, Hit, HitLines, InputDone, MailHit, MailMode,
