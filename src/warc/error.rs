@@ -135,7 +135,7 @@ impl fmt::Display for Fault {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "record at offset {}", self.offset)?;
+        write!(f, "at offset {}", self.offset)?;
         if let Some(gz) = self.gz_offset {
             write!(f, " (gzip member at {gz})")?;
         }

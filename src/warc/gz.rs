@@ -264,7 +264,12 @@ fn step<R: BufRead>(
                 }
                 Err(e) => {
                     *state = Gz::Resync(dec.into_inner());
-                    Step::Fault(Fault::BadGzip(e.to_string()))
+                    let why = if e.kind() == io::ErrorKind::UnexpectedEof {
+                        "the input ends inside the member".to_string()
+                    } else {
+                        e.to_string()
+                    };
+                    Step::Fault(Fault::BadGzip(why))
                 }
             }
         }
