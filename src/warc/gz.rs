@@ -101,7 +101,7 @@ enum Gz<R> {
 }
 
 enum Mode<R> {
-    Plain(R),
+    Plain(Counting<R>),
     Gz { state: Gz<R>, buf: Vec<u8>, start: usize, end: usize },
 }
 
@@ -123,12 +123,28 @@ pub(crate) struct Source<R> {
 impl<R: BufRead> Source<R> {
     /// A source over `rdr`, which begins at offset `start` of its file:
     /// gzip when its first bytes are the gzip magic.
-    pub(crate) fn new(mut rdr: R, start: u64) -> Source<R> {
-        let gz = matches!(rdr.fill_buf(), Ok(b) if b.starts_with(&MAGIC[..2]));
+    pub(crate) fn new(rdr: R, start: u64) -> Source<R> {
+        // The first two bytes, read whatever the reader's buffer holds
+        // (a 1-byte buffer gives them one at a time), then handed back.
+        let mut rdr = Counting::new(rdr, start);
+        let mut first = [0u8; 2];
+        let mut got = 0;
+        while got < 2 {
+            match rdr.fill_buf() {
+                Ok([]) | Err(_) => break,
+                Ok(b) => {
+                    first[got] = b[0];
+                    got += 1;
+                    rdr.consume(1);
+                }
+            }
+        }
+        rdr.unread(&first[..got]);
+        let gz = first[..got] == MAGIC[..2];
         if gz {
             Source {
                 mode: Mode::Gz {
-                    state: Gz::Between(Counting::new(rdr, start)),
+                    state: Gz::Between(rdr),
                     buf: Vec::new(),
                     start: 0,
                     end: 0,
@@ -263,7 +279,15 @@ fn step<R: BufRead>(
                     Step::Again
                 }
                 Err(e) => {
-                    *state = Gz::Resync(dec.into_inner());
+                    let mut raw = dec.into_inner();
+                    // A header refused before any byte was taken: step
+                    // past its magic, or the search would stop there again.
+                    if Some(raw.count) == *member
+                        && raw.fill_buf().is_ok_and(|b| !b.is_empty())
+                    {
+                        raw.consume(1);
+                    }
+                    *state = Gz::Resync(raw);
                     let why = if e.kind() == io::ErrorKind::UnexpectedEof {
                         "the input ends inside the member".to_string()
                     } else {

@@ -218,9 +218,9 @@ impl Head {
     }
 }
 
-/// The longest head read (version line and fields): past it the record is
-/// reported and skipped.
-pub(crate) const MAX_HEAD: usize = 256 * 1024;
+/// The longest WARC head read (version line and fields): past it the
+/// record is reported (`Fault::HeadTooLong`) and the reader resyncs.
+pub const MAX_HEAD: usize = 256 * 1024;
 
 /// Parses a head (`raw` from the version or start line to the empty line,
 /// line ends CRLF or LF, CRs at line ends ignored) into its fields; the

@@ -127,9 +127,18 @@ pub(crate) fn payload<'a, B: BufRead + 'a>(
     offset: u64,
     gz: Option<u64>,
 ) -> Result<Payload<'a>, Error> {
-    let peek = block.fill_buf().map_err(|e| to_error(e, offset, gz))?;
-    // ARC keeps non-HTTP bytes under http URLs too (a failed fetch).
-    if !http || peek.is_empty() || arc && !peek.starts_with(b"HTTP/") {
+    let err = |e| to_error(e, offset, gz);
+    if !http || block.fill_buf().map_err(err)?.is_empty() {
+        return Ok(Payload { http: None, body: Box::new(block) });
+    }
+    // ARC keeps non-HTTP bytes under http URLs too (a failed fetch): its
+    // first five bytes, taken whatever the buffer's size, tell.
+    let mut first = Vec::new();
+    if arc {
+        read_line(&mut block, &mut first, 5).map_err(err)?;
+    }
+    let mut block = io::Cursor::new(first).chain(block);
+    if arc && !block.get_ref().0.get_ref().starts_with(b"HTTP/") {
         return Ok(Payload { http: None, body: Box::new(block) });
     }
     let head = read_head(&mut block, offset, gz)?;

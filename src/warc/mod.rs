@@ -60,9 +60,10 @@ mod http;
 mod records;
 
 pub use error::{Error, Fault};
-pub use gz::{gzip_members, GzMembers};
+pub use gz::{gzip_members, GzMembers, Member};
+pub use head::MAX_HEAD;
 pub use head::{Head, RecordType};
-pub use http::{HttpHead, Payload};
+pub use http::{HttpHead, Payload, MAX_HTTP_HEAD};
 pub use records::{Block, Records};
 
 /// The two archive formats.
