@@ -10,8 +10,8 @@ mod shared;
 use std::io::{BufReader, Read, Write};
 
 use urlgrep::warc::{
-    gzip_members, sniff, sniff_gz, Error, Fault, Format, Head, RecordType,
-    Records,
+    find_member, gzip_members, sniff, sniff_gz, Error, Fault, Format, Head,
+    RecordType, Records,
 };
 
 const HTML: &[u8] = b"<!doctype html>\n<html><body>\n\
@@ -281,6 +281,9 @@ fn arc_plain_and_gzip() {
         .map(|m| m.expect("a member").offset)
         .collect();
     assert_eq!(listed, members);
+    assert_eq!(find_member(&gzipped[1..]), Some(128));
+    assert_eq!(find_member(&gzipped[130..]), Some(316 - 130));
+    assert_eq!(find_member(&gzipped[317..]), None);
 }
 
 /// Three records, each gzipped as its own member, and their member
@@ -331,6 +334,13 @@ fn gzip_members_give_their_offsets() {
     assert_eq!(listed.iter().map(|m| m.offset).collect::<Vec<_>>(), offsets);
     assert_eq!(listed[2].end, gz.len() as u64);
     assert_eq!(listed[1].inflated, parts[1].len() as u64);
+    // Cut points found without inflating the file: from any byte, the
+    // next member's start.
+    for from in 0..gz.len() {
+        let want = offsets.iter().find(|&&o| o as usize >= from);
+        let got = find_member(&gz[from..]).map(|i| (from + i) as u64);
+        assert_eq!(got.as_ref(), want, "from {from}");
+    }
     // A slice of the file from its second member on.
     let tail = read_records_from(&gz[offsets[1] as usize..], offsets[1]);
     let (head, _) = record(&tail[0]);
@@ -372,7 +382,11 @@ fn member_end_is_a_record_end() {
 #[test]
 fn whole_file_gzip() {
     let plain = fixture("chunked-gzip.warc");
-    let items = read_records(&gzip(&plain)[..]);
+    let whole = gzip(&plain);
+    // One member: no cut point after its start.
+    assert_eq!(find_member(&whole), Some(0));
+    assert_eq!(find_member(&whole[1..]), None);
+    let items = read_records(&whole[..]);
     assert_eq!(items.len(), 2);
     let (head, body) = record(&items[1]);
     assert_eq!(head.gz_offset(), Some(0));
@@ -501,6 +515,20 @@ fn shared_samples() {
         let mut data = Vec::new();
         entry.read_to_end(&mut data).unwrap();
         let items = read_records(BufReader::new(&data[..]));
+        if data.starts_with(&[0x1f, 0x8b]) {
+            // The cut points found without inflating are the members.
+            let listed: Vec<u64> = gzip_members(&data[..], 0)
+                .filter_map(Result::ok)
+                .map(|m| m.offset)
+                .collect();
+            let mut found = Vec::new();
+            let mut from = 0;
+            while let Some(i) = find_member(&data[from..]) {
+                found.push((from + i) as u64);
+                from += i + 1;
+            }
+            assert_eq!(found, listed, "{name}");
+        }
         let records =
             items.iter().filter(|i| matches!(i, Item::Record(..))).count();
         let faults = items.len() - records;

@@ -366,6 +366,49 @@ fn find_magic<R: BufRead>(raw: &mut Counting<R>) -> io::Result<()> {
     }
 }
 
+/// The offset in `hay` of the first gzip member that begins a record:
+/// its magic (`1f 8b 08`), a header flate2 accepts, and deflate data whose
+/// first inflated line is a WARC version line (`WARC/1.`) or an ARC
+/// header line. `None` when `hay` holds none.
+///
+/// The cut points of a parallel read of a `.warc.gz` (one member a
+/// record) without inflating the file: read a window where a slice is to
+/// start, and start it at the member this finds. Cost: a `memchr` for the
+/// magic, and at each candidate the inflation of at most one line (4 KiB);
+/// a magic inside compressed data passes the header check about once in
+/// 2^24 bytes, and then inflates to no record line. A member whose head
+/// runs past the end of `hay` is not found.
+pub fn find_member(hay: &[u8]) -> Option<usize> {
+    let mut at = 0;
+    while let Some(i) = memchr::memmem::find(&hay[at..], &MAGIC) {
+        let start = at + i;
+        if member_begins_record(&hay[start..]) {
+            return Some(start);
+        }
+        at = start + 1;
+    }
+    None
+}
+
+/// Whether the gzip member at the start of `bytes` inflates to a record
+/// line.
+fn member_begins_record(bytes: &[u8]) -> bool {
+    let mut dec = GzDecoder::new(bytes);
+    let mut line = [0u8; 4096];
+    let mut got = 0;
+    while got < line.len() && !line[..got].contains(&b'\n') {
+        match dec.read(&mut line[got..]) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => got += n,
+        }
+    }
+    let line = &line[..got];
+    let Some(end) = memchr::memchr(b'\n', line) else { return false };
+    let line = &line[..=end];
+    super::sniff(line) == Some(super::Format::Warc)
+        || super::records::arc_start(line)
+}
+
 /// One gzip member of a file: where it starts and ends in the compressed
 /// file, and how many bytes it inflates to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

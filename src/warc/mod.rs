@@ -60,7 +60,7 @@ mod http;
 mod records;
 
 pub use error::{Error, Fault};
-pub use gz::{gzip_members, GzMembers, Member};
+pub use gz::{find_member, gzip_members, GzMembers, Member};
 pub use head::MAX_HEAD;
 pub use head::{Head, RecordType};
 pub use http::{HttpHead, Payload, MAX_HTTP_HEAD};

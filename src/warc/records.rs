@@ -445,7 +445,7 @@ fn strip_newline(line: &[u8]) -> &[u8] {
 
 /// Whether `line` is an ARC header line: five parts, a URL with a scheme
 /// and no spaces, a date of digits, a decimal length.
-fn arc_start(line: &[u8]) -> bool {
+pub(crate) fn arc_start(line: &[u8]) -> bool {
     let line = head::trim_end_cr(strip_newline(line));
     match head::parse_arc_line(line) {
         Ok(parts) => !parts[0].contains(' ') && parts[0].contains(':'),
