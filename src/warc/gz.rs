@@ -186,26 +186,19 @@ impl<R: BufRead> Source<R> {
     pub(crate) fn fill_buf(&mut self) -> Result<&[u8], Error> {
         let (pos, dead) = (self.pos, &mut self.dead);
         match &mut self.mode {
-            Mode::Plain(rdr) => loop {
+            Mode::Plain(rdr) => {
                 if *dead {
                     return Ok(&[]);
                 }
+                // Counting's fill_buf retries an interrupted read.
                 match rdr.fill_buf() {
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    // Reborrowed: the loop's borrow ends at the return.
-                    Ok(_) => {
-                        return rdr.fill_buf().map_err(|_| unreachable_io(pos))
-                    }
+                    Ok(b) => Ok(b),
                     Err(e) => {
                         *dead = true;
-                        return Err(Error::new(
-                            pos,
-                            None,
-                            Fault::Io(e.to_string()),
-                        ));
+                        Err(Error::new(pos, None, Fault::Io(e.to_string())))
                     }
                 }
-            },
+            }
             Mode::Gz { state, buf, start, end } => {
                 while *start == *end {
                     let at = self.member;
@@ -238,12 +231,6 @@ impl<R: BufRead> Source<R> {
             Mode::Gz { start, end, .. } => *start = (*start + n).min(*end),
         }
     }
-}
-
-/// A second `fill_buf` after a successful one does not fail (it returns
-/// the same buffer); should a reader break that, it reads as a read error.
-fn unreachable_io(pos: u64) -> Error {
-    Error::new(pos, None, Fault::Io("reader failed on a second look".into()))
 }
 
 enum Step {

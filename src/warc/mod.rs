@@ -48,6 +48,51 @@
 //! wraps an [`Error`]; an unsupported content coding (`br`, …) from
 //! [`Records::payload`]. Nothing here panics on input.
 //!
+//! # Bounds
+//! Memory does not grow with a record: a block is read through the
+//! reader's buffer (gzip: a 64 KiB window of inflated bytes), a WARC head
+//! is read up to [`MAX_HEAD`] (256 KiB), an HTTP head up to
+//! [`MAX_HTTP_HEAD`] (64 KiB), a chunk-size line up to 4 KiB, a line
+//! looked at in a resync up to 64 KiB (the rest of a longer one passed
+//! over). A head past its bound is an error ([`Fault::HeadTooLong`]): a
+//! WARC head's record is passed over by a resync, an HTTP head's record
+//! by the next [`Records::next_record`], its payload unread.
+//!
+//! # Cut points
+//! [`gzip_members`] lists a `.warc.gz`'s members exactly, inflating it
+//! whole; [`find_member`] finds the next member that begins a record in
+//! a window of the compressed bytes, inflating one line;
+//! [`Records::with_start`] reads from such a member on, its offsets those
+//! of the file.
+//!
+//! # Example
+//! ```
+//! use std::io::Read;
+//! use urlgrep::warc::{Format, RecordType, Records};
+//!
+//! let warc = b"WARC/1.1\r\nWARC-Type: response\r\n\
+//!     WARC-Target-URI: http://example.com/\r\n\
+//!     WARC-Date: 2026-11-27T11:00:00Z\r\n\
+//!     Content-Type: application/http; msgtype=response\r\n\
+//!     Content-Length: 60\r\n\r\n\
+//!     HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n\
+//!     <a href=x>hi</a>\r\n\r\n";
+//! let mut records = Records::new(&warc[..]);
+//! let head = records.next_record().unwrap()?;
+//! assert_eq!(records.format(), Some(Format::Warc));
+//! assert_eq!(head.record_type(), &RecordType::Response);
+//! assert_eq!(head.target_uri(), Some("http://example.com/"));
+//! assert_eq!(head.date_rfc3339().as_deref(), Some("2026-11-27T11:00:00Z"));
+//! let mut payload = records.payload()?;
+//! assert_eq!(payload.http().and_then(|h| h.status()), Some(200));
+//! let mut body = String::new();
+//! payload.read_to_string(&mut body).unwrap();
+//! assert_eq!(body, "<a href=x>hi</a>");
+//! drop(payload);
+//! assert!(records.next_record().is_none());
+//! # Ok::<(), urlgrep::warc::Error>(())
+//! ```
+//!
 //! This module sits beside `mail`, below the driver: it imports only std,
 //! memchr and flate2.
 

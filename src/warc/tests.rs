@@ -45,3 +45,75 @@ fn one_record() {
     assert_eq!(body, b"hello");
     assert!(records.next_record().is_none());
 }
+
+/// A reader that fails after its bytes.
+struct Failing<'a>(&'a [u8]);
+
+impl std::io::Read for Failing<'_> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        if self.0.is_empty() {
+            return Err(std::io::Error::other("disk on fire"));
+        }
+        let n = self.0.len().min(out.len());
+        out[..n].copy_from_slice(&self.0[..n]);
+        self.0 = &self.0[n..];
+        Ok(n)
+    }
+}
+
+#[test]
+fn read_error_is_reported_once_then_the_end() {
+    let warc = b"WARC/1.0\r\nWARC-Type: resource\r\nContent-Length: 3\r\n\r\nabc\r\n\r\nWARC/1.0\r\n";
+    let rdr = std::io::BufReader::new(Failing(warc));
+    let mut records = Records::new(rdr);
+    assert!(records.next_record().unwrap().is_ok());
+    let e = records.next_record().unwrap().unwrap_err();
+    assert!(
+        matches!(e.fault(), Fault::Io(why) if why.contains("disk on fire")),
+        "{e}"
+    );
+    assert!(records.next_record().is_none());
+}
+
+#[test]
+fn head_too_long_is_passed() {
+    let mut warc = b"WARC/1.0\r\nWARC-Type: resource\r\n".to_vec();
+    while warc.len() <= MAX_HEAD {
+        warc.extend_from_slice(
+            b"X-Filler: 0123456789012345678901234567890123456789\r\n",
+        );
+    }
+    warc.extend_from_slice(b"Content-Length: 1\r\n\r\nx\r\n\r\n");
+    let after = warc.len() as u64;
+    warc.extend_from_slice(b"WARC/1.0\r\nWARC-Type: resource\r\nContent-Length: 2\r\n\r\nok\r\n\r\n");
+    let mut records = Records::new(&warc[..]);
+    let e = records.next_record().unwrap().unwrap_err();
+    assert_eq!(e.fault(), &Fault::HeadTooLong(MAX_HEAD));
+    assert_eq!(e.offset(), 0);
+    let head = records.next_record().unwrap().unwrap();
+    assert_eq!(head.offset(), after);
+}
+
+#[test]
+fn http_head_too_long_leaves_the_record_to_be_passed() {
+    let mut http = b"HTTP/1.1 200 OK\r\n".to_vec();
+    while http.len() <= MAX_HTTP_HEAD {
+        http.extend_from_slice(
+            b"Set-Cookie: 0123456789012345678901234567890123456789\r\n",
+        );
+    }
+    http.extend_from_slice(b"\r\nbody");
+    let mut warc = format!(
+        "WARC/1.1\r\nWARC-Type: response\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n",
+        http.len()
+    )
+    .into_bytes();
+    warc.extend_from_slice(&http);
+    warc.extend_from_slice(b"\r\n\r\nWARC/1.1\r\nWARC-Type: resource\r\nContent-Length: 2\r\n\r\nok\r\n\r\n");
+    let mut records = Records::new(&warc[..]);
+    records.next_record().unwrap().unwrap();
+    let e = records.payload().err().unwrap();
+    assert_eq!(e.fault(), &Fault::HeadTooLong(MAX_HTTP_HEAD));
+    let next = records.next_record().unwrap().unwrap();
+    assert_eq!(next.record_type(), &RecordType::Resource);
+}
