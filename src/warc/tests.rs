@@ -117,3 +117,17 @@ fn http_head_too_long_leaves_the_record_to_be_passed() {
     let next = records.next_record().unwrap().unwrap();
     assert_eq!(next.record_type(), &RecordType::Resource);
 }
+
+#[test]
+fn public_types_are_send_and_sync() {
+    fn send_sync<T: Send + Sync>() {}
+    fn send<T: Send>() {}
+    send_sync::<Head>();
+    send_sync::<Error>();
+    send_sync::<Fault>();
+    send_sync::<RecordType>();
+    send_sync::<HttpHead>();
+    send_sync::<Member>();
+    send::<Records<std::io::BufReader<std::fs::File>>>();
+    send::<GzMembers<&[u8]>>();
+}
