@@ -380,6 +380,38 @@ fn member_end_is_a_record_end() {
 }
 
 #[test]
+fn block_past_its_member_ends_with_it() {
+    // One record a member, the first's Content-Length 50 too long: its
+    // block ends with its member, and the next member's record is read
+    // (as warcio reads it), not swallowed as the rest of the block.
+    let data = fixture("br.warc");
+    let first = data[340..].to_vec();
+    let long = String::from_utf8_lossy(&first)
+        .replace("Content-Length: 5\r\n", "Content-Length: 55\r\n")
+        .into_bytes();
+    let mut gz = gzip(&long);
+    let second = gz.len() as u64;
+    gz.extend(gzip(&first));
+    let items = read_records(&gz[..]);
+    assert_eq!(items.len(), 3, "{items:?}");
+    let (head, body) = record(&items[0]);
+    assert_eq!(head.content_length(), 55);
+    assert_eq!(body, b"after\r\n\r\n");
+    let e = fault(&items[1]);
+    assert_eq!(e.fault(), &Fault::PastMember { expected: 55, got: 9 });
+    assert_eq!((e.offset(), e.gz_offset()), (0, Some(0)));
+    let (next, body) = record(&items[2]);
+    assert_eq!(next.gz_offset(), Some(second));
+    assert_eq!(body, b"after");
+    // Read from its member on, the second record is the same.
+    let tail = read_records_from(&gz[second as usize..], second);
+    let (alone, alone_body) = record(&tail[0]);
+    assert_eq!(alone.gz_offset(), next.gz_offset());
+    assert_eq!(alone.record_id(), next.record_id());
+    assert_eq!(alone_body, body);
+}
+
+#[test]
 fn whole_file_gzip() {
     let plain = fixture("chunked-gzip.warc");
     let whole = gzip(&plain);

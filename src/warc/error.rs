@@ -16,6 +16,16 @@ pub enum Fault {
         /// The octets there were.
         got: u64,
     },
+    /// A record that began at a gzip member's start whose block runs past
+    /// that member's end: `got` of the `expected` octets were in it (WARC
+    /// 1.1 Annex D: one record a member; warcio reads so too). The next
+    /// member is read as the next record.
+    PastMember {
+        /// The block's declared length.
+        expected: u64,
+        /// The octets its member held.
+        got: u64,
+    },
     /// The input ended inside a record's head.
     TruncatedHead,
     /// A block was not followed by its end (CRLF CRLF for WARC, a newline
@@ -103,6 +113,11 @@ impl fmt::Display for Fault {
                 f,
                 "truncated record: the input ends after {got} of its \
                  {expected} octets"
+            ),
+            Fault::PastMember { expected, got } => write!(
+                f,
+                "record runs past the end of its gzip member: the member \
+                 ends after {got} of its {expected} octets"
             ),
             Fault::TruncatedHead => f.write_str("truncated record head"),
             Fault::NoRecordEnd(seen) => write!(

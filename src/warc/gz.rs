@@ -116,6 +116,9 @@ pub(crate) struct Source<R> {
     /// The next byte is the first of a member (set when a member begins,
     /// cleared by a consume).
     fresh: bool,
+    /// For gzip: the uncompressed offset where the last member begun
+    /// began.
+    member_pos: u64,
     /// A plain source's read error, reported once.
     dead: bool,
 }
@@ -152,11 +155,19 @@ impl<R: BufRead> Source<R> {
                 pos: 0,
                 member: Some(start),
                 fresh: true,
+                member_pos: 0,
                 dead: false,
             }
         } else {
             let mode = Mode::Plain(rdr);
-            Source { mode, pos: start, member: None, fresh: true, dead: false }
+            Source {
+                mode,
+                pos: start,
+                member: None,
+                fresh: true,
+                member_pos: start,
+                dead: false,
+            }
         }
     }
 
@@ -173,6 +184,12 @@ impl<R: BufRead> Source<R> {
     /// The compressed offset of the member of the next byte, for gzip.
     pub(crate) fn member(&self) -> Option<u64> {
         self.member
+    }
+
+    /// For gzip, the uncompressed offset where the member of the next
+    /// byte began.
+    pub(crate) fn member_pos(&self) -> Option<u64> {
+        self.member.map(|_| self.member_pos)
     }
 
     /// Whether the next byte begins a gzip member.
@@ -202,7 +219,12 @@ impl<R: BufRead> Source<R> {
             Mode::Gz { state, buf, start, end } => {
                 while *start == *end {
                     let at = self.member;
-                    match step(state, buf, &mut self.member, &mut self.fresh) {
+                    let step =
+                        step(state, buf, &mut self.member, &mut self.fresh);
+                    if self.fresh {
+                        self.member_pos = pos;
+                    }
+                    match step {
                         Step::Data(n) => {
                             *start = 0;
                             *end = n;

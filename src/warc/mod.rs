@@ -24,7 +24,11 @@
 //!   as written and given again in RFC 3339 form.
 //! - WARC 1.1 Annex D (`.warc.gz`): each record compressed as one gzip
 //!   member (RFC 1952 §2.2: members simply follow one another); files
-//!   gzipped whole are read too, every record then carrying member 0.
+//!   gzipped whole are read too, every record then carrying member 0. A
+//!   record that begins at a member's start ends with that member at the
+//!   latest (as warcio reads it), so a wrong `Content-Length` cannot
+//!   swallow the records of the members after it, and a read that starts
+//!   at a member gives the records a whole read gives from there.
 //! - ARC v1 (the Internet Archive's ARC file format): a `filedesc://`
 //!   version block, then records whose header line is `URL IP-address
 //!   Archive-date Content-type Archive-length`, that many octets, and a

@@ -25,6 +25,11 @@ struct Cur {
     http: bool,
     /// The input ended inside the block.
     eof: bool,
+    /// The record began at a gzip member's start, so it ends with that
+    /// member at the latest (as warcio reads it: a member a record).
+    bounded: bool,
+    /// The block reached its member's end with bytes left.
+    cut: bool,
     /// The source broke (a damaged member) inside the block.
     broken: Option<Error>,
 }
@@ -146,15 +151,23 @@ impl<R: BufRead> Records<R> {
     /// Passes over the rest of the current record and its end.
     fn finish(&mut self) -> Result<(), Error> {
         let Some(mut cur) = self.cur.take() else { return Ok(()) };
-        while cur.left > 0 && !cur.eof && cur.broken.is_none() {
-            match self.src.fill_buf() {
-                Ok([]) => cur.eof = true,
-                Ok(b) => {
-                    let n = (b.len() as u64).min(cur.left) as usize;
-                    self.src.consume(n);
-                    cur.left -= n as u64;
+        while cur.left > 0 && !cur.eof && !cur.cut && cur.broken.is_none() {
+            let n = match self.src.fill_buf() {
+                Ok([]) => {
+                    cur.eof = true;
+                    0
                 }
-                Err(e) => cur.broken = Some(e),
+                Ok(b) => (b.len() as u64).min(cur.left) as usize,
+                Err(e) => {
+                    cur.broken = Some(e);
+                    0
+                }
+            };
+            if n > 0 && cur.bounded && self.src.fresh() {
+                cur.cut = true;
+            } else {
+                self.src.consume(n);
+                cur.left -= n as u64;
             }
         }
         if let Some(e) = cur.broken {
@@ -164,9 +177,13 @@ impl<R: BufRead> Records<R> {
                 e.fault().clone(),
             ));
         }
+        let got = cur.len - cur.left;
         if cur.eof {
-            let got = cur.len - cur.left;
             let fault = Fault::Truncated { expected: cur.len, got };
+            return Err(Error::new(cur.offset, cur.gz, fault));
+        }
+        if cur.cut {
+            let fault = Fault::PastMember { expected: cur.len, got };
             return Err(Error::new(cur.offset, cur.gz, fault));
         }
         // The end: CRLF CRLF (WARC), a newline (ARC). Blank lines of any
@@ -319,6 +336,8 @@ impl<R: BufRead> Records<R> {
                 format: head.format,
                 http: head.is_http(),
                 eof: false,
+                bounded: self.src.member_pos() == Some(offset),
+                cut: false,
                 broken: None,
             });
         }
@@ -463,23 +482,30 @@ impl<R: BufRead> BufRead for Block<'_, R> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
         let Records { src, cur, .. } = &mut *self.rec;
         let Some(cur) = cur else { return Ok(&[]) };
-        if cur.left == 0 || cur.eof || cur.broken.is_some() {
+        if cur.left == 0 || cur.eof || cur.cut || cur.broken.is_some() {
             return Ok(&[]);
         }
         match src.fill_buf() {
             Ok([]) => {
                 cur.eof = true;
-                Ok(&[])
+                return Ok(&[]);
             }
-            Ok(b) => {
-                let n = (b.len() as u64).min(cur.left) as usize;
-                Ok(&b[..n])
-            }
+            Ok(_) => {}
             Err(e) => {
                 cur.broken = Some(e);
-                Ok(&[])
+                return Ok(&[]);
             }
         }
+        if cur.bounded && src.fresh() {
+            // The next member began: this record's block ends with its
+            // own member (the next record is there).
+            cur.cut = true;
+            return Ok(&[]);
+        }
+        // Buffered now: a second look gives the same bytes.
+        let b = src.fill_buf().unwrap_or(&[]);
+        let n = (b.len() as u64).min(cur.left) as usize;
+        Ok(&b[..n])
     }
 
     fn consume(&mut self, amt: usize) {
