@@ -53,6 +53,7 @@ pub mod scan;
 mod search;
 // The crate's one module of `unsafe` code (issue 32): SIMD byte classes.
 pub mod simd;
+pub mod warc;
 
 pub use container::{
     ContainerKind, Fields, HitLines, MailFields, MailMode, Provenance,
