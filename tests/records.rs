@@ -30,6 +30,7 @@ fn run(
     driver.threads(threads);
     if mail {
         driver
+            .web_archives(true)
             .mail_mode(MailMode::Auto)
             .metadata(true)
             .html_context(true)
@@ -73,15 +74,45 @@ fn records(dir: &Path, mail: bool, threads: usize) -> (Vec<u8>, usize) {
 #[test]
 fn records_are_the_json_output() {
     for (name, mail) in [("mail", true), ("news", true), ("rfc", false)] {
-        let dir = corpus(name);
+        same_records(&corpus(name), name, mail);
+    }
+}
+
+/// The web-archive samples (records with a web record part, faults).
+#[test]
+fn records_of_web_archives_are_the_json_output() {
+    let root =
+        std::env::var_os("URLGREP_SHARED").map(PathBuf::from).unwrap_or_else(
+            || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
+        );
+    let tarball = root.join("corpora/warc/pywb-sample-warcs.tar.gz");
+    if !tarball.exists() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{} absent under CI",
+            tarball.display()
+        );
+        eprintln!("SKIPPED: {} absent", tarball.display());
+        return;
+    }
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let gz = flate2::read::GzDecoder::new(
+        std::fs::File::open(&tarball).expect("opens"),
+    );
+    tar::Archive::new(gz).unpack(dir.path()).expect("unpacks");
+    same_records(&dir.path().join("pywb-sample-archive"), "warc", true);
+}
+
+fn same_records(dir: &Path, name: &str, mail: bool) {
+    {
         let opts = PrinterOptions {
             format: Format::Json,
             rejects: true,
             ..PrinterOptions::default()
         };
-        let want = run(&dir, opts, mail, 1);
+        let want = run(dir, opts, mail, 1);
         for threads in [1, 2] {
-            let (got, n) = records(&dir, mail, threads);
+            let (got, n) = records(dir, mail, threads);
             assert!(n > 10, "{name}: {n} records");
             assert!(
                 got == want,

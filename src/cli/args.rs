@@ -229,6 +229,16 @@ pub struct Args {
     #[arg(long, value_name = "WHEN", value_enum, default_value_t = Mail::Auto)]
     pub mail: Mail,
 
+    /// Read web archives as such: WARC 1.0/1.1 and ARC files, plain or
+    /// .gz (one gzip member a record, or the whole file). Each record's
+    /// payload is searched, its HTTP head, chunked and gzip/deflate
+    /// codings undone; `request`, `warcinfo` and `revisit` records and
+    /// the records' own target URIs are not. With --json each URL carries
+    /// its record (target URI, date, id, type, offsets). auto: inputs
+    /// whose first bytes are a WARC or ARC record; off: as other text.
+    #[arg(long, value_name = "WHEN", value_enum, default_value_t = Warc::Auto)]
+    pub warc: Warc,
+
     /// Repair raw quoted-printable in text that is not MIME-encoded: join
     /// `=` soft line breaks and decode `=3D` inside URLs (flagged
     /// `qp-repair`). Reads each such input whole.
@@ -420,6 +430,15 @@ pub enum Mail {
     /// Every input is mail.
     On,
     /// Raw scans only.
+    Off,
+}
+
+/// `--warc WHEN`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Warc {
+    /// Sniff the first bytes of each input.
+    Auto,
+    /// Read web archives as other text.
     Off,
 }
 

@@ -278,6 +278,7 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
         Mail::Off => MailMode::Off,
     };
     driver
+        .web_archives(args.warc == args::Warc::Auto)
         .mail_mode(mode)
         .qp_repair(args.qp_repair)
         .skip_binary(!args.text)

@@ -10,8 +10,9 @@
 //!   which hand each URL to a [`RecordSink`] with its [`Provenance`]).
 //!
 //! Mail (mbox, Maildir message, news article, digest: [`crate::mail`]) is
-//! the first container, `--qp-repair` on text that is not mail the second,
-//! and raw text the trivial one (no records: the driver searches it with
+//! the first container, web archives (WARC, ARC: [`crate::warc`]) the
+//! second, `--qp-repair` on text that is not mail a third, and raw text
+//! the trivial one (no records: the driver searches it with
 //! [`crate::Finder`] directly). The driver knows containers only through
 //! this module; a new container is its own file here, a [`Reading`]
 //! variant with its arms in this file, and its flag.
@@ -20,8 +21,11 @@ mod lines;
 mod mail;
 mod record;
 mod store;
+mod warc;
 
-pub use record::{ContainerKind, Fields, HitLines, MailFields, Provenance};
+pub use record::{
+    ContainerKind, Fields, HitLines, MailFields, Provenance, WebRecord,
+};
 pub(crate) use store::Records;
 
 use crate::mail::{Format, MailFinder};
@@ -55,6 +59,8 @@ pub(crate) enum Reading {
     /// Raw quoted-printable repaired (`--qp-repair` on text that is not
     /// mail); a stream is read in windows ([`crate::mail::repair_reader`]).
     Repair,
+    /// A web archive (WARC, ARC), plain or gzip: records are its records.
+    Web(crate::warc::Format),
 }
 
 /// Where a big file of a [`Reading`] may be cut into slices.
@@ -74,14 +80,14 @@ impl Reading {
         match self {
             Reading::Raw => Cut::Lines,
             Reading::Mail(Format::Mbox) => Cut::Records,
-            Reading::Mail(_) | Reading::Repair => Cut::Whole,
+            Reading::Mail(_) | Reading::Repair | Reading::Web(_) => Cut::Whole,
         }
     }
 
     /// Whether the input is searched as records (its URLs carry a
     /// [`Provenance`], and its end the number of records).
     pub(crate) fn records(self) -> bool {
-        matches!(self, Reading::Mail(_))
+        matches!(self, Reading::Mail(_) | Reading::Web(_))
     }
 }
 
@@ -96,6 +102,8 @@ pub(crate) struct Settings {
     pub(crate) html_context: bool,
     pub(crate) rejects: bool,
     pub(crate) lines: Option<(usize, usize)>,
+    /// Web archives are read as such (`--warc auto`).
+    pub(crate) web: bool,
 }
 
 /// The containers of a run, built once: how each input is read and
@@ -104,6 +112,7 @@ pub(crate) struct Settings {
 pub(crate) struct Containers {
     mode: MailMode,
     qp_repair: bool,
+    web: bool,
     /// Line numbers are counted ([`crate::FinderBuilder::line_numbers`]).
     lines: bool,
     finder: Finder,
@@ -139,6 +148,11 @@ pub(crate) trait RecordSink {
 
     /// A record begins (before its URLs).
     fn record(&mut self);
+
+    /// A fault of the container at absolute offset `offset` (`what`
+    /// says it): what comes after it was passed over up to the next
+    /// record; the search goes on there.
+    fn fault(&mut self, offset: u64, what: String);
 }
 
 impl Containers {
@@ -147,6 +161,7 @@ impl Containers {
         Containers {
             mode: settings.mode,
             qp_repair: settings.qp_repair,
+            web: settings.web,
             lines: finder.inner().lines,
             mail: mail::finder(&finder, settings),
             finder,
@@ -156,13 +171,30 @@ impl Containers {
     /// Whether an input's first bytes decide how it is read: when they
     /// do not, it is [`Reading::Raw`].
     pub(crate) fn sniffs(&self) -> bool {
-        self.mode != MailMode::Off || self.qp_repair
+        self.mode != MailMode::Off || self.qp_repair || self.web
     }
 
     /// Whether `head` is the beginning of a container (whatever the
     /// settings): a file that is, is not skipped as binary.
     pub(crate) fn recognised(&self, head: &[u8]) -> bool {
         Format::sniff(head) != Format::Unknown
+            || self.web_format(head).is_some()
+    }
+
+    /// The web archive `head` begins, when web archives are read.
+    fn web_format(&self, head: &[u8]) -> Option<crate::warc::Format> {
+        self.web.then(|| crate::warc::sniff(head)).flatten()
+    }
+
+    /// How an input whose stored (compressed) first bytes are `raw` is
+    /// read when its container reads it compressed: a `.warc.gz`, whose
+    /// records are inflated member by member so that each knows its
+    /// member's offset. `None`: the input is decompressed as usual.
+    pub(crate) fn reads_compressed(&self, raw: &[u8]) -> Option<Reading> {
+        if !self.web {
+            return None;
+        }
+        crate::warc::sniff_gz(raw).map(Reading::Web)
     }
 
     /// How an input whose first bytes are `head` is read, and whether
@@ -170,6 +202,9 @@ impl Containers {
     pub(crate) fn reading(&self, head: &[u8]) -> (Reading, bool) {
         if !self.sniffs() {
             return (Reading::Raw, false);
+        }
+        if let Some(f) = self.web_format(head) {
+            return (Reading::Web(f), true);
         }
         let sniffed = Format::sniff(head);
         let known = sniffed != Format::Unknown;
@@ -246,6 +281,10 @@ impl Containers {
                 );
                 0
             }
+            Reading::Web(_) => {
+                let Ok(()) = warc::search(&self.finder, bytes, sink);
+                0
+            }
             Reading::Raw => 0,
         }
     }
@@ -288,6 +327,7 @@ impl Containers {
                     None => got,
                 }
             }
+            Reading::Web(_) => warc::search(&self.finder, rdr, sink),
             Reading::Raw => {
                 self.finder.find_reader(rdr, &mut RawSink { sink })
             }

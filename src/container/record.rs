@@ -28,6 +28,8 @@ pub struct Provenance<'a> {
 pub enum Fields<'a> {
     /// A mail message (mbox, Maildir, news article, digest).
     Mail(MailFields<'a>),
+    /// A web-archive record (WARC, ARC).
+    Web(&'a Arc<WebRecord>),
 }
 
 /// The kind of container a [`Provenance`] comes from.
@@ -36,6 +38,8 @@ pub enum Fields<'a> {
 pub enum ContainerKind {
     /// Mail: mbox, Maildir, news articles, digests.
     Mail,
+    /// Web archives: WARC, WET, ARC.
+    Web,
 }
 
 impl<'a> Provenance<'a> {
@@ -43,6 +47,7 @@ impl<'a> Provenance<'a> {
     pub fn kind(&self) -> ContainerKind {
         match self.fields {
             Fields::Mail(_) => ContainerKind::Mail,
+            Fields::Web(_) => ContainerKind::Web,
         }
     }
 
@@ -50,6 +55,15 @@ impl<'a> Provenance<'a> {
     pub fn mail(&self) -> Option<&MailFields<'a>> {
         match &self.fields {
             Fields::Mail(m) => Some(m),
+            Fields::Web(_) => None,
+        }
+    }
+
+    /// The web-archive record, when the record is one.
+    pub fn web(&self) -> Option<&'a Arc<WebRecord>> {
+        match self.fields {
+            Fields::Web(w) => Some(w),
+            Fields::Mail(_) => None,
         }
     }
 }
@@ -88,4 +102,28 @@ pub struct HitLines<'a> {
     /// Absolute offset of the searched text's source: the stored offsets
     /// of its lines ([`crate::mail::TextLine::stored`]) count from it.
     pub offset: u64,
+}
+
+/// What a web-archive record (WARC 1.0/1.1, ARC v1) says of the URLs
+/// found in its payload: one per record, shared by its URLs.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WebRecord {
+    /// `warc` or `arc`.
+    pub format: &'static str,
+    /// The record's type (`WARC-Type`: `response`, `resource`,
+    /// `conversion`, `metadata`…; ARC's records are `response`).
+    pub kind: String,
+    /// The page the payload came from (`WARC-Target-URI`, ARC's URL).
+    pub target_uri: Option<String>,
+    /// When it was captured, as RFC 3339 (`WARC-Date`, ARC's 14 digits,
+    /// read as UTC).
+    pub date: Option<String>,
+    /// The record's id (`WARC-Record-ID`), as written.
+    pub id: Option<String>,
+    /// The payload's media type: the HTTP `Content-Type` of a response,
+    /// else the record's `Content-Type`.
+    pub content_type: Option<String>,
+    /// For gzip input, the offset of the gzip member holding the record
+    /// in the compressed file (a reader seeks there, as CDX indexes do).
+    pub gz_offset: Option<u64>,
 }

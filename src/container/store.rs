@@ -2,7 +2,7 @@
 //! a record, the parts its URLs share (a message's id and metadata, the
 //! lines around them) stored once.
 
-use super::record::{Fields, HitLines, MailFields, Provenance};
+use super::record::{Fields, HitLines, MailFields, Provenance, WebRecord};
 use crate::mail::{Encoding, HtmlLink, Location, Metadata, TextLines};
 use std::sync::Arc;
 
@@ -15,6 +15,7 @@ pub(crate) struct Records {
     metas: Vec<Arc<Metadata>>,
     htmls: Vec<Arc<HtmlLink>>,
     lines: Vec<Arc<TextLines>>,
+    webs: Vec<Arc<WebRecord>>,
 }
 
 /// A [`Provenance`], its id at `ids[id.0..id.1]`.
@@ -29,6 +30,8 @@ struct Entry {
 /// [`Fields`], their shared parts as indices into [`Records`].
 enum Stored {
     Mail(StoredMail),
+    /// `webs[k]`.
+    Web(u32),
 }
 
 /// [`MailFields`], stored.
@@ -56,19 +59,38 @@ impl Records {
     pub(crate) fn push(&mut self, record: &Provenance<'_>) -> Option<u32> {
         let k = u32::try_from(self.entries.len()).ok()?;
         let same = self.entries.last().filter(|e| e.index == record.index);
-        let same = same.map(|e| {
-            let Stored::Mail(m) = &e.fields;
-            (e.id, m.meta)
+        let mail = match &record.fields {
+            Fields::Mail(mail) => mail,
+            Fields::Web(web) => {
+                let same = same.and_then(|e| match e.fields {
+                    Stored::Web(w) => Some((e.id, w)),
+                    Stored::Mail(_) => None,
+                });
+                let (id, w) = match same {
+                    Some(same) => same,
+                    None => {
+                        let w = u32::try_from(self.webs.len()).ok()?;
+                        self.webs.push(Arc::clone(web));
+                        (self.id(record.id), w)
+                    }
+                };
+                self.entries.push(Entry {
+                    index: record.index,
+                    offset: record.offset,
+                    id,
+                    fields: Stored::Web(w),
+                });
+                return Some(k);
+            }
+        };
+        let same = same.and_then(|e| match &e.fields {
+            Stored::Mail(m) => Some((e.id, m.meta)),
+            Stored::Web(_) => None,
         });
-        let Fields::Mail(mail) = &record.fields;
         let (id, meta) = match same {
             Some(same) => same,
             None => {
-                let id = record.id.map(|id| {
-                    let from = self.ids.len();
-                    self.ids.extend_from_slice(id);
-                    (from, self.ids.len())
-                });
+                let id = self.id(record.id);
                 let meta = mail.meta.and_then(|meta| {
                     let k = u32::try_from(self.metas.len()).ok()?;
                     self.metas.push(Arc::clone(meta));
@@ -109,11 +131,31 @@ impl Records {
         Some(k)
     }
 
+    /// Stores a record's id.
+    fn id(&mut self, id: Option<&[u8]>) -> Option<(usize, usize)> {
+        id.map(|id| {
+            let from = self.ids.len();
+            self.ids.extend_from_slice(id);
+            (from, self.ids.len())
+        })
+    }
+
     /// The provenance stored as `k`.
     #[inline]
     pub(crate) fn get(&self, k: u32) -> Option<Provenance<'_>> {
         let e = self.entries.get(k as usize)?;
-        let Stored::Mail(m) = &e.fields;
+        let id = e.id.and_then(|(a, b)| self.ids.get(a..b));
+        let m = match &e.fields {
+            Stored::Mail(m) => m,
+            Stored::Web(w) => {
+                return Some(Provenance {
+                    index: e.index,
+                    offset: e.offset,
+                    id,
+                    fields: Fields::Web(self.webs.get(*w as usize)?),
+                })
+            }
+        };
         let fields = MailFields {
             meta: m.meta.and_then(|k| self.metas.get(k as usize)),
             part: m.part,
@@ -129,7 +171,7 @@ impl Records {
         Some(Provenance {
             index: e.index,
             offset: e.offset,
-            id: e.id.and_then(|(a, b)| self.ids.get(a..b)),
+            id,
             fields: Fields::Mail(fields),
         })
     }
@@ -149,6 +191,7 @@ impl Records {
         self.metas.clear();
         self.htmls.clear();
         self.lines.clear();
+        self.webs.clear();
     }
 
     /// The bytes it holds (its vectors' capacities).

@@ -3,7 +3,7 @@
 
 use super::report::{Hit, Report};
 use crate::container::{self, Provenance, RecordSink, Records};
-use crate::input::{Compression, Input};
+use crate::input::{Compression, Input, InputError};
 use crate::parse::{Reject, Scheme};
 use crate::scan::{Flags, Kind};
 use crate::search::lines::LineCounter;
@@ -109,6 +109,9 @@ pub(super) struct Batch {
     pub(super) ended: Option<(u64, io::Error)>,
     /// Limits the mail search met: absolute offset, what.
     pub(super) warnings: Vec<(u64, &'static str)>,
+    /// Faults of the container (a damaged record passed over): how many
+    /// hits came before each, its absolute offset, what.
+    pub(super) faults: Vec<(usize, u64, String)>,
     /// A part of a slice sent before the slice ends (its line and
     /// message numbers relative to the slice, as a slice's batch), and
     /// whether that slice is its file's first.
@@ -148,6 +151,7 @@ impl Batch {
             records: std::mem::take(&mut self.records),
             urls: std::mem::take(&mut self.urls),
             warnings: std::mem::take(&mut self.warnings),
+            faults: std::mem::take(&mut self.faults),
             opened: true,
             ..Batch::default()
         })
@@ -279,7 +283,13 @@ impl Batch {
         for &(offset, what) in &self.warnings {
             report.warning(input, offset, what)?;
         }
-        for f in &self.hits {
+        let mut faults = self.faults.iter().peekable();
+        for (k, f) in self.hits.iter().enumerate() {
+            while let Some((_, offset, what)) =
+                faults.next_if(|(before, _, _)| *before <= k)
+            {
+                report.error(&fault(input, *offset, what))?;
+            }
             let at = f.at;
             let url = self.urls.get(f.url.0..f.url.1).unwrap_or_default();
             let hit = Hit {
@@ -298,7 +308,19 @@ impl Batch {
             };
             report.hit(input, &hit)?;
         }
+        for (_, offset, what) in faults {
+            report.error(&fault(input, *offset, what))?;
+        }
         Ok(())
+    }
+}
+
+/// The error of a fault of `input`'s container at `offset`.
+fn fault(input: &Input, offset: u64, what: &str) -> InputError {
+    InputError {
+        source: input.source.clone(),
+        offset: Some(offset),
+        error: io::Error::new(io::ErrorKind::InvalidData, what.to_owned()),
     }
 }
 
@@ -320,6 +342,10 @@ impl RecordSink for Batch {
 
     fn record(&mut self) {
         self.messages += 1;
+    }
+
+    fn fault(&mut self, offset: u64, what: String) {
+        self.faults.push((self.hits.len(), offset, what));
     }
 }
 
@@ -422,6 +448,10 @@ impl RecordSink for RangeCollect<'_, '_> {
     fn record(&mut self) {
         self.batch.messages += 1;
     }
+
+    fn fault(&mut self, offset: u64, what: String) {
+        self.batch.faults.push((self.batch.hits.len(), offset, what));
+    }
 }
 
 /// Collects the results of a reader search, sending them on in parts.
@@ -495,6 +525,10 @@ impl RecordSink for Collect<'_, '_> {
 
     fn record(&mut self) {
         self.batch.messages += 1;
+    }
+
+    fn fault(&mut self, offset: u64, what: String) {
+        self.batch.faults.push((self.batch.hits.len(), offset, what));
     }
 }
 

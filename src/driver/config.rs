@@ -59,6 +59,16 @@ impl DriverBuilder {
         self
     }
 
+    /// Whether web archives (WARC 1.0/1.1, ARC; plain or gzip) are read
+    /// as such, sniffed from their first bytes: each record's payload is
+    /// searched (not its head, nor `request`, `warcinfo` and `revisit`
+    /// records), and its URLs carry the record
+    /// ([`crate::Fields::Web`]). By default, they are not.
+    pub fn web_archives(&mut self, yes: bool) -> &mut DriverBuilder {
+        self.containers.web = yes;
+        self
+    }
+
     /// Whether raw quoted-printable is repaired
     /// ([`crate::mail::MailFinderBuilder::qp_repair`] in mail,
     /// [`crate::mail::repair_iter`] in other text). A repair search of

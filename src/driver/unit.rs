@@ -8,7 +8,7 @@ use super::how::{read_block, read_head, How, SNIFF_LEN};
 use super::plan::{Done, FileState, SliceUnit, Unit};
 use crate::container::Reading;
 use crate::input::{self, Compression, Input, InputError, Source};
-use crate::search::buffer::{read_at, Buffer};
+use crate::search::buffer::{read_at, read_retry, Buffer};
 use rayon::prelude::*;
 use std::cell::RefCell;
 use std::fs::File;
@@ -197,18 +197,35 @@ impl Driver {
     ) -> (Box<Batch>, Option<InputError>) {
         let mut batch = Box::<Batch>::default();
         let raw = AtomicU64::new(0);
-        let rdr = Counted { rdr, bytes: 0, shared: Some(&raw) };
-        let (format, rdr) = match input::open_stream(rdr) {
-            Ok(x) => x,
+        let mut rdr = Counted { rdr, bytes: 0, shared: Some(&raw) };
+        // A container that reads its input compressed (a `.warc.gz`,
+        // inflated record by record so that each knows its gzip member)
+        // is given the stored bytes.
+        let peek = match self.peek_compressed(&mut rdr) {
+            Ok(p) => p,
             Err(error) => {
                 return (Batch::failed(), Some(failure(input, error, None)));
             }
+        };
+        let stored = self.containers.reads_compressed(&peek);
+        let rdr = io::Cursor::new(peek).chain(rdr);
+        let (format, rdr): (_, Box<dyn Read + Send + '_>) = match stored {
+            Some(_) => (Compression::Gzip, Box::new(rdr)),
+            None => match input::open_stream(rdr) {
+                Ok(x) => x,
+                Err(error) => {
+                    let err = failure(input, error, None);
+                    return (Batch::failed(), Some(err));
+                }
+            },
         };
         batch.compression = Some(format);
         batch.opened = true;
         let mut counted = Counted { rdr, bytes: 0, shared: None };
         let mut reading = Reading::Raw;
-        if self.sniffs(input) {
+        if let Some(r) = stored {
+            reading = r;
+        } else if self.sniffs(input) {
             let mut head = Vec::with_capacity(SNIFF_LEN);
             // The binary test wants the whole first block; the mail sniff
             // stops as soon as it can decide.
@@ -256,6 +273,33 @@ impl Driver {
         let at = Some(counted.bytes);
         let error = result.err().map(|error| failure(input, error, at));
         (batch, error)
+    }
+
+    /// The first stored bytes of a stream when a container may read it
+    /// compressed: gzip's magic, then up to [`PEEK_COMPRESSED`] bytes
+    /// (a gzip stream is no slow interactive one); empty otherwise, and
+    /// no byte read.
+    fn peek_compressed<R: Read>(&self, rdr: &mut R) -> io::Result<Vec<u8>> {
+        let mut peek = Vec::new();
+        if !self.containers.sniffs() {
+            return Ok(peek);
+        }
+        let mut chunk = [0u8; PEEK_COMPRESSED];
+        let mut want = 2;
+        while peek.len() < want {
+            let dst = chunk.get_mut(..want - peek.len()).unwrap_or_default();
+            match read_retry(|b| rdr.read(b), dst)? {
+                0 => break,
+                n => peek.extend_from_slice(dst.get(..n).unwrap_or_default()),
+            }
+            if peek.len() == 2 {
+                if !peek.starts_with(&[0x1f, 0x8b]) {
+                    break;
+                }
+                want = PEEK_COMPRESSED;
+            }
+        }
+        Ok(peek)
     }
 
     /// [`Driver::search_slice`] from its start, in the calling thread's
@@ -490,6 +534,11 @@ impl Parts for Shifted<'_, '_> {
         self.inner.eager()
     }
 }
+
+/// How many stored bytes of a gzip stream are peeked at to tell a
+/// container that reads it compressed (the first member's header and
+/// enough deflate to inflate a record's first line).
+const PEEK_COMPRESSED: usize = 512;
 
 /// An mbox slice longer than this is read as a stream, not held (1 MiB
 /// in the unit tests, so that they need no 8 MiB message).

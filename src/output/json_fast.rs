@@ -14,7 +14,7 @@
 use super::escape::is_unsafe;
 #[cfg(test)]
 use super::json::MatchRecord;
-use super::json::{HtmlRecord, MailRecord, FIELD_CAP};
+use super::json::{HtmlRecord, MailRecord, WebRecordJson, FIELD_CAP};
 
 /// `PLAIN[b]`: byte `b` is copied as it is (printable ASCII but `"` and
 /// `\`, and the bytes of non-ASCII characters but the three lead bytes
@@ -289,6 +289,10 @@ pub(crate) fn match_record(out: &mut Vec<u8>, rec: &MatchRecord<'_>) {
         key(out, b",\"html\":");
         html(out, h);
     }
+    if let Some(r) = &rec.record {
+        key(out, b",\"record\":");
+        web(out, r);
+    }
     out.push(b'}');
 }
 
@@ -422,6 +426,33 @@ pub(crate) fn html(out: &mut Vec<u8>, h: &HtmlRecord<'_>) {
             key(out, name);
             string(out, v);
         }
+    }
+    out.push(b'}');
+}
+
+/// Appends the record part of a match found in a web archive.
+pub(crate) fn web(out: &mut Vec<u8>, r: &WebRecordJson<'_>) {
+    out.extend_from_slice(b"{\"index\":");
+    number(out, r.index);
+    key(out, b",\"offset\":");
+    number(out, r.offset);
+    key(out, b",\"gz_offset\":");
+    match r.gz_offset {
+        Some(n) => number(out, n),
+        None => out.extend_from_slice(b"null"),
+    }
+    key(out, b",\"format\":");
+    string(out, &r.format);
+    key(out, b",\"type\":");
+    string(out, &r.kind);
+    for (name, value) in [
+        (&b",\"target_uri\":"[..], &r.target_uri),
+        (b",\"date\":", &r.date),
+        (b",\"id\":", &r.id),
+        (b",\"content_type\":", &r.content_type),
+    ] {
+        key(out, name);
+        opt_string(out, value.as_deref());
     }
     out.push(b'}');
 }

@@ -9,7 +9,7 @@ use super::emit::{path_bytes, Ctx, Run, Tally, Url};
 use super::escape::json_text;
 use super::json::{
     EndRecord, ErrorRecord, FromRecord, HtmlRecord, MailRecord, MatchRecord,
-    Origin, RejectRecord, SummaryRecord, HEADER_VALUES_CAP,
+    Origin, RejectRecord, SummaryRecord, WebRecordJson, HEADER_VALUES_CAP,
 };
 use super::json_fast;
 use super::url::host_ref;
@@ -88,6 +88,20 @@ pub(super) fn match_record<'a>(
         rec.decoded = m.decoded;
         Box::new(rec)
     });
+    let record = hit.record.as_ref().and_then(|r| {
+        let w = r.web()?;
+        Some(Box::new(WebRecordJson {
+            index: r.index,
+            offset: r.offset,
+            gz_offset: w.gz_offset,
+            format: Cow::Borrowed(w.format),
+            kind: Cow::Borrowed(&w.kind),
+            target_uri: w.target_uri.as_deref().map(Cow::Borrowed),
+            date: w.date.as_deref().map(Cow::Borrowed),
+            id: w.id.as_deref().map(Cow::Borrowed),
+            content_type: w.content_type.as_deref().map(Cow::Borrowed),
+        }))
+    });
     let o = origin(&cx.opts.stdin_label, &url.input.source);
     MatchRecord {
         path: o.path,
@@ -104,6 +118,7 @@ pub(super) fn match_record<'a>(
         defanged: hit.defanged.map(|d| json_text(d).0),
         mail,
         html,
+        record,
     }
 }
 

@@ -4,7 +4,7 @@
 
 use super::{
     EndRecord, ErrorRecord, FromRecord, HtmlRecord, MailRecord, MatchRecord,
-    Origin, Record, RejectRecord,
+    Origin, Record, RejectRecord, WebRecordJson,
 };
 use std::borrow::Cow;
 
@@ -61,6 +61,22 @@ impl MatchRecord<'_> {
             defanged: own_opt(self.defanged),
             mail: self.mail.map(|m| Box::new(m.into_owned())),
             html: self.html.map(|h| Box::new(h.into_owned())),
+            record: self.record.map(|r| Box::new(r.into_owned())),
+        }
+    }
+}
+
+impl WebRecordJson<'_> {
+    /// The record, owned.
+    pub fn into_owned(self) -> WebRecordJson<'static> {
+        WebRecordJson {
+            format: own(self.format),
+            kind: own(self.kind),
+            target_uri: own_opt(self.target_uri),
+            date: own_opt(self.date),
+            id: own_opt(self.id),
+            content_type: own_opt(self.content_type),
+            ..self
         }
     }
 }

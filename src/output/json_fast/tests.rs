@@ -57,6 +57,17 @@ fn record<'a>(s: &'a str, t: &'a str, all: bool) -> MatchRecord<'a> {
                 link_text: Some(c(s)),
             })
         }),
+        record: Some(Box::new(WebRecordJson {
+            index: 3,
+            offset: u64::MAX,
+            gz_offset: all.then_some(17),
+            format: c("warc"),
+            kind: c(t),
+            target_uri: all.then(|| c(s)),
+            date: (!all).then(|| c(t)),
+            id: Some(c(s)),
+            content_type: all.then(|| c(t)),
+        })),
     }
 }
 

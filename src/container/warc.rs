@@ -1,0 +1,188 @@
+//! Web archives as a container: each WARC or ARC record whose type holds
+//! a page's URLs ([`crate::warc::RecordType::has_body_urls`]: `response`, `resource`,
+//! `conversion`, `metadata`) is searched through its payload — the HTTP
+//! head not searched, chunked transfer and gzip/deflate content codings
+//! undone ([`crate::warc`]) — and its URLs carry the record
+//! ([`WebRecord`]: target URI, date, id, type, content type, offsets). A
+//! record's own target URI, a `request` record and the HTTP heads are not
+//! searched: they are the crawl's, not the page's.
+//!
+//! A fault of the archive (a truncated record, a bad chunk size, garbage
+//! between records, a damaged gzip member, an unsupported content coding)
+//! is handed to the sink ([`RecordSink::fault`]) with the record's offset;
+//! the search goes on at the next record the reader finds.
+
+use super::record::{Fields, Provenance, WebRecord};
+use super::{Found, RecordSink};
+use crate::search::{Candidate, Finder, Match, Position, Sink};
+use crate::warc::{self, Fault, Head, Records};
+use std::io::{self, BufReader, Read};
+use std::sync::Arc;
+
+/// Searches the web archive `rdr` (plain, or gzip: the reader inflates
+/// member by member itself, so that each record knows its member's
+/// offset). A read error of the input ends the search as a fault.
+pub(super) fn search<R: Read, S: RecordSink>(
+    finder: &Finder,
+    rdr: R,
+    sink: &mut S,
+) -> Result<(), S::Error> {
+    let mut records = Records::new(BufReader::with_capacity(64 << 10, rdr));
+    let mut index = 0u64;
+    while let Some(next) = records.next_record() {
+        let head = match next {
+            Ok(head) => head,
+            Err(e) => {
+                let io = matches!(e.fault(), Fault::Io(_));
+                sink.fault(e.offset(), fault_text(&e));
+                if io {
+                    // The input itself failed: no record after it can be
+                    // read.
+                    return Ok(());
+                }
+                continue;
+            }
+        };
+        sink.record();
+        let at = index;
+        index += 1;
+        if !head.record_type().has_body_urls() {
+            continue;
+        }
+        let mut payload = match records.payload() {
+            Ok(p) => p,
+            Err(e) => {
+                sink.fault(e.offset(), fault_text(&e));
+                continue;
+            }
+        };
+        let http = payload.http();
+        let start =
+            head.offset() + head.head_len() + http.map_or(0, |h| h.len());
+        let content_type = http
+            .and_then(|h| h.content_type())
+            .or_else(|| head.content_type().filter(|_| http.is_none()))
+            .map(str::to_owned);
+        let record = Arc::new(web_record(&head, content_type));
+        let mut on = OnPayload {
+            sink: &mut *sink,
+            start,
+            index: at,
+            offset: head.offset(),
+            record: &record,
+            error: None,
+            stopped: false,
+        };
+        let got = finder.find_reader(&mut payload, &mut on);
+        let (error, stopped) = (on.error.take(), on.stopped);
+        if let Some(e) = error {
+            return Err(e);
+        }
+        if stopped {
+            return Ok(());
+        }
+        if let Err(e) = got {
+            // A fault of the content (a bad chunk size, corrupt gzip
+            // content): the rest of the record is passed over.
+            sink.fault(head.offset(), content_fault(&e));
+        }
+    }
+    Ok(())
+}
+
+/// What a record's head says, for its URLs.
+fn web_record(head: &Head, content_type: Option<String>) -> WebRecord {
+    WebRecord {
+        format: match head.format() {
+            warc::Format::Arc => "arc",
+            _ => "warc",
+        },
+        kind: head.record_type().name().to_owned(),
+        target_uri: head.target_uri().map(str::to_owned),
+        date: head.date_rfc3339(),
+        id: head.record_id().map(str::to_owned),
+        content_type,
+        gz_offset: head.gz_offset(),
+    }
+}
+
+/// What is wrong, for the error the report gives with the offset: the
+/// fault, and the gzip member it is in.
+fn fault_text(e: &warc::Error) -> String {
+    match e.gz_offset() {
+        Some(gz) => format!("{} (gzip member at {gz})", e.fault()),
+        None => e.fault().to_string(),
+    }
+}
+
+/// The message of a payload read that failed with `e`.
+fn content_fault(e: &io::Error) -> String {
+    match e.get_ref().and_then(|i| i.downcast_ref::<warc::Error>()) {
+        Some(ours) => fault_text(ours),
+        None => format!("payload unreadable: {e}"),
+    }
+}
+
+/// A payload's search: its URLs handed on with their record, their
+/// positions moved to the payload's start.
+struct OnPayload<'s, 'r, S: RecordSink> {
+    sink: &'s mut S,
+    /// Offset of the payload's first byte in the (uncompressed) input.
+    start: u64,
+    index: u64,
+    offset: u64,
+    record: &'r Arc<WebRecord>,
+    /// The sink's error, which ended the search.
+    error: Option<S::Error>,
+    /// The sink asked to stop.
+    stopped: bool,
+}
+
+impl<S: RecordSink> OnPayload<'_, '_, S> {
+    fn found(
+        &mut self,
+        at: &Position,
+        m: &Match<'_>,
+        reject: Option<crate::parse::Reject>,
+    ) -> io::Result<bool> {
+        let at = Position {
+            start: self.start + at.start,
+            end: self.start + at.end,
+            ..*at
+        };
+        let record = Provenance {
+            index: self.index,
+            offset: self.offset,
+            id: self.record.id.as_deref().map(str::as_bytes),
+            fields: Fields::Web(self.record),
+        };
+        let f = Found { at, m, reject, record: Some(record), repaired: false };
+        match self.sink.found(&f) {
+            Ok(true) => Ok(true),
+            Ok(false) => {
+                self.stopped = true;
+                Ok(false)
+            }
+            Err(e) => {
+                self.error = Some(e);
+                Ok(false)
+            }
+        }
+    }
+}
+
+impl<S: RecordSink> Sink for OnPayload<'_, '_, S> {
+    type Error = io::Error;
+
+    fn matched(&mut self, at: &Position, m: &Match<'_>) -> io::Result<bool> {
+        self.found(at, m, None)
+    }
+
+    fn rejected(
+        &mut self,
+        at: &Position,
+        c: &Candidate<'_>,
+    ) -> io::Result<bool> {
+        self.found(at, c.as_match(), c.reject())
+    }
+}
