@@ -259,7 +259,9 @@ pub struct Args {
     pub html_context: bool,
 
     /// Group --stats/--stats-tsv also by the UTC date of each match's
-    /// message (dimensions by-PERIOD…; `unknown`: no parseable date).
+    /// message or web-archive record (dimensions by-PERIOD…; `unknown`:
+    /// no parseable date), or by the site of its web-archive record
+    /// (`site`: by-site-host is then the site-to-host link table).
     #[arg(long, value_name = "PERIOD", value_enum)]
     pub by: Option<By>,
 
@@ -451,6 +453,9 @@ pub enum By {
     Month,
     /// `2001-05-31`.
     Day,
+    /// The site of each web-archive record: the host of its target URI
+    /// (`by-site-host`: which sites link to which hosts).
+    Site,
 }
 
 /// `urlgrep merge [FILE]...`

@@ -247,6 +247,7 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
             By::Year => Period::Year,
             By::Month => Period::Month,
             By::Day => Period::Day,
+            By::Site => Period::Site,
         }),
         no_messages: args.no_messages,
         color: color_on(

@@ -63,6 +63,19 @@ pub(super) fn search<R: Read, S: RecordSink>(
             .and_then(|h| h.content_type())
             .or_else(|| head.content_type().filter(|_| http.is_none()))
             .map(str::to_owned);
+        // A binary payload (an image, a certificate: a NUL in its first
+        // 8 KiB, the rule grep and ripgrep apply to files) is not text.
+        let mut first = Vec::new();
+        if let Err(e) =
+            (&mut payload).take(BINARY_SNIFF).read_to_end(&mut first)
+        {
+            sink.fault(head.offset(), content_fault(&e));
+            continue;
+        }
+        if memchr::memchr(0, &first).is_some() {
+            continue;
+        }
+        let mut payload = io::Cursor::new(first).chain(payload);
         let record = Arc::new(web_record(&head, content_type));
         let mut on = OnPayload {
             sink: &mut *sink,
@@ -89,6 +102,9 @@ pub(super) fn search<R: Read, S: RecordSink>(
     }
     Ok(())
 }
+
+/// How much of a payload tells whether it is binary.
+const BINARY_SNIFF: u64 = 8 * 1024;
 
 /// What a record's head says, for its URLs.
 fn web_record(head: &Head, content_type: Option<String>) -> WebRecord {

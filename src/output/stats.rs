@@ -60,8 +60,9 @@ use std::collections::{BTreeMap, HashMap};
 use std::io::{self, Write};
 use std::time::Duration;
 
-/// The period of `--by`: statistics grouped by the UTC date of each
-/// match's message.
+/// The grouping of `--by`: statistics grouped by the UTC date of each
+/// match's message (or web-archive record), or by the site of its
+/// web-archive record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Period {
     /// `2001`.
@@ -70,6 +71,9 @@ pub enum Period {
     Month,
     /// `2001-05-31`.
     Day,
+    /// The host of the web-archive record's target URI (the page the URL
+    /// is on): `by-site-host` is then the site-to-host link table.
+    Site,
 }
 
 impl Period {
@@ -79,10 +83,12 @@ impl Period {
             Period::Year => "year",
             Period::Month => "month",
             Period::Day => "day",
+            Period::Site => "site",
         }
     }
 
-    /// The key of the period `date` falls in; `unknown` without a date.
+    /// The key of the period `date` falls in; `unknown` without a date
+    /// (and for [`Period::Site`], which has none).
     pub fn key(self, date: Option<crate::mail::date::UtcTime>) -> String {
         let Some(date) = date else { return "unknown".to_string() };
         let (y, m, d) = date.ymd();
@@ -90,7 +96,23 @@ impl Period {
             Period::Year => format!("{y:04}"),
             Period::Month => format!("{y:04}-{m:02}"),
             Period::Day => format!("{y:04}-{m:02}-{d:02}"),
+            Period::Site => "unknown".to_string(),
         }
+    }
+
+    /// The key of the period of an RFC 3339 date in UTC (a web-archive
+    /// record's, `2014-01-03T03:03:21Z`): its first 4, 7 or 10
+    /// characters; `unknown` without one (and for [`Period::Site`]).
+    pub fn key_rfc3339(self, date: Option<&str>) -> String {
+        let len = match self {
+            Period::Year => 4,
+            Period::Month => 7,
+            Period::Day => 10,
+            Period::Site => return "unknown".to_string(),
+        };
+        date.and_then(|d| d.get(..len))
+            .filter(|k| k.bytes().all(|b| b.is_ascii_digit() || b == b'-'))
+            .map_or_else(|| "unknown".to_string(), str::to_owned)
     }
 }
 
@@ -207,7 +229,8 @@ pub fn per_message_bucket(n: u64) -> String {
 }
 
 /// The periods of `--by`, in report order.
-const PERIODS: [Period; 3] = [Period::Year, Period::Month, Period::Day];
+const PERIODS: [Period; 4] =
+    [Period::Year, Period::Month, Period::Day, Period::Site];
 
 /// A top list's title, saying how far its counts may be over.
 fn top_title(title: &str, error: u64) -> String {

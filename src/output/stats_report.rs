@@ -7,7 +7,7 @@ use super::by_stats::ByStats;
 use super::emit::{Ctx, Emit, Run, Tally, Url};
 use super::escape;
 use super::stats::{per_message_bucket, Counts, Period, Summary};
-use super::url::host_ref;
+use super::url::{self, host_ref};
 use super::url_stats::UrlStats;
 use crate::driver::InputDone;
 use crate::input::Input;
@@ -139,14 +139,17 @@ impl<W: Write> Emit<W> for StatsReport {
         let hit = url.hit;
         let cur = &mut self.cur;
         let mail = hit.record.as_ref().and_then(|r| Some((r, r.mail()?)));
-        let mut new_message = mail.is_none();
-        if let Some((r, m)) = mail {
+        let web = hit.record.as_ref().and_then(|r| r.web());
+        let mut new_message = hit.record.is_none();
+        if let Some(r) = &hit.record {
             if cur.message != Some(r.index) {
                 cur.end_message();
                 cur.message = Some(r.index);
                 new_message = true;
             }
             cur.message_urls += 1;
+        }
+        if let Some((_, m)) = mail {
             cur.few.add("location", m.location.name());
             cur.few.add("encoding", m.encoding.name());
         }
@@ -155,9 +158,18 @@ impl<W: Write> Emit<W> for StatsReport {
         let host = host_ref(hit.url, hit.host);
         if let Some(by) = &mut self.by {
             if new_message || cur.period.is_none() {
-                let date = mail.and_then(|(_, m)| m.meta?.date_utc);
-                let key = by.period().key(date);
-                if mail.is_some() {
+                let key = match (by.period(), web) {
+                    (Period::Site, w) => w
+                        .and_then(|w| {
+                            url::host(w.target_uri.as_deref()?.as_bytes())
+                        })
+                        .unwrap_or_else(|| "unknown".to_string()),
+                    (p, Some(w)) => p.key_rfc3339(w.date.as_deref()),
+                    (p, None) => {
+                        p.key(mail.and_then(|(_, m)| m.meta?.date_utc))
+                    }
+                };
+                if hit.record.is_some() {
                     by.message(&key);
                 }
                 cur.period = Some(key);
