@@ -57,6 +57,7 @@ pub mod warc;
 
 pub use container::{
     ContainerKind, Fields, HitLines, MailFields, MailMode, Provenance,
+    WebFields, WebRecord,
 };
 pub use driver::{Driver, DriverBuilder, Hit, InputDone, Report, Wants};
 pub use parse::{Host, Strictness, Url};

@@ -262,3 +262,27 @@ fn by_site_gives_the_site_to_host_table() {
         stdout(&o)
     );
 }
+
+#[test]
+fn html_payloads_give_their_html_context() {
+    let path = data("chunked-gzip.warc");
+    let o =
+        run(&["--json", "--html-context", path.to_str().expect("UTF-8")], b"");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let html: Vec<(String, String)> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("JSON"))
+        .filter(|v| v["type"] == "match")
+        .map(|v| {
+            let h = &v["html"];
+            (h["element"].to_string(), h["attribute"].to_string())
+        })
+        .collect();
+    assert_eq!(
+        html,
+        [
+            ("\"a\"".to_string(), "\"href\"".to_string()),
+            ("\"img\"".to_string(), "\"src\"".to_string())
+        ]
+    );
+}

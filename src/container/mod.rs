@@ -24,7 +24,8 @@ mod store;
 mod warc;
 
 pub use record::{
-    ContainerKind, Fields, HitLines, MailFields, Provenance, WebRecord,
+    ContainerKind, Fields, HitLines, MailFields, Provenance, WebFields,
+    WebRecord,
 };
 pub(crate) use store::Records;
 
@@ -113,6 +114,8 @@ pub(crate) struct Containers {
     mode: MailMode,
     qp_repair: bool,
     web: bool,
+    /// HTML context is asked for (`--html-context`).
+    html_context: bool,
     /// Line numbers are counted ([`crate::FinderBuilder::line_numbers`]).
     lines: bool,
     finder: Finder,
@@ -162,6 +165,7 @@ impl Containers {
             mode: settings.mode,
             qp_repair: settings.qp_repair,
             web: settings.web,
+            html_context: settings.html_context,
             lines: finder.inner().lines,
             mail: mail::finder(&finder, settings),
             finder,
@@ -282,7 +286,8 @@ impl Containers {
                 0
             }
             Reading::Web(_) => {
-                let Ok(()) = warc::search(&self.finder, bytes, sink);
+                let Ok(()) =
+                    warc::search(&self.finder, bytes, self.html_context, sink);
                 0
             }
             Reading::Raw => 0,
@@ -327,7 +332,9 @@ impl Containers {
                     None => got,
                 }
             }
-            Reading::Web(_) => warc::search(&self.finder, rdr, sink),
+            Reading::Web(_) => {
+                warc::search(&self.finder, rdr, self.html_context, sink)
+            }
             Reading::Raw => {
                 self.finder.find_reader(rdr, &mut RawSink { sink })
             }

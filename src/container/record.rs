@@ -29,7 +29,7 @@ pub enum Fields<'a> {
     /// A mail message (mbox, Maildir, news article, digest).
     Mail(MailFields<'a>),
     /// A web-archive record (WARC, ARC).
-    Web(&'a Arc<WebRecord>),
+    Web(WebFields<'a>),
 }
 
 /// The kind of container a [`Provenance`] comes from.
@@ -62,8 +62,17 @@ impl<'a> Provenance<'a> {
     /// The web-archive record, when the record is one.
     pub fn web(&self) -> Option<&'a Arc<WebRecord>> {
         match self.fields {
-            Fields::Web(w) => Some(w),
+            Fields::Web(w) => Some(w.record),
             Fields::Mail(_) => None,
+        }
+    }
+
+    /// Where in its HTML the URL was, when that was asked for
+    /// ([`crate::DriverBuilder::html_context`]) and it was in HTML.
+    pub fn html(&self) -> Option<&'a Arc<HtmlLink>> {
+        match self.fields {
+            Fields::Mail(m) => m.html,
+            Fields::Web(w) => w.html,
         }
     }
 }
@@ -102,6 +111,16 @@ pub struct HitLines<'a> {
     /// Absolute offset of the searched text's source: the stored offsets
     /// of its lines ([`crate::mail::TextLine::stored`]) count from it.
     pub offset: u64,
+}
+
+/// What a web-archive record says of a URL found in its payload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WebFields<'a> {
+    /// The record, shared by its URLs.
+    pub record: &'a Arc<WebRecord>,
+    /// Where in its HTML payload the URL was, when that was asked for
+    /// ([`crate::DriverBuilder::html_context`]).
+    pub html: Option<&'a Arc<HtmlLink>>,
 }
 
 /// What a web-archive record (WARC 1.0/1.1, ARC v1) says of the URLs

@@ -2,7 +2,9 @@
 //! a record, the parts its URLs share (a message's id and metadata, the
 //! lines around them) stored once.
 
-use super::record::{Fields, HitLines, MailFields, Provenance, WebRecord};
+use super::record::{
+    Fields, HitLines, MailFields, Provenance, WebFields, WebRecord,
+};
 use crate::mail::{Encoding, HtmlLink, Location, Metadata, TextLines};
 use std::sync::Arc;
 
@@ -30,8 +32,8 @@ struct Entry {
 /// [`Fields`], their shared parts as indices into [`Records`].
 enum Stored {
     Mail(StoredMail),
-    /// `webs[k]`.
-    Web(u32),
+    /// `webs[k]`, and `htmls[h]`.
+    Web(u32, Option<u32>),
 }
 
 /// [`MailFields`], stored.
@@ -63,29 +65,34 @@ impl Records {
             Fields::Mail(mail) => mail,
             Fields::Web(web) => {
                 let same = same.and_then(|e| match e.fields {
-                    Stored::Web(w) => Some((e.id, w)),
+                    Stored::Web(w, _) => Some((e.id, w)),
                     Stored::Mail(_) => None,
                 });
                 let (id, w) = match same {
                     Some(same) => same,
                     None => {
                         let w = u32::try_from(self.webs.len()).ok()?;
-                        self.webs.push(Arc::clone(web));
+                        self.webs.push(Arc::clone(web.record));
                         (self.id(record.id), w)
                     }
                 };
+                let html = web.html.and_then(|h| {
+                    let k = u32::try_from(self.htmls.len()).ok()?;
+                    self.htmls.push(Arc::clone(h));
+                    Some(k)
+                });
                 self.entries.push(Entry {
                     index: record.index,
                     offset: record.offset,
                     id,
-                    fields: Stored::Web(w),
+                    fields: Stored::Web(w, html),
                 });
                 return Some(k);
             }
         };
         let same = same.and_then(|e| match &e.fields {
             Stored::Mail(m) => Some((e.id, m.meta)),
-            Stored::Web(_) => None,
+            Stored::Web(..) => None,
         });
         let (id, meta) = match same {
             Some(same) => same,
@@ -147,13 +154,17 @@ impl Records {
         let id = e.id.and_then(|(a, b)| self.ids.get(a..b));
         let m = match &e.fields {
             Stored::Mail(m) => m,
-            Stored::Web(w) => {
+            Stored::Web(w, html) => {
+                let fields = WebFields {
+                    record: self.webs.get(*w as usize)?,
+                    html: html.and_then(|k| self.htmls.get(k as usize)),
+                };
                 return Some(Provenance {
                     index: e.index,
                     offset: e.offset,
                     id,
-                    fields: Fields::Web(self.webs.get(*w as usize)?),
-                })
+                    fields: Fields::Web(fields),
+                });
             }
         };
         let fields = MailFields {

@@ -12,8 +12,10 @@
 //! is handed to the sink ([`RecordSink::fault`]) with the record's offset;
 //! the search goes on at the next record the reader finds.
 
-use super::record::{Fields, Provenance, WebRecord};
+use super::record::{Fields, Provenance, WebFields, WebRecord};
 use super::{Found, RecordSink};
+use crate::mail::HtmlDocument;
+use crate::scan::Span;
 use crate::search::{Candidate, Finder, Match, Position, Sink};
 use crate::warc::{self, Fault, Head, Records};
 use std::io::{self, BufReader, Read};
@@ -25,6 +27,7 @@ use std::sync::Arc;
 pub(super) fn search<R: Read, S: RecordSink>(
     finder: &Finder,
     rdr: R,
+    html: bool,
     sink: &mut S,
 ) -> Result<(), S::Error> {
     let mut records = Records::new(BufReader::with_capacity(64 << 10, rdr));
@@ -75,6 +78,19 @@ pub(super) fn search<R: Read, S: RecordSink>(
         if memchr::memchr(0, &first).is_some() {
             continue;
         }
+        // An HTML payload held whole (up to HTML_HOLD) gives its URLs
+        // their HTML context when it is asked for.
+        let mut doc = None;
+        if html && content_type.as_deref().is_some_and(is_html) {
+            let rest = HTML_HOLD.saturating_sub(first.len() as u64);
+            if let Err(e) = (&mut payload).take(rest).read_to_end(&mut first) {
+                sink.fault(head.offset(), content_fault(&e));
+                continue;
+            }
+            if (first.len() as u64) < HTML_HOLD {
+                doc = Some(HtmlDocument::index(&first));
+            }
+        }
         let mut payload = io::Cursor::new(first).chain(payload);
         let record = Arc::new(web_record(&head, content_type));
         let mut on = OnPayload {
@@ -83,6 +99,7 @@ pub(super) fn search<R: Read, S: RecordSink>(
             index: at,
             offset: head.offset(),
             record: &record,
+            doc: doc.as_ref(),
             error: None,
             stopped: false,
         };
@@ -105,6 +122,19 @@ pub(super) fn search<R: Read, S: RecordSink>(
 
 /// How much of a payload tells whether it is binary.
 const BINARY_SNIFF: u64 = 8 * 1024;
+
+/// An HTML payload up to this long is held whole for its HTML context
+/// (`--html-context`); a longer one is searched without it, as a mail
+/// message read as a stream is.
+const HTML_HOLD: u64 = 8 << 20;
+
+/// Whether a media type is HTML (`text/html`, XHTML).
+fn is_html(content_type: &str) -> bool {
+    let t = content_type.trim_start().as_bytes();
+    let is =
+        |p: &[u8]| t.get(..p.len()).is_some_and(|h| h.eq_ignore_ascii_case(p));
+    is(b"text/html") || is(b"application/xhtml+xml")
+}
 
 /// What a record's head says, for its URLs.
 fn web_record(head: &Head, content_type: Option<String>) -> WebRecord {
@@ -148,6 +178,8 @@ struct OnPayload<'s, 'r, S: RecordSink> {
     index: u64,
     offset: u64,
     record: &'r Arc<WebRecord>,
+    /// The payload's HTML, indexed, when its URLs get their context.
+    doc: Option<&'r HtmlDocument>,
     /// The sink's error, which ended the search.
     error: Option<S::Error>,
     /// The sink asked to stop.
@@ -161,6 +193,10 @@ impl<S: RecordSink> OnPayload<'_, '_, S> {
         m: &Match<'_>,
         reject: Option<crate::parse::Reject>,
     ) -> io::Result<bool> {
+        let link = self.doc.map(|doc| {
+            let span = Span { start: at.start as usize, end: at.end as usize };
+            Arc::new(doc.context(span, m.host()))
+        });
         let at = Position {
             start: self.start + at.start,
             end: self.start + at.end,
@@ -170,7 +206,10 @@ impl<S: RecordSink> OnPayload<'_, '_, S> {
             index: self.index,
             offset: self.offset,
             id: self.record.id.as_deref().map(str::as_bytes),
-            fields: Fields::Web(self.record),
+            fields: Fields::Web(WebFields {
+                record: self.record,
+                html: link.as_ref(),
+            }),
         };
         let f = Found { at, m, reject, record: Some(record), repaired: false };
         match self.sink.found(&f) {

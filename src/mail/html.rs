@@ -429,6 +429,26 @@ impl Index {
     }
 }
 
+/// The HTML link context of one HTML document in hand (a web archive's
+/// payload): its regions indexed once, then asked for each URL found in
+/// it, as a `text/html` part of a message is.
+pub struct HtmlDocument(Index);
+
+impl HtmlDocument {
+    /// Indexes `html` (tokenized by html5gum, as a mail part is).
+    pub fn index(html: &[u8]) -> HtmlDocument {
+        let mut index = Index::default();
+        index.build(html, &Layers::default(), 0);
+        HtmlDocument(index)
+    }
+
+    /// The context of a URL whose bytes (delimiters included) are
+    /// `span` of the document, its host `host` (the validator's).
+    pub fn context(&self, span: Span, host: Option<&[u8]>) -> HtmlLink {
+        self.0.context(span, host)
+    }
+}
+
 /// An emitter that asks for no parse errors: the tokenizer then skips
 /// the character checks that only report them (a third of its time on
 /// mail), and tokenizes the same. It tells its [`Watch`] where the

@@ -84,7 +84,7 @@ pub use finder::MailFinderBuilder;
 pub use frame::{
     is_separator, messages, next_separator, Format, Message, Messages,
 };
-pub use html::HtmlLink;
+pub use html::{HtmlDocument, HtmlLink};
 pub use lines::{LineContext, TextLine, TextLines};
 pub use meta::{mailbox, Mailbox, Metadata};
 pub use repair::{repair_iter, repair_reader, RepairIter, Repaired};

@@ -168,7 +168,7 @@ impl<W: Write> Emit<W> for JsonLines {
         json_fast::key(buf, b",\"host\":");
         json_fast::host(buf, hit.url, hit.host);
         json_fast::key(buf, b",\"flags\":[");
-        let html = hit.record.as_ref().and_then(|r| r.mail()?.html);
+        let html = hit.record.as_ref().and_then(|r| r.html());
         let differs = html.is_some_and(|h| h.text_host_differs());
         let names = hit.flags.names();
         let names = names.chain(escaped.then_some("escaped"));

@@ -34,7 +34,7 @@ fn whole(cx: &Ctx<'_>, url: &Url<'_>) -> Vec<u8> {
         flags.push(Cow::Borrowed("qp-repair"));
     }
     let mail = hit.record.as_ref().and_then(|r| Some((r, r.mail()?)));
-    let html = mail.and_then(|(_, m)| m.html).map(|h| {
+    let html = hit.record.as_ref().and_then(|r| r.html()).map(|h| {
         if h.text_host_differs() {
             flags.push(Cow::Borrowed("text-host-differs"));
         }
