@@ -38,6 +38,7 @@ mod host;
 mod mailto;
 mod normal;
 mod registry;
+pub mod resolve;
 mod scheme;
 mod url;
 
@@ -54,6 +55,7 @@ pub use self::components::{prospero_fields, News, Parts, Url};
 pub use self::host::Host;
 pub use self::mailto::{Addresses, Mailto};
 pub use self::normal::redact;
+pub use self::resolve::resolve;
 pub use self::url::Strictness;
 
 use std::fmt;
