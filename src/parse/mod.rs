@@ -35,6 +35,7 @@ mod chars;
 mod components;
 mod grammars;
 mod host;
+pub mod html_refs;
 mod mailto;
 mod normal;
 mod registry;
