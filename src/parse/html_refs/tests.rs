@@ -351,3 +351,41 @@ fn public_types_are_send_and_sync() {
     check::<HtmlRefs>();
     check::<LinkAttribute>();
 }
+
+proptest::proptest! {
+    /// On HTML-ish noise: no panic, every span inside the document and
+    /// in order, and a value with no character reference, CR or NUL in
+    /// its span is the span's bytes.
+    #[test]
+    fn spans_hold_their_values(
+        doc in proptest::collection::vec(
+            proptest::sample::select(&[
+                "<a ", "<img ", "<base ", "</a>", "<!--", "-->", "<script>",
+                "</script>", " href", " src", " srcset", " HREF", "=", "\"",
+                "'", " ", ",", "\r\n", "\0", "&amp;", "&#x2C;", "&lt", ">",
+                "/>", "x", "1x", "(", ")", "é", "<a href=x>", "<a href='u v'>",
+                "<img src=\"a&amp;b\" srcset=\"p 1x, q\">", "<base href=b>",
+            ][..]),
+            0..40,
+        )
+    ) {
+        // (Whole tags among the pieces, so that most documents have
+        // references.)
+        let doc = doc.concat();
+        let doc = doc.as_bytes();
+        let found = html_refs(doc);
+        let mut last = 0;
+        for r in found.refs.iter().chain(&found.base) {
+            proptest::prop_assert!(r.span.start <= r.span.end);
+            proptest::prop_assert!(r.span.end <= doc.len());
+            let raw = &doc[r.span.clone()];
+            if !raw.iter().any(|b| matches!(b, b'&' | b'\r' | b'\0')) {
+                proptest::prop_assert_eq!(raw, &r.value[..]);
+            }
+        }
+        for r in &found.refs {
+            proptest::prop_assert!(r.span.start >= last);
+            last = r.span.end;
+        }
+    }
+}
