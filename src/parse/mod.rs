@@ -35,9 +35,11 @@ mod chars;
 mod components;
 mod grammars;
 mod host;
+pub mod html_refs;
 mod mailto;
 mod normal;
 mod registry;
+pub mod resolve;
 mod scheme;
 mod url;
 
@@ -54,6 +56,7 @@ pub use self::components::{prospero_fields, News, Parts, Url};
 pub use self::host::Host;
 pub use self::mailto::{Addresses, Mailto};
 pub use self::normal::redact;
+pub use self::resolve::resolve;
 pub use self::url::Strictness;
 
 use std::fmt;
