@@ -286,3 +286,61 @@ fn html_payloads_give_their_html_context() {
         ]
     );
 }
+
+/// A `response` record of `html` for page `uri`.
+fn page(uri: &str, html: &str) -> Vec<u8> {
+    let http =
+        format!("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n{html}");
+    let mut r = format!(
+        "WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: {uri}\r\n\
+         WARC-Date: 2026-11-27T12:00:00Z\r\n\
+         WARC-Record-ID: <urn:uuid:page>\r\n\
+         Content-Type: application/http; msgtype=response\r\n\
+         Content-Length: {}\r\n\r\n",
+        http.len()
+    )
+    .into_bytes();
+    r.extend_from_slice(http.as_bytes());
+    r.extend_from_slice(b"\r\n\r\n");
+    r
+}
+
+#[test]
+fn resolve_gives_relative_references_in_document_order() {
+    let warc = page(
+        "http://a/b/c/d;p?q",
+        "<a href=\"../g\">g</a> see http://abs.example/x\n\
+         <img src='g;x?y#s'> <a href='#top'>top</a>",
+    );
+    let o = run(&["--resolve", "--json", "-"], &warc);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let got: Vec<(String, String, Option<String>)> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("JSON"))
+        .filter(|v| v["type"] == "match")
+        .map(|v| {
+            (
+                v["kind"].as_str().unwrap_or_default().to_owned(),
+                v["url"].as_str().unwrap_or_default().to_owned(),
+                v["reference"].as_str().map(str::to_owned),
+            )
+        })
+        .collect();
+    let r = |u: &str, refer: &str| {
+        ("resolved".to_owned(), u.to_owned(), Some(refer.to_owned()))
+    };
+    assert_eq!(
+        got,
+        [
+            r("http://a/b/g", "../g"),
+            ("bare".to_owned(), "http://abs.example/x".to_owned(), None),
+            r("http://a/b/c/g;x?y#s", "g;x?y#s"),
+        ]
+    );
+    // Off by default; --kind resolved needs it.
+    let o = run(&["-"], &warc);
+    assert_eq!(stdout(&o), "http://abs.example/x\n");
+    let o = run(&["--kind", "resolved", "-"], &warc);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("--kind resolved: found only with --resolve"));
+}

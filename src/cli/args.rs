@@ -108,7 +108,8 @@ pub struct Args {
 
     /// Only URLs of these kinds: wrapped (<URL:...>), angle (<...>),
     /// quoted ("..."), bare, and the scheme-less email, www, domain,
-    /// network-path (with --find). Repeat or separate with commas.
+    /// network-path (with --find), and resolved (with --resolve). Repeat
+    /// or separate with commas.
     #[arg(long, value_name = "KIND", value_delimiter = ',')]
     pub kind: Vec<String>,
 
@@ -238,6 +239,14 @@ pub struct Args {
     /// whose first bytes are a WARC or ARC record; off: as other text.
     #[arg(long, value_name = "WHEN", value_enum, default_value_t = Warc::Auto)]
     pub warc: Warc,
+
+    /// In web archives' HTML payloads, also resolve relative references
+    /// (href, src, srcset…) against the page's <base href>, else its
+    /// target URI (RFC 3986 §5.2), and print them as kind `resolved`
+    /// (--json keeps the reference as written in `reference`).
+    /// Same-document references (#top) are left out.
+    #[arg(long)]
+    pub resolve: bool,
 
     /// Repair raw quoted-printable in text that is not MIME-encoded: join
     /// `=` soft line breaks and decode `=3D` inside URLs (flagged

@@ -97,6 +97,9 @@ fn effects(args: &Args) -> anyhow::Result<()> {
         if scheme_less.contains(&k.as_str()) && !found {
             bail!("--kind {k}: found only with --find {k} (or --find all)");
         }
+        if k == "resolved" && !args.resolve {
+            bail!("--kind resolved: found only with --resolve");
+        }
     }
     if !args.header.is_empty() && !json_matches {
         bail!(

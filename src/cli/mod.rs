@@ -280,6 +280,7 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
     };
     driver
         .web_archives(args.warc == args::Warc::Auto)
+        .resolve(args.resolve)
         .mail_mode(mode)
         .qp_repair(args.qp_repair)
         .skip_binary(!args.text)

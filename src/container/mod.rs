@@ -20,6 +20,7 @@
 mod lines;
 mod mail;
 mod record;
+mod resolve;
 mod store;
 mod warc;
 
@@ -105,6 +106,9 @@ pub(crate) struct Settings {
     pub(crate) lines: Option<(usize, usize)>,
     /// Web archives are read as such (`--warc auto`).
     pub(crate) web: bool,
+    /// Relative references of web-archive HTML are resolved
+    /// (`--resolve`).
+    pub(crate) resolve: bool,
 }
 
 /// The containers of a run, built once: how each input is read and
@@ -116,6 +120,8 @@ pub(crate) struct Containers {
     web: bool,
     /// HTML context is asked for (`--html-context`).
     html_context: bool,
+    /// `--resolve`.
+    resolve: bool,
     /// Line numbers are counted ([`crate::FinderBuilder::line_numbers`]).
     lines: bool,
     finder: Finder,
@@ -166,9 +172,19 @@ impl Containers {
             qp_repair: settings.qp_repair,
             web: settings.web,
             html_context: settings.html_context,
+            resolve: settings.resolve,
             lines: finder.inner().lines,
             mail: mail::finder(&finder, settings),
             finder,
+        }
+    }
+
+    /// What a web archive's HTML payloads are read for.
+    fn html(&self) -> warc::Html {
+        warc::Html {
+            context: self.html_context,
+            resolve: self.resolve,
+            lines: self.lines,
         }
     }
 
@@ -287,7 +303,7 @@ impl Containers {
             }
             Reading::Web(_) => {
                 let Ok(()) =
-                    warc::search(&self.finder, bytes, self.html_context, sink);
+                    warc::search(&self.finder, bytes, self.html(), sink);
                 0
             }
             Reading::Raw => 0,
@@ -333,7 +349,7 @@ impl Containers {
                 }
             }
             Reading::Web(_) => {
-                warc::search(&self.finder, rdr, self.html_context, sink)
+                warc::search(&self.finder, rdr, self.html(), sink)
             }
             Reading::Raw => {
                 self.finder.find_reader(rdr, &mut RawSink { sink })

@@ -13,11 +13,13 @@
 //! the search goes on at the next record the reader finds.
 
 use super::record::{Fields, Provenance, WebFields, WebRecord};
+use super::resolve::{self, Pending};
 use super::{Found, RecordSink};
 use crate::mail::HtmlDocument;
 use crate::scan::Span;
 use crate::search::{Candidate, Finder, Match, Position, Sink};
 use crate::warc::{self, Fault, Head, Records};
+use std::collections::VecDeque;
 use std::io::{self, BufReader, Read};
 use std::sync::Arc;
 
@@ -27,7 +29,7 @@ use std::sync::Arc;
 pub(super) fn search<R: Read, S: RecordSink>(
     finder: &Finder,
     rdr: R,
-    html: bool,
+    html: Html,
     sink: &mut S,
 ) -> Result<(), S::Error> {
     let mut records = Records::new(BufReader::with_capacity(64 << 10, rdr));
@@ -79,16 +81,28 @@ pub(super) fn search<R: Read, S: RecordSink>(
             continue;
         }
         // An HTML payload held whole (up to HTML_HOLD) gives its URLs
-        // their HTML context when it is asked for.
+        // their HTML context, and its relative references, when asked.
         let mut doc = None;
-        if html && content_type.as_deref().is_some_and(is_html) {
+        let mut pending = VecDeque::new();
+        if (html.context || html.resolve)
+            && content_type.as_deref().is_some_and(is_html)
+        {
             let rest = HTML_HOLD.saturating_sub(first.len() as u64);
             if let Err(e) = (&mut payload).take(rest).read_to_end(&mut first) {
                 sink.fault(head.offset(), content_fault(&e));
                 continue;
             }
             if (first.len() as u64) < HTML_HOLD {
-                doc = Some(HtmlDocument::index(&first));
+                if html.context {
+                    doc = Some(HtmlDocument::index(&first));
+                }
+                if html.resolve {
+                    pending = resolve::resolved(
+                        &first,
+                        head.target_uri(),
+                        html.lines,
+                    );
+                }
             }
         }
         let mut payload = io::Cursor::new(first).chain(payload);
@@ -100,10 +114,14 @@ pub(super) fn search<R: Read, S: RecordSink>(
             offset: head.offset(),
             record: &record,
             doc: doc.as_ref(),
+            pending,
             error: None,
             stopped: false,
         };
-        let got = finder.find_reader(&mut payload, &mut on);
+        let mut got = finder.find_reader(&mut payload, &mut on);
+        if got.is_ok() && !on.stopped && on.error.is_none() {
+            got = on.flush(u64::MAX).map(|_| ());
+        }
         let (error, stopped) = (on.error.take(), on.stopped);
         if let Some(e) = error {
             return Err(e);
@@ -118,6 +136,17 @@ pub(super) fn search<R: Read, S: RecordSink>(
         }
     }
     Ok(())
+}
+
+/// What HTML payloads are read for.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Html {
+    /// Each URL's HTML context (`--html-context`).
+    pub(super) context: bool,
+    /// Relative references resolved (`--resolve`).
+    pub(super) resolve: bool,
+    /// Line numbers are counted.
+    pub(super) lines: bool,
 }
 
 /// How much of a payload tells whether it is binary.
@@ -180,6 +209,8 @@ struct OnPayload<'s, 'r, S: RecordSink> {
     record: &'r Arc<WebRecord>,
     /// The payload's HTML, indexed, when its URLs get their context.
     doc: Option<&'r HtmlDocument>,
+    /// Resolved references not handed on yet, in payload order.
+    pending: VecDeque<Pending>,
     /// The sink's error, which ended the search.
     error: Option<S::Error>,
     /// The sink asked to stop.
@@ -187,7 +218,33 @@ struct OnPayload<'s, 'r, S: RecordSink> {
 }
 
 impl<S: RecordSink> OnPayload<'_, '_, S> {
+    /// Hands on the resolved references before payload offset `before`;
+    /// `Ok(false)` once the sink stops.
+    fn flush(&mut self, before: u64) -> io::Result<bool> {
+        while self.pending.front().is_some_and(|p| p.at.start < before) {
+            let Some(p) = self.pending.pop_front() else { break };
+            if !self.hand_on(&p.at, &p.as_match(), None)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// A URL of the scanner, after the resolved references before it.
     fn found(
+        &mut self,
+        at: &Position,
+        m: &Match<'_>,
+        reject: Option<crate::parse::Reject>,
+    ) -> io::Result<bool> {
+        if !self.pending.is_empty() && !self.flush(at.start)? {
+            return Ok(false);
+        }
+        self.hand_on(at, m, reject)
+    }
+
+    /// Hands a URL at payload position `at` to the sink with its record.
+    fn hand_on(
         &mut self,
         at: &Position,
         m: &Match<'_>,

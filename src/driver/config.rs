@@ -69,6 +69,17 @@ impl DriverBuilder {
         self
     }
 
+    /// Whether the relative references of web archives' HTML payloads
+    /// (`href`, `src`, `srcset`…) are resolved against the document's
+    /// base (its `<base href>`, else the record's target URI; RFC 3986
+    /// §5.2) and reported as URLs of kind [`crate::Kind::Resolved`], the
+    /// reference as written kept ([`crate::Hit::defanged`]'s place). By
+    /// default, they are not.
+    pub fn resolve(&mut self, yes: bool) -> &mut DriverBuilder {
+        self.containers.resolve = yes;
+        self
+    }
+
     /// Whether raw quoted-printable is repaired
     /// ([`crate::mail::MailFinderBuilder::qp_repair`] in mail,
     /// [`crate::mail::repair_iter`] in other text). A repair search of

@@ -209,6 +209,10 @@ pub struct MatchRecord<'a> {
     /// The URL as written, when it was defanged (`url` is refanged).
     #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
     pub defanged: Option<Cow<'a, str>>,
+    /// The relative reference as written, when the URL is one resolved
+    /// (kind `resolved`, `--resolve`).
+    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+    pub reference: Option<Cow<'a, str>>,
     /// The message the URL was in, when the input was searched as mail
     /// (boxed: the other records stay small).
     #[serde(default, borrow, skip_serializing_if = "Option::is_none")]

@@ -281,6 +281,10 @@ pub(crate) fn match_record(out: &mut Vec<u8>, rec: &MatchRecord<'_>) {
         key(out, b",\"defanged\":");
         string(out, d);
     }
+    if let Some(d) = &rec.reference {
+        key(out, b",\"reference\":");
+        string(out, d);
+    }
     if let Some(m) = &rec.mail {
         key(out, b",\"mail\":");
         mail(out, m);

@@ -13,6 +13,7 @@ use crate::driver::InputDone;
 use crate::input::{Input, InputError, Source};
 use crate::mail::Metadata;
 use crate::parse::Reject;
+use crate::scan::Kind;
 use std::borrow::Cow;
 use std::io::{self, Write};
 
@@ -182,7 +183,11 @@ impl<W: Write> Emit<W> for JsonLines {
         }
         buf.push(b']');
         if let Some(d) = hit.defanged {
-            json_fast::key(buf, b",\"defanged\":");
+            // A resolved reference's slot holds the reference as written.
+            match hit.kind {
+                Kind::Resolved => json_fast::key(buf, b",\"reference\":"),
+                _ => json_fast::key(buf, b",\"defanged\":"),
+            }
             json_fast::text(buf, d);
         }
         if let Some((r, m)) =

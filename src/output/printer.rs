@@ -214,7 +214,11 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
         }
         let cx = Ctx { opts: &self.opts };
         let shown = match (self.opts.keep_defanged, hit.defanged) {
-            (true, Some(written)) => written,
+            (true, Some(written))
+                if hit.kind != crate::scan::Kind::Resolved =>
+            {
+                written
+            }
             _ => hit.url,
         };
         if let Some(reject) = hit.reject {

@@ -17,6 +17,7 @@ use crate::driver::InputDone;
 use crate::input::{InputError, Source};
 use crate::mail::Metadata;
 use crate::parse::Reject;
+use crate::scan::Kind;
 use std::borrow::Cow;
 
 /// The input's name for JSON; a path that is not UTF-8 is escaped and
@@ -115,7 +116,14 @@ pub(super) fn match_record<'a>(
         scheme: Cow::Borrowed(url.scheme),
         host: host_ref(hit.url, hit.host),
         flags,
-        defanged: hit.defanged.map(|d| json_text(d).0),
+        defanged: hit
+            .defanged
+            .filter(|_| hit.kind != Kind::Resolved)
+            .map(|d| json_text(d).0),
+        reference: hit
+            .defanged
+            .filter(|_| hit.kind == Kind::Resolved)
+            .map(|d| json_text(d).0),
         mail,
         html,
         record,

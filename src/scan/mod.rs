@@ -91,11 +91,16 @@ pub enum Kind {
     /// (`//example.com/lib.js`, RFC 3986 §4.2); found only with
     /// [`Finds::NETWORK_PATH`].
     NetworkPath,
+    /// A relative reference of an HTML document resolved against its
+    /// base (RFC 3986 §5.2: the `<base href>`, else the page's own URI):
+    /// a web archive's HTML payload read with `--resolve`
+    /// ([`crate::DriverBuilder::resolve`]).
+    Resolved,
 }
 
 impl Kind {
     /// Lower-case name: `wrapped`, `angle`, `quoted`, `bare`, `email`,
-    /// `www`, `domain`, `network-path`.
+    /// `www`, `domain`, `network-path`, `resolved`.
     pub fn name(self) -> &'static str {
         match self {
             Kind::Wrapped => "wrapped",
@@ -106,6 +111,7 @@ impl Kind {
             Kind::Www => "www",
             Kind::Domain => "domain",
             Kind::NetworkPath => "network-path",
+            Kind::Resolved => "resolved",
         }
     }
 
@@ -133,6 +139,7 @@ impl Kind {
             "www" => Kind::Www,
             "domain" => Kind::Domain,
             "network-path" => Kind::NetworkPath,
+            "resolved" => Kind::Resolved,
             _ => return None,
         })
     }

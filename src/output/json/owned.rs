@@ -59,6 +59,7 @@ impl MatchRecord<'_> {
             host: own_opt(self.host),
             flags: self.flags.into_iter().map(own).collect(),
             defanged: own_opt(self.defanged),
+            reference: own_opt(self.reference),
             mail: self.mail.map(|m| Box::new(m.into_owned())),
             html: self.html.map(|h| Box::new(h.into_owned())),
             record: self.record.map(|r| Box::new(r.into_owned())),

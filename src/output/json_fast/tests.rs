@@ -24,6 +24,7 @@ fn record<'a>(s: &'a str, t: &'a str, all: bool) -> MatchRecord<'a> {
         host: all.then(|| c(s)),
         flags: if all { vec![c("joined"), c(s)] } else { vec![] },
         defanged: all.then(|| c(t)),
+        reference: all.then(|| c(s)),
         mail: all.then(|| {
             Box::new(MailRecord {
                 message: 7,

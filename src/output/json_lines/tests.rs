@@ -107,7 +107,14 @@ fn whole(cx: &Ctx<'_>, url: &Url<'_>) -> Vec<u8> {
         scheme: Cow::Borrowed(url.scheme),
         host: host_ref(hit.url, hit.host),
         flags,
-        defanged: hit.defanged.map(|d| json_text(d).0),
+        defanged: hit
+            .defanged
+            .filter(|_| hit.kind != Kind::Resolved)
+            .map(|d| json_text(d).0),
+        reference: hit
+            .defanged
+            .filter(|_| hit.kind == Kind::Resolved)
+            .map(|d| json_text(d).0),
         mail,
         html,
         record: hit.record.as_ref().and_then(|r| {
