@@ -28,6 +28,9 @@ const BATCH_WAIT: Duration = Duration::from_millis(100);
 /// Batches in flight: the scan runs at most this far ahead of Python.
 const IN_FLIGHT: usize = 4;
 
+/// How long closing waits for the scan's thread to end.
+const CLOSE_WAIT: Duration = Duration::from_secs(2);
+
 /// An input that could not be read, as the CLI reports it.
 #[derive(Clone, Debug)]
 pub struct ErrorInfo {
@@ -314,11 +317,21 @@ impl Running {
 
     /// Stops the run and waits for its thread: the receiver is dropped
     /// (a blocked send fails) and the report wants nothing more.
+    ///
+    /// A thread blocked in a read that does not end (a FIFO without a
+    /// writer's data) is waited for [`CLOSE_WAIT`], then left to end by
+    /// itself: closing never hangs.
     pub fn close(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
         self.take_rx();
         if let Some(t) = self.thread.take() {
-            let _ = t.join();
+            let deadline = Instant::now() + CLOSE_WAIT;
+            while !t.is_finished() && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            if t.is_finished() {
+                let _ = t.join();
+            }
         }
     }
 

@@ -45,21 +45,24 @@ impl OnError {
 }
 
 /// The exception of an input error: its class from the I/O error's
-/// kind, the CLI's message (`PATH: MESSAGE`), `errno` and `filename` set.
-fn exception(py: Python<'_>, e: &ErrorInfo, path: Option<&str>) -> PyErr {
-    let err = match e.kind {
-        io::ErrorKind::NotFound => {
-            PyFileNotFoundError::new_err(e.message.clone())
+/// kind, `errno` the OS error's number and `strerror` the CLI's message
+/// (`PATH: MESSAGE`, as `urlgrep: PATH: MESSAGE` on its stderr).
+fn exception(e: &ErrorInfo) -> PyErr {
+    let msg = e.message.clone();
+    match (e.kind, e.errno) {
+        (io::ErrorKind::NotFound, Some(n)) => {
+            PyFileNotFoundError::new_err((n, msg))
         }
-        io::ErrorKind::PermissionDenied => {
-            PyPermissionError::new_err(e.message.clone())
+        (io::ErrorKind::NotFound, None) => PyFileNotFoundError::new_err(msg),
+        (io::ErrorKind::PermissionDenied, Some(n)) => {
+            PyPermissionError::new_err((n, msg))
         }
-        _ => PyOSError::new_err(e.message.clone()),
-    };
-    let value = err.value(py);
-    let _ = value.setattr("errno", e.errno);
-    let _ = value.setattr("filename", path);
-    err
+        (io::ErrorKind::PermissionDenied, None) => {
+            PyPermissionError::new_err(msg)
+        }
+        (_, Some(n)) => PyOSError::new_err((n, msg)),
+        (_, None) => PyOSError::new_err(msg),
+    }
 }
 
 /// The options every scan shares, read from the keyword arguments.
@@ -251,13 +254,7 @@ impl Scan {
         while let Some(item) = self.next_item(py)? {
             if let Some(e) = &item.error {
                 if self.on_error == OnError::Raise {
-                    let path = item
-                        .record
-                        .as_ref()
-                        .and_then(|r| r.get("path"))
-                        .and_then(|p| p.as_str())
-                        .map(str::to_owned);
-                    let err = exception(py, e, path.as_deref());
+                    let err = exception(e);
                     self.done = true;
                     self.ready.clear();
                     self.close(py);
@@ -449,7 +446,7 @@ pub fn stats(
         if let Some(item) = scan.ready.pop_front() {
             if let (Some(e), OnError::Raise) = (&item.error, on_error) {
                 scan.close(py);
-                return Err(exception(py, e, None));
+                return Err(exception(e));
             }
             continue;
         }
