@@ -206,6 +206,21 @@ impl Search {
     }
 }
 
+/// A host list that cannot be opened: the `OSError` of its kind, with
+/// the CLI's message (`--host-file: NAME: MESSAGE`).
+fn list_error(flag: &str, name: &str, e: std::io::Error) -> PyErr {
+    let msg = format!("{flag}: {name}: {e}");
+    match e.kind() {
+        std::io::ErrorKind::NotFound => {
+            pyo3::exceptions::PyFileNotFoundError::new_err(msg)
+        }
+        std::io::ErrorKind::PermissionDenied => {
+            pyo3::exceptions::PyPermissionError::new_err(msg)
+        }
+        _ => pyo3::exceptions::PyOSError::new_err(msg),
+    }
+}
+
 /// `-j`: 1 to 1024.
 pub fn threads(jobs: Option<usize>) -> PyResult<Option<usize>> {
     match jobs {
@@ -261,6 +276,10 @@ pub struct FilterArgs {
     pub host: Vec<String>,
     /// `--exclude-host`.
     pub exclude_host: Vec<String>,
+    /// `--host-file`.
+    pub host_file: Vec<PathBuf>,
+    /// `--exclude-host-file`.
+    pub exclude_host_file: Vec<PathBuf>,
     /// `-e/--regexp`.
     pub regexp: Vec<String>,
     /// `--exclude-regexp`.
@@ -288,6 +307,23 @@ impl FilterArgs {
         for d in &self.exclude_host {
             b.exclude_host(d)
                 .map_err(|e| value_error(format!("--exclude-host: {e}")))?;
+        }
+        let lists = self.host_file.iter().map(|f| (f, false));
+        let excluded = self.exclude_host_file.iter().map(|f| (f, true));
+        for (path, exclude) in lists.chain(excluded) {
+            let flag =
+                if exclude { "--exclude-host-file" } else { "--host-file" };
+            let name = path.display().to_string();
+            let file = std::fs::File::open(path)
+                .map_err(|e| list_error(flag, &name, e))?;
+            let rdr = std::io::BufReader::with_capacity(256 * 1024, file);
+            let read = match exclude {
+                true => b.exclude_host_list(rdr, &name),
+                false => b.host_list(rdr, &name),
+            };
+            // A list's bad lines come one a line; the CLI prints all but
+            // the last on stderr: here they are the message's lines.
+            read.map_err(|e| value_error(format!("{flag}: {e}")))?;
         }
         b.ignore_case(self.ignore_case);
         for p in &self.regexp {

@@ -15,6 +15,7 @@ use std::path::PathBuf;
 use std::sync::mpsc::RecvTimeoutError;
 use std::time::Duration;
 use urlgrep::input::{self, Globs, WalkOptions};
+use urlgrep::output::stats::Period;
 use urlgrep::output::{Format, PrinterOptions};
 use urlgrep::Driver;
 
@@ -130,6 +131,8 @@ fn common(
     kind: Option<&Bound<'_, PyAny>>,
     host: Option<&Bound<'_, PyAny>>,
     exclude_host: Option<&Bound<'_, PyAny>>,
+    host_file: Option<&Bound<'_, PyAny>>,
+    exclude_host_file: Option<&Bound<'_, PyAny>>,
     regexp: Option<&Bound<'_, PyAny>>,
     exclude_regexp: Option<&Bound<'_, PyAny>>,
     ignore_case: bool,
@@ -144,6 +147,8 @@ fn common(
     let filter = FilterArgs {
         host: options::names(host)?,
         exclude_host: options::names(exclude_host)?,
+        host_file: optional_paths(host_file)?,
+        exclude_host_file: optional_paths(exclude_host_file)?,
         regexp: options::names(regexp)?,
         exclude_regexp: options::names(exclude_regexp)?,
         ignore_case,
@@ -168,6 +173,14 @@ fn common(
         text,
         qp_repair,
     })
+}
+
+/// Paths, none for `None`.
+fn optional_paths(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<PathBuf>> {
+    match obj {
+        Some(o) if !o.is_none() => options::paths(o),
+        _ => Ok(Vec::new()),
+    }
 }
 
 /// The records of a scan, in input order: an iterator of dicts with the
@@ -297,7 +310,8 @@ impl Scan {
 /// `urlgrep --json`: see the README's Python section.
 #[pyfunction]
 #[pyo3(signature = (paths, *, mail="auto", jobs=None, find=None, scheme=None,
-    kind=None, host=None, exclude_host=None, regexp=None, exclude_regexp=None,
+    kind=None, host=None, exclude_host=None, host_file=None,
+    exclude_host_file=None, regexp=None, exclude_regexp=None,
     ignore_case=false, rejects=false, metadata=false, html_context=false,
     header=None, strict=false, redact=false, unique=false, max_count=None,
     keep_defanged=false, text=false, qp_repair=false, follow=false,
@@ -312,6 +326,8 @@ pub fn scan(
     kind: Option<&Bound<'_, PyAny>>,
     host: Option<&Bound<'_, PyAny>>,
     exclude_host: Option<&Bound<'_, PyAny>>,
+    host_file: Option<&Bound<'_, PyAny>>,
+    exclude_host_file: Option<&Bound<'_, PyAny>>,
     regexp: Option<&Bound<'_, PyAny>>,
     exclude_regexp: Option<&Bound<'_, PyAny>>,
     ignore_case: bool,
@@ -341,6 +357,8 @@ pub fn scan(
         kind,
         host,
         exclude_host,
+        host_file,
+        exclude_host_file,
         regexp,
         exclude_regexp,
         ignore_case,
@@ -378,15 +396,19 @@ pub fn scan(
 }
 
 /// The statistics of a scan as a dict, the numbers of `urlgrep --stats
-/// --json` (the same arguments as `scan`, and `top`, `exact_stats`).
-/// An input that cannot be read raises (`on_error="raise"`) or is
-/// counted under `errors` (`on_error="collect"`).
+/// --json` (the same arguments as `scan`, and `top`, `exact_stats`,
+/// `by`: `"year"`, `"month"` or `"day"`). `partial=True` gives instead
+/// the additive partial counters of `--stats-tsv` as bytes (summed by
+/// `urlgrep merge`, or by Spark). An input that cannot be read raises
+/// (`on_error="raise"`) or is counted under `errors`
+/// (`on_error="collect"`).
 #[pyfunction]
 #[pyo3(signature = (paths, *, mail="auto", jobs=None, find=None, scheme=None,
-    kind=None, host=None, exclude_host=None, regexp=None, exclude_regexp=None,
+    kind=None, host=None, exclude_host=None, host_file=None,
+    exclude_host_file=None, regexp=None, exclude_regexp=None,
     ignore_case=false, strict=false, text=false, qp_repair=false,
-    follow=false, max_depth=None, glob=None, top=10, exact_stats=false,
-    on_error="raise"))]
+    follow=false, max_depth=None, glob=None, rejects=false, top=10,
+    exact_stats=false, by=None, partial=false, on_error="raise"))]
 #[allow(clippy::too_many_arguments)]
 pub fn stats(
     py: Python<'_>,
@@ -398,6 +420,8 @@ pub fn stats(
     kind: Option<&Bound<'_, PyAny>>,
     host: Option<&Bound<'_, PyAny>>,
     exclude_host: Option<&Bound<'_, PyAny>>,
+    host_file: Option<&Bound<'_, PyAny>>,
+    exclude_host_file: Option<&Bound<'_, PyAny>>,
     regexp: Option<&Bound<'_, PyAny>>,
     exclude_regexp: Option<&Bound<'_, PyAny>>,
     ignore_case: bool,
@@ -407,8 +431,11 @@ pub fn stats(
     follow: bool,
     max_depth: Option<usize>,
     glob: Option<&Bound<'_, PyAny>>,
+    rejects: bool,
     top: usize,
     exact_stats: bool,
+    by: Option<&str>,
+    partial: bool,
     on_error: &str,
 ) -> PyResult<Py<PyAny>> {
     let on_error = OnError::new(on_error)?;
@@ -421,6 +448,8 @@ pub fn stats(
         kind,
         host,
         exclude_host,
+        host_file,
+        exclude_host_file,
         regexp,
         exclude_regexp,
         ignore_case,
@@ -431,13 +460,24 @@ pub fn stats(
         max_depth,
         glob,
     )?;
-    let finder = c.search.finder(false)?;
-    let driver = c.driver(false).build(finder);
-    let opts = PrinterOptions {
-        top,
-        exact_stats,
-        ..c.printer(Format::StatsJson, false)?
+    let by = match by.map(str::to_ascii_lowercase).as_deref() {
+        None => None,
+        Some("year") => Some(Period::Year),
+        Some("month") => Some(Period::Month),
+        Some("day") => Some(Period::Day),
+        Some(other) => {
+            return Err(options::value_error(format!(
+                "--by {other:?}: expected year, month or day"
+            )))
+        }
     };
+    let finder = c.search.finder(false)?;
+    let mut driver = c.driver(rejects);
+    // --by reads each message's date.
+    let driver = driver.metadata(by.is_some()).build(finder);
+    let format = if partial { Format::StatsTsv } else { Format::StatsJson };
+    let opts =
+        PrinterOptions { top, exact_stats, by, ..c.printer(format, rejects)? };
     let run = Running::start(driver, c.inputs(), opts, true)
         .map_err(|e| PyOSError::new_err(e.to_string()))?;
     let mut scan = Scan { run, ready: VecDeque::new(), on_error, done: false };
@@ -463,6 +503,9 @@ pub fn stats(
         ));
     }
     let out = output.unwrap_or_default();
+    if partial {
+        return Ok(pyo3::types::PyBytes::new(py, &out).into_any().unbind());
+    }
     let v: serde_json::Value = serde_json::from_slice(&out).map_err(|e| {
         PyRuntimeError::new_err(format!("urlgrep: stats: {e}"))
     })?;

@@ -288,3 +288,25 @@ def test_ctrl_c_stops_a_waiting_scan(tmp_path):
         os.close(writer)
     assert list(it) == []
     assert settled() == before
+
+
+def test_host_file_equals_cli(tmp_path):
+    hosts = tmp_path / "hosts.txt"
+    hosts.write_text("# kept\npython.org\n0.0.0.0 WWW.W3.ORG\n")
+    want, _ = cli_json("--host-file", hosts, "--exclude-host", "mail.python.org", CORPORA)
+    got = list(urlgrep.scan(CORPORA, metadata=True, host_file=hosts, exclude_host="mail.python.org"))
+    assert len(got) > 5
+    assert got == records_of(want, "match")
+    with pytest.raises(FileNotFoundError, match=r"^--host-file: .*missing"):
+        urlgrep.scan(CORPORA, host_file=tmp_path / "missing")
+
+
+def test_stats_partial_equals_cli_stats_tsv():
+    import subprocess
+    for flags, kwargs in (([], {}), (["--by", "month", "--rejects"], {"by": "month", "rejects": True})):
+        p = subprocess.run([cli_path(), "--stats-tsv", *flags, CORPORA / "mail"], capture_output=True)
+        got = urlgrep.stats(CORPORA / "mail", partial=True, **kwargs)
+        assert isinstance(got, bytes) and got == p.stdout
+    assert b"by-month\t" in got
+    with pytest.raises(ValueError, match=r'^--by "week": expected year, month or day$'):
+        urlgrep.stats(CORPORA, by="week")

@@ -75,6 +75,8 @@ def scan(
     kind: _Names = None,
     host: _Names = None,
     exclude_host: _Names = None,
+    host_file: Optional[_Paths] = None,
+    exclude_host_file: Optional[_Paths] = None,
     regexp: _Names = None,
     exclude_regexp: _Names = None,
     ignore_case: bool = False,
@@ -104,6 +106,8 @@ def stats(
     kind: _Names = None,
     host: _Names = None,
     exclude_host: _Names = None,
+    host_file: Optional[_Paths] = None,
+    exclude_host_file: Optional[_Paths] = None,
     regexp: _Names = None,
     exclude_regexp: _Names = None,
     ignore_case: bool = False,
@@ -113,10 +117,14 @@ def stats(
     follow: bool = False,
     max_depth: Optional[int] = None,
     glob: _Names = None,
+    rejects: bool = False,
     top: int = 10,
     exact_stats: bool = False,
+    by: Optional[Literal["year", "month", "day"]] = None,
+    partial: bool = False,
     on_error: Literal["raise", "collect"] = "raise",
-) -> dict[str, Any]: ...
+) -> Any:
+    """A dict (`--stats --json`), or bytes with `partial=True` (`--stats-tsv`)."""
 def scan_arrow(paths: _Paths, *, batch_size: int = 65536, **kwargs: Any) -> pyarrow.RecordBatchReader: ...
 def arrow_schema() -> pyarrow.Schema: ...
 
