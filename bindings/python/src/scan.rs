@@ -257,13 +257,12 @@ impl Scan {
     }
 }
 
-#[pymethods]
 impl Scan {
-    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
-        slf
-    }
-
-    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
+    /// The next record (an error raised under `on_error="raise"`).
+    fn next_record(
+        &mut self,
+        py: Python<'_>,
+    ) -> PyResult<Option<serde_json::Value>> {
         while let Some(item) = self.next_item(py)? {
             if let Some(e) = &item.error {
                 if self.on_error == OnError::Raise {
@@ -274,11 +273,63 @@ impl Scan {
                     return Err(err);
                 }
             }
-            if let Some(r) = &item.record {
-                return Ok(Some(record::to_py(py, r)?.unbind()));
+            if let Some(r) = item.record {
+                return Ok(Some(r));
             }
         }
         Ok(None)
+    }
+}
+
+#[pymethods]
+impl Scan {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
+        match self.next_record(py)? {
+            Some(r) => Ok(Some(record::to_py(py, &r)?.unbind())),
+            None => Ok(None),
+        }
+    }
+
+    /// The next `rows` match records as columns, for `scan_arrow`: for
+    /// each column, given as the keys that lead to it in a record
+    /// (`["mail", "from", "address"]`), the list of its values, `None`
+    /// where a record has none. Records of other types are left out;
+    /// errors are handled as by iteration. `None` at the end.
+    #[pyo3(name = "_next_columns")]
+    fn next_columns(
+        &mut self,
+        py: Python<'_>,
+        rows: usize,
+        columns: Vec<Vec<String>>,
+    ) -> PyResult<Option<Vec<Py<pyo3::types::PyList>>>> {
+        let lists: Vec<_> =
+            columns.iter().map(|_| pyo3::types::PyList::empty(py)).collect();
+        let mut n = 0;
+        while n < rows.max(1) {
+            let Some(r) = self.next_record(py)? else { break };
+            if r.get("type").and_then(|t| t.as_str()) != Some("match") {
+                continue;
+            }
+            for (keys, list) in columns.iter().zip(&lists) {
+                let mut v = Some(&r);
+                for k in keys {
+                    v = v.and_then(|v| v.get(k));
+                }
+                match v {
+                    Some(v) => list.append(record::to_py(py, v)?)?,
+                    None => list.append(py.None())?,
+                }
+            }
+            n += 1;
+        }
+        if n == 0 {
+            return Ok(None);
+        }
+        Ok(Some(lists.into_iter().map(Bound::unbind).collect()))
     }
 
     /// Stops the scan and waits for its thread to end; the iterator then

@@ -92,29 +92,19 @@ def __getattr__(name):
     raise AttributeError(f"module 'urlgrep' has no attribute {name!r}")
 
 
-def _get(record, where):
-    for key in where:
-        if record is None:
-            return None
-        record = record.get(key)
-    if where == ("path_escaped",) and record is None:
-        return False
-    return record
-
-
-def _batch(records, schema):
-    """One record batch of ``--json`` match records: the one conversion
-    from a record to a row."""
+def _batch(columns, schema):
+    """One record batch from the columns of ``Scan._next_columns``."""
     import pyarrow as pa
+    import pyarrow.compute as pc
 
-    columns = [[_get(r, where) for r in records] for _, _, where in _COLUMNS]
-    return pa.RecordBatch.from_arrays(
-        [pa.array(col, type=field.type) for col, field in zip(columns, schema)],
-        schema=schema,
-    )
+    arrays = [pa.array(col, type=field.type) for col, field in zip(columns, schema)]
+    # `path_escaped` is written only when set.
+    at = schema.get_field_index("path_escaped")
+    arrays[at] = pc.fill_null(arrays[at], False)
+    return pa.RecordBatch.from_arrays(arrays, schema=schema)
 
 
-def scan_arrow(paths, *, batch_size=65536, **kwargs):
+def scan_arrow(paths, *, batch_size=8192, **kwargs):
     """:func:`scan` as a ``pyarrow.RecordBatchReader``, one row per URL.
 
     Takes the keyword arguments of :func:`scan` (``rejects`` and
@@ -132,17 +122,15 @@ def scan_arrow(paths, *, batch_size=65536, **kwargs):
     schema = arrow_schema()
     records = scan(paths, **kwargs)
 
+    keys = [list(where) for _, _, where in _COLUMNS]
+
     def batches():
+        # Columns straight from the records: no dict per row.
         with records:
-            rows = []
-            for r in records:
-                if r.get("type") != "match":
-                    continue
-                rows.append(r)
-                if len(rows) >= batch_size:
-                    yield _batch(rows, schema)
-                    rows = []
-            if rows:
-                yield _batch(rows, schema)
+            while True:
+                columns = records._next_columns(batch_size, keys)
+                if columns is None:
+                    return
+                yield _batch(columns, schema)
 
     return pa.RecordBatchReader.from_batches(schema, batches())
