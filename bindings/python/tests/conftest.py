@@ -12,7 +12,8 @@ CORPORA = ROOT / "corpora"
 
 
 def cli_path():
-    exe = os.environ.get("URLGREP_BIN") or str(ROOT / "target" / "debug" / "urlgrep")
+    target = os.environ.get("CARGO_TARGET_DIR") or str(ROOT / "target")
+    exe = os.environ.get("URLGREP_BIN") or os.path.join(target, "debug", "urlgrep")
     if not os.path.exists(exe):
         pytest.fail(f"{exe}: build the CLI first (cargo build)")
     return exe
