@@ -57,8 +57,27 @@ locale); and it either ignores the exit status or (``checkCode=True``)
 fails on any non-zero one, 1 ("no URL") included.  This driver starts
 urlgrep with ``subprocess`` and the executor's environment.
 
+Engines (``--engine``):
+
+subprocess (default)
+    Each task runs the ``urlgrep`` binary shipped with ``--files``, as
+    above.
+module
+    Each task calls the ``urlgrep`` Python module in the executor's
+    Python (``pip install ./bindings/python`` there, or an archive of a
+    venv holding it: ``--archives venv.tar.gz#venv`` with
+    ``PYSPARK_PYTHON=./venv/bin/python``): no process per input and no
+    JSON text between them. jsonl mode runs ``DataFrame.mapInArrow``
+    (Spark 3.5+): ``urlgrep.scan`` records become Arrow record batches of
+    ``RECORD_SCHEMA``; stats mode sums ``urlgrep.stats(partial=True)``, the
+    same partial counters as ``--stats-tsv``. Binary read mode writes each
+    file's bytes to a temporary file for the module to open. Of
+    ``--urlgrep-arg`` it takes ``--rejects``, ``--html-context`` and
+    ``--by PERIOD``.
+
 ``.ci/spark-test`` runs this driver in local mode on the corpus of
-``make_corpus.py`` and compares its output with plain urlgrep runs.
+``make_corpus.py``, with both engines, and compares its output with plain
+urlgrep runs.
 """
 
 import argparse
@@ -66,6 +85,7 @@ import glob
 import os
 import subprocess
 import sys
+import tempfile
 import threading
 from operator import add
 
@@ -367,6 +387,171 @@ def read_input(sc, args, read, binary, flags, mode, filters=()):
     return files.mapPartitions(manifest_task(binary, flags, mode, filters))
 
 
+# --- the module engine ---------------------------------------------------------
+
+
+def module_options(urlgrep_args, filters):
+    """The keyword arguments of ``urlgrep.scan``/``urlgrep.stats`` for the
+    ``--urlgrep-arg`` flags the module engine takes, and the filters
+    (host files by their shipped name, found with SparkFiles on the
+    executor: see ``module_kwargs``)."""
+    opts = {}
+    args = list(urlgrep_args)
+    while args:
+        arg = args.pop(0)
+        if arg == "--rejects":
+            opts["rejects"] = True
+        elif arg == "--html-context":
+            opts["html_context"] = True
+        elif arg == "--by" and args:
+            opts["by"] = args.pop(0)
+        elif arg.startswith("--by="):
+            opts["by"] = arg[len("--by="):]
+        else:
+            raise SystemExit(
+                f"urlgrep_spark: --engine module does not take "
+                f"--urlgrep-arg={arg} (only --rejects, --html-context, "
+                f"--by PERIOD); use --engine subprocess"
+            )
+    keys = {"--host": "host", "--host-file": "host_file",
+            "--exclude-host": "exclude_host",
+            "--exclude-host-file": "exclude_host_file",
+            "--regexp": "regexp", "--exclude-regexp": "exclude_regexp"}
+    shipped = []
+    for flag, value, is_shipped in filters:
+        shipped.append((keys[flag], value, is_shipped))
+    return opts, shipped
+
+
+def module_kwargs(opts, shipped, mode):
+    """On an executor: the keyword arguments of one call."""
+    from pyspark import SparkFiles
+
+    kwargs = dict(opts)
+    for key, value, is_shipped in shipped:
+        kwargs.setdefault(key, []).append(
+            SparkFiles.get(value) if is_shipped else value)
+    if mode == "jsonl":
+        # --json's records: with the message's sender, subject and date.
+        kwargs.pop("by", None)
+        kwargs["metadata"] = True
+    else:
+        kwargs.pop("html_context", None)
+    return kwargs
+
+
+def scan_or_raise(urlgrep, paths, label, **kwargs):
+    """``urlgrep.scan`` whose input errors fail the task naming ``label``,
+    as a failing urlgrep run does."""
+    try:
+        yield from urlgrep.scan(paths, **kwargs)
+    except OSError as e:
+        raise UrlgrepError(f"urlgrep (module) failed on {label}: {e}") from e
+
+
+def as_piped(record, uri):
+    """A record of a file the module opened, labelled as urlgrep labels
+    piped input (binary read mode): ``path`` ``-``, ``source`` the URI."""
+    record["path"] = "-"
+    record["source"] = uri
+    return record
+
+
+def module_jsonl_task(opts, shipped, read, schema, batch_rows=8192):
+    """The ``mapInArrow`` function of jsonl mode: Arrow batches of paths
+    (manifest read) or of ``binaryFile`` rows (binary read) in, Arrow
+    batches of match and reject records (``schema``) out."""
+
+    def task(batches):
+        import pyarrow as pa
+        import urlgrep
+
+        kwargs = module_kwargs(opts, shipped, "jsonl")
+        rows = []
+
+        def records(batch):
+            if read == "manifest":
+                paths = batch.column("path").to_pylist()
+                label = paths[0] if len(paths) == 1 else f"{len(paths)} files"
+                yield from scan_or_raise(urlgrep, paths, label, **kwargs)
+                return
+            uris = batch.column("path").to_pylist()
+            contents = batch.column("content")
+            for i, uri in enumerate(uris):
+                with tempfile.NamedTemporaryFile(prefix="urlgrep-") as f:
+                    f.write(contents[i].as_py())
+                    f.flush()
+                    for r in scan_or_raise(urlgrep, f.name, uri, **kwargs):
+                        yield as_piped(r, uri)
+
+        for batch in batches:
+            for r in records(batch):
+                if r.get("type") in RECORD_TYPES:
+                    rows.append(r)
+                if len(rows) >= batch_rows:
+                    yield pa.RecordBatch.from_pylist(rows, schema=schema)
+                    rows = []
+        if rows:
+            yield pa.RecordBatch.from_pylist(rows, schema=schema)
+
+    return task
+
+
+def module_stats_task(opts, shipped, read):
+    """The task of stats mode: ``urlgrep.stats(partial=True)`` of each
+    input, parsed as the ``--stats-tsv`` lines."""
+
+    def task(items):
+        import urlgrep
+
+        kwargs = module_kwargs(opts, shipped, "stats")
+
+        def stats(path, label):
+            try:
+                return urlgrep.stats(path, partial=True, **kwargs)
+            except OSError as e:
+                raise UrlgrepError(
+                    f"urlgrep (module) failed on {label}: {e}") from e
+
+        if read == "manifest":
+            paths = list(items)
+            if paths:
+                label = paths[0] if len(paths) == 1 else f"{len(paths)} files"
+                yield from parse_stats(stats(paths, label).splitlines(), label)
+            return
+        for uri, data in items:
+            with tempfile.NamedTemporaryFile(prefix="urlgrep-") as f:
+                f.write(data)
+                f.flush()
+                yield from parse_stats(stats(f.name, uri).splitlines(), uri)
+
+    return task
+
+
+def module_input(spark, args, read, mode, opts, shipped):
+    """The module engine's output for one read mode: an RDD of
+    ((dim, key), count) pairs in stats mode, a DataFrame of records in
+    jsonl mode."""
+    sc = spark.sparkContext
+    paths = expand_manifest(args.input) if read == "manifest" else None
+    if mode == "stats":
+        task = module_stats_task(opts, shipped, read)
+        if read == "manifest":
+            return sc.parallelize(paths, len(paths)).mapPartitions(task)
+        return sc.binaryFiles(",".join(args.input)).mapPartitions(task)
+    from pyspark.sql.pandas.types import to_arrow_schema
+    from pyspark.sql.types import _parse_datatype_string
+
+    struct = _parse_datatype_string(RECORD_SCHEMA)
+    task = module_jsonl_task(opts, shipped, read, to_arrow_schema(struct))
+    if read == "manifest":
+        frame = sc.parallelize([(p,) for p in paths], len(paths)).toDF(
+            "path STRING")
+    else:
+        frame = spark.read.format("binaryFile").load(args.input)
+    return frame.mapInArrow(task, struct)
+
+
 # The filter options: (driver option, urlgrep flag, takes a file).
 FILTERS = (
     ("host", "--host", False),
@@ -434,15 +619,18 @@ def write_stats(pairs, out):
 
 def write_jsonl(spark, records, out, fmt):
     """Reads the JSON records with the declared schema (failing on a
-    malformed one) and writes the matches and rejects."""
+    malformed one) and writes the matches and rejects. ``records`` is an
+    RDD of JSON text, or (module engine) a DataFrame of that schema."""
+    from pyspark.sql import DataFrame
     from pyspark.sql.functions import col
 
-    frame = (
-        spark.read.schema(RECORD_SCHEMA)
-        .option("mode", "FAILFAST")
-        .json(records)
-        .where(col("type").isin(*RECORD_TYPES))
-    )
+    if not isinstance(records, DataFrame):
+        records = (
+            spark.read.schema(RECORD_SCHEMA)
+            .option("mode", "FAILFAST")
+            .json(records)
+        )
+    frame = records.where(col("type").isin(*RECORD_TYPES))
     frame.write.format(fmt).save(out)
 
 
@@ -490,6 +678,13 @@ def parse_args(argv):
         help="file format of jsonl mode's output (default: json)",
     )
     p.add_argument(
+        "--engine",
+        default="subprocess",
+        choices=("subprocess", "module"),
+        help="subprocess: run the urlgrep binary shipped with --files "
+        "(default); module: call the urlgrep Python module in process",
+    )
+    p.add_argument(
         "--binary",
         default="urlgrep",
         metavar="NAME",
@@ -529,18 +724,26 @@ def main(argv=None):
         # each; 1 and 0 give every file its own partition.
         .config("spark.files.maxPartitionBytes", "1")
         .config("spark.files.openCostInBytes", "0")
+        # The same for the binaryFile source of --engine module.
+        .config("spark.sql.files.maxPartitionBytes", "1")
+        .config("spark.sql.files.openCostInBytes", "0")
         .getOrCreate()
     )
     sc = spark.sparkContext
     try:
         filters = ship_filters(sc, args)
+        if args.engine == "module":
+            opts, shipped = module_options(args.urlgrep_arg, filters)
         for read in args.read:
             for mode in args.mode:
                 flags = mode_flags(mode) + args.urlgrep_arg
                 out = os.path.join(args.output, f"{mode}-{read}")
-                rdd = read_input(
-                    sc, args, read, args.binary, flags, mode, filters
-                )
+                if args.engine == "module":
+                    rdd = module_input(spark, args, read, mode, opts, shipped)
+                else:
+                    rdd = read_input(
+                        sc, args, read, args.binary, flags, mode, filters
+                    )
                 if mode == "stats":
                     write_stats(rdd, out)
                 else:

@@ -1,0 +1,136 @@
+"""urlgrep: find URLs in text, mail and news spools, and archives.
+
+The urlgrep library (Rust) as a Python module:
+
+- :func:`find` and :func:`find_iter`: the URLs of one text (``str`` or
+  bytes), as :class:`Match` objects.
+- :func:`scan`: files, folders and compressed inputs searched in
+  parallel; one dict per URL, with the fields of ``urlgrep --json``.
+- :func:`scan_arrow`: the same as a ``pyarrow.RecordBatchReader``, one
+  row per URL (:data:`ARROW_SCHEMA`), for pandas, Polars and DuckDB.
+- :func:`stats`: the numbers of ``urlgrep --stats --json`` as a dict.
+
+Keyword arguments are named after the CLI's flags (``--find`` is
+``find=``, ``--exclude-host`` is ``exclude_host=``). A bad option raises
+``ValueError`` with the CLI's message; an input that cannot be read
+raises ``FileNotFoundError``, ``PermissionError`` or ``OSError`` (or,
+with ``on_error="collect"``, gives the CLI's error record). The GIL is
+released while Rust works, and Ctrl-C stops a scan within a second.
+"""
+
+from __future__ import annotations
+
+from ._urlgrep import FindIter, Match, Scan, __version__, find, find_iter, scan, stats
+
+__all__ = [
+    "ARROW_SCHEMA",
+    "FindIter",
+    "Match",
+    "Scan",
+    "__version__",
+    "arrow_schema",
+    "find",
+    "find_iter",
+    "scan",
+    "scan_arrow",
+    "stats",
+]
+
+#: The columns of :func:`scan_arrow`, one row per URL: the ``--json``
+#: match record, its ``mail`` and ``html`` objects flattened (``None``
+#: where the record has no such field). Built on first use (pyarrow is
+#: imported only then).
+_COLUMNS = [
+    # name, arrow type name, where in the record
+    ("path", "string", ("path",)),
+    ("path_escaped", "bool", ("path_escaped",)),
+    ("offset", "uint64", ("offset",)),
+    ("line", "uint64", ("line",)),
+    ("column", "uint64", ("column",)),
+    ("kind", "string", ("kind",)),
+    ("url", "string", ("url",)),
+    ("scheme", "string", ("scheme",)),
+    ("host", "string", ("host",)),
+    ("flags", "list<string>", ("flags",)),
+    ("defanged", "string", ("defanged",)),
+    ("message", "uint64", ("mail", "message")),
+    ("message_offset", "uint64", ("mail", "message_offset")),
+    ("message_id", "string", ("mail", "message_id")),
+    ("part", "uint64", ("mail", "part")),
+    ("location", "string", ("mail", "location")),
+    ("encoding", "string", ("mail", "encoding")),
+    ("decoded", "bool", ("mail", "decoded")),
+    ("from_address", "string", ("mail", "from", "address")),
+    ("from_name", "string", ("mail", "from", "name")),
+    ("subject", "string", ("mail", "subject")),
+    ("date", "string", ("mail", "date")),
+    ("date_utc", "string", ("mail", "date_utc")),
+    ("html_in", "string", ("html", "in")),
+    ("html_element", "string", ("html", "element")),
+    ("html_attribute", "string", ("html", "attribute")),
+    ("link_text", "string", ("html", "link_text")),
+]
+
+
+def arrow_schema():
+    """The ``pyarrow.Schema`` of :func:`scan_arrow` (needs pyarrow)."""
+    import pyarrow as pa
+
+    types = {
+        "string": pa.string(),
+        "bool": pa.bool_(),
+        "uint64": pa.uint64(),
+        "list<string>": pa.list_(pa.string()),
+    }
+    return pa.schema([pa.field(name, types[t], nullable=True) for name, t, _ in _COLUMNS])
+
+
+def __getattr__(name):
+    # ARROW_SCHEMA without importing pyarrow at import time.
+    if name == "ARROW_SCHEMA":
+        return arrow_schema()
+    raise AttributeError(f"module 'urlgrep' has no attribute {name!r}")
+
+
+def _batch(columns, schema):
+    """One record batch from the columns of ``Scan._next_columns``."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    arrays = [pa.array(col, type=field.type) for col, field in zip(columns, schema)]
+    # `path_escaped` is written only when set.
+    at = schema.get_field_index("path_escaped")
+    arrays[at] = pc.fill_null(arrays[at], False)
+    return pa.RecordBatch.from_arrays(arrays, schema=schema)
+
+
+def scan_arrow(paths, *, batch_size=8192, **kwargs):
+    """:func:`scan` as a ``pyarrow.RecordBatchReader``, one row per URL.
+
+    Takes the keyword arguments of :func:`scan` (``rejects`` and
+    ``on_error="collect"`` add no rows: only match records are rows) and
+    ``batch_size``, the most rows in a batch. The columns are
+    :data:`ARROW_SCHEMA`'s. The reader reads the scan as it is consumed;
+    closing it (or reading it to the end) stops the scan. pandas:
+    ``reader.read_pandas()``; Polars: ``polars.from_arrow(reader.read_all())``;
+    DuckDB: ``duckdb.sql("select host, count(*) from reader group by 1")``.
+    """
+    import pyarrow as pa
+
+    if batch_size < 1:
+        raise ValueError(f"batch_size {batch_size}: use 1 or more")
+    schema = arrow_schema()
+    records = scan(paths, **kwargs)
+
+    keys = [list(where) for _, _, where in _COLUMNS]
+
+    def batches():
+        # Columns straight from the records: no dict per row.
+        with records:
+            while True:
+                columns = records._next_columns(batch_size, keys)
+                if columns is None:
+                    return
+                yield _batch(columns, schema)
+
+    return pa.RecordBatchReader.from_batches(schema, batches())

@@ -1,0 +1,351 @@
+//! A run of the library's `Driver` on a thread of its own, its printer's
+//! output passed to Python through a bounded channel.
+//!
+//! The printer writes into [`Out`]: in record mode each complete line is
+//! read into a record ([`crate::record::record`]) as it is written, and
+//! the records go in batches through the channel; in whole mode (the
+//! statistics) the output is kept and sent when the run ends. The
+//! report in front of the printer ([`Relay`]) stops the run once the
+//! consumer is gone: it says `Wants::Nothing` when the stop flag is set,
+//! and a send to a dropped receiver fails the run (`BrokenPipe`).
+
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+use urlgrep::input::{Input, InputError};
+use urlgrep::output::{Printer, PrinterOptions};
+use urlgrep::{Driver, Hit, InputDone, Report, Wants};
+
+/// Records in a batch before it is sent.
+const BATCH: usize = 512;
+
+/// The longest a record waits in a batch.
+const BATCH_WAIT: Duration = Duration::from_millis(100);
+
+/// Batches in flight: the scan runs at most this far ahead of Python.
+const IN_FLIGHT: usize = 4;
+
+/// How long closing waits for the scan's thread to end.
+const CLOSE_WAIT: Duration = Duration::from_secs(2);
+
+/// An input that could not be read, as the CLI reports it.
+#[derive(Clone, Debug)]
+pub struct ErrorInfo {
+    /// The I/O error's kind (for the exception's class).
+    pub kind: io::ErrorKind,
+    /// The OS error number, if any.
+    pub errno: Option<i32>,
+    /// The CLI's message without its `urlgrep: ` prefix:
+    /// `PATH: MESSAGE`.
+    pub message: String,
+}
+
+/// One thing the run gives: a record, an error, or both (an error
+/// record in record mode).
+#[derive(Debug)]
+pub struct Item {
+    /// The record ([`crate::record::record`]).
+    pub record: Option<serde_json::Value>,
+    /// The error, for an error record.
+    pub error: Option<ErrorInfo>,
+}
+
+/// What the channel carries.
+#[derive(Debug)]
+pub enum Msg {
+    /// Items, in order.
+    Items(Vec<Item>),
+    /// The run ended: the whole output (whole mode), or the error that
+    /// ended it.
+    Done(Result<Vec<u8>, String>),
+}
+
+/// What the printer wrote.
+#[derive(Default)]
+struct State {
+    /// Bytes after the last complete line (whole mode: everything).
+    partial: Vec<u8>,
+    /// Items not yet sent.
+    batch: Vec<Item>,
+    /// Keep the output whole instead of reading lines.
+    whole: bool,
+}
+
+fn lock(m: &Mutex<State>) -> MutexGuard<'_, State> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The printer's output.
+struct Out(Arc<Mutex<State>>);
+
+impl Write for Out {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let mut st = lock(&self.0);
+        st.partial.extend_from_slice(buf);
+        if st.whole {
+            return Ok(buf.len());
+        }
+        let Some(last) = st.partial.iter().rposition(|&b| b == b'\n') else {
+            return Ok(buf.len());
+        };
+        let rest = st.partial.split_off(last + 1);
+        let lines = std::mem::replace(&mut st.partial, rest);
+        for line in lines.split(|&b| b == b'\n') {
+            if let Some(record) = crate::record::record(line) {
+                st.batch.push(Item { record: Some(record), error: None });
+            }
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The printer's message output (the CLI's stderr): kept for the
+/// message of the next error.
+#[derive(Clone, Default)]
+struct Messages(Arc<Mutex<Vec<u8>>>);
+
+impl Messages {
+    fn take(&self) -> Vec<u8> {
+        std::mem::take(
+            &mut *self.0.lock().unwrap_or_else(PoisonError::into_inner),
+        )
+    }
+}
+
+impl Write for Messages {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let mut v = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        v.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The report in front of the printer.
+struct Relay {
+    printer: Printer<Out, Messages>,
+    state: Arc<Mutex<State>>,
+    messages: Messages,
+    tx: SyncSender<Msg>,
+    stop: Arc<AtomicBool>,
+    sent: Instant,
+}
+
+impl Relay {
+    /// Sends the batch when it is full or old (or `force`).
+    fn send(&mut self, force: bool) -> io::Result<()> {
+        let batch = {
+            let mut st = lock(&self.state);
+            let due = st.batch.len() >= BATCH
+                || (!st.batch.is_empty() && self.sent.elapsed() >= BATCH_WAIT);
+            if !(force || due) || st.batch.is_empty() {
+                return Ok(());
+            }
+            std::mem::take(&mut st.batch)
+        };
+        self.sent = Instant::now();
+        self.tx.send(Msg::Items(batch)).map_err(|_| gone())
+    }
+}
+
+/// The error that ends a run whose consumer is gone.
+fn gone() -> io::Error {
+    io::Error::new(io::ErrorKind::BrokenPipe, "the consumer stopped")
+}
+
+impl Report for Relay {
+    fn begin(&mut self, input: &Input) -> io::Result<()> {
+        self.printer.begin(input)
+    }
+
+    fn hit(&mut self, input: &Input, hit: &Hit<'_>) -> io::Result<()> {
+        self.printer.hit(input, hit)?;
+        self.send(false)
+    }
+
+    fn error(&mut self, err: &InputError) -> io::Result<()> {
+        self.messages.take();
+        self.printer.error(err)?;
+        let text = String::from_utf8_lossy(&self.messages.take()).into_owned();
+        let text = text.strip_prefix("urlgrep: ").unwrap_or(&text);
+        let info = ErrorInfo {
+            kind: err.error.kind(),
+            errno: err.error.raw_os_error(),
+            message: text.trim_end_matches('\n').to_owned(),
+        };
+        {
+            let mut st = lock(&self.state);
+            let whole = st.whole;
+            // Record mode: the printer's last record is this error's.
+            match st.batch.last_mut() {
+                Some(last)
+                    if !whole && is_error(last) && last.error.is_none() =>
+                {
+                    last.error = Some(info);
+                }
+                _ => st.batch.push(Item { record: None, error: Some(info) }),
+            }
+        }
+        self.send(true)
+    }
+
+    fn warning(
+        &mut self,
+        input: &Input,
+        offset: u64,
+        what: &str,
+    ) -> io::Result<()> {
+        self.printer.warning(input, offset, what)?;
+        // The CLI's stderr line; a Python program sees no warnings.
+        self.messages.take();
+        Ok(())
+    }
+
+    fn end(&mut self, input: &Input, done: &InputDone) -> io::Result<()> {
+        self.printer.end(input, done)?;
+        self.send(false)
+    }
+
+    fn progress(&mut self, bytes: u64) {
+        self.printer.progress(bytes);
+    }
+
+    fn wants(&self) -> Wants {
+        if self.stop.load(Ordering::Relaxed) {
+            return Wants::Nothing;
+        }
+        self.printer.wants()
+    }
+
+    fn may_stop(&self) -> bool {
+        // The consumer may stop at any time: the stream parts stay small
+        // while it is being reported.
+        true
+    }
+}
+
+fn is_error(item: &Item) -> bool {
+    item.record.as_ref().and_then(|r| r.get("type")).and_then(|t| t.as_str())
+        == Some("error")
+}
+
+/// A run in progress: its items come through `rx`.
+pub struct Running {
+    /// The items, `None` once closed (in a mutex: a Python object is
+    /// shared between threads).
+    rx: Mutex<Option<Receiver<Msg>>>,
+    /// Set to stop the run.
+    pub stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Running {
+    /// Starts `driver` over `inputs`, printing with `opts` (whole mode:
+    /// the output is sent whole when the run ends).
+    pub fn start<I>(
+        driver: Driver,
+        inputs: I,
+        opts: PrinterOptions,
+        whole: bool,
+    ) -> io::Result<Running>
+    where
+        I: IntoIterator<Item = Result<Input, InputError>> + Send + 'static,
+        I::IntoIter: Send,
+    {
+        let (tx, rx) = sync_channel(IN_FLIGHT);
+        let stop = Arc::new(AtomicBool::new(false));
+        let state = Arc::new(Mutex::new(State { whole, ..State::default() }));
+        let messages = Messages::default();
+        let printer = Printer::new(opts, Out(state.clone()), messages.clone());
+        let mut relay = Relay {
+            printer,
+            state,
+            messages,
+            tx,
+            stop: stop.clone(),
+            sent: Instant::now(),
+        };
+        let thread = std::thread::Builder::new()
+            .name("urlgrep-scan".into())
+            .spawn(move || {
+            let started = Instant::now();
+            let result = driver.run(inputs, &mut relay).and_then(|()| {
+                relay.printer.finish(started.elapsed())?;
+                relay.send(true)
+            });
+            let done = match result {
+                Ok(()) => {
+                    let mut st = lock(&relay.state);
+                    Ok(std::mem::take(&mut st.partial))
+                }
+                Err(e) => Err(e.to_string()),
+            };
+            // The consumer may be gone: nothing to tell then.
+            let _ = relay.tx.send(Msg::Done(done));
+        })?;
+        Ok(Running { rx: Mutex::new(Some(rx)), stop, thread: Some(thread) })
+    }
+
+    /// The receiver, taken out (to wait on it without the GIL).
+    pub fn take_rx(&mut self) -> Option<Receiver<Msg>> {
+        self.rx.get_mut().unwrap_or_else(PoisonError::into_inner).take()
+    }
+
+    /// Puts the receiver back.
+    pub fn put_rx(&mut self, rx: Receiver<Msg>) {
+        *self.rx.get_mut().unwrap_or_else(PoisonError::into_inner) = Some(rx);
+    }
+
+    /// A run already over (what a closed scan holds).
+    pub fn closed() -> Running {
+        Running {
+            rx: Mutex::new(None),
+            stop: Arc::new(AtomicBool::new(true)),
+            thread: None,
+        }
+    }
+
+    /// Stops the run and waits for its thread: the receiver is dropped
+    /// (a blocked send fails) and the report wants nothing more.
+    ///
+    /// A thread blocked in a read that does not end (a FIFO without a
+    /// writer's data) is waited for [`CLOSE_WAIT`], then left to end by
+    /// itself: closing never hangs.
+    pub fn close(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        self.take_rx();
+        if let Some(t) = self.thread.take() {
+            let deadline = Instant::now() + CLOSE_WAIT;
+            while !t.is_finished() && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            if t.is_finished() {
+                let _ = t.join();
+            }
+        }
+    }
+
+    /// Whether the thread panicked (after the channel closed): joins it.
+    pub fn panicked(&mut self) -> bool {
+        match self.thread.take() {
+            Some(t) => t.join().is_err(),
+            None => false,
+        }
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.close();
+    }
+}

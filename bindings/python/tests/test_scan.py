@@ -1,0 +1,312 @@
+"""`scan`, `stats` and `scan_arrow` against the CLI, errors, early stop,
+Ctrl-C and the GIL."""
+
+import gc
+import os
+import signal
+import threading
+import time
+
+import pytest
+import urlgrep
+
+from conftest import CORPORA, cli_json, cli_path
+
+
+def threads_now():
+    """The scans' threads of this process: the driver's thread
+    (`urlgrep-scan`) and its pool's (`urlgrep-N`); pyarrow's own
+    (jemalloc) are not counted."""
+    names = []
+    for t in os.listdir("/proc/self/task"):
+        try:
+            with open(f"/proc/self/task/{t}/comm") as f:
+                names.append(f.read().strip())
+        except FileNotFoundError:
+            pass  # ended meanwhile
+    return sum(1 for n in names if n.startswith("urlgrep"))
+
+
+def bytes_read():
+    """Bytes this process has read (`rchar` of /proc/self/io)."""
+    with open("/proc/self/io") as f:
+        for line in f:
+            if line.startswith("rchar:"):
+                return int(line.split()[1])
+    raise AssertionError("no rchar in /proc/self/io")
+
+
+#: No scan thread before any scan.
+BASELINE = 0
+
+
+def settled():
+    """The thread count once the scans' threads are gone: a closed scan
+    joins its thread, whose rayon pool's workers end just after (a
+    dropped pool does not wait for them); waited for, up to 10 s."""
+    deadline = time.monotonic() + 10
+    while threads_now() > BASELINE and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return threads_now()
+
+
+def records_of(records, *types):
+    return [r for r in records if r["type"] in types]
+
+
+@pytest.fixture(scope="module")
+def big(tmp_path_factory):
+    """A 24 MiB file with a URL a line (made here, no download)."""
+    path = tmp_path_factory.mktemp("big") / "big.txt"
+    line = b"see http://host%d.example/page?q=%d and more text here\n"
+    with open(path, "wb") as f:
+        for i in range(0, 400_000):
+            f.write(line % (i % 997, i))
+    return path
+
+
+@pytest.mark.parametrize(
+    "flags,kwargs",
+    [
+        ([], {"metadata": True}),
+        (["--rejects"], {"metadata": True, "rejects": True}),
+        (["--find", "all", "--html-context"], {"metadata": True, "find": "all", "html_context": True}),
+        (["--mail", "off", "-j", "1"], {"metadata": True, "mail": "off", "jobs": 1}),
+        (["--host", "python.org", "-e", "^https?:"], {"metadata": True, "host": "python.org", "regexp": "^https?:"}),
+        (["--header", "X-Mailer", "--redact", "--unique"], {"metadata": True, "header": "X-Mailer", "redact": True, "unique": True}),
+    ],
+)
+def test_scan_equals_cli_json(flags, kwargs):
+    want, _ = cli_json(*flags, CORPORA)
+    want = records_of(want, "match", "reject", "error")
+    got = list(urlgrep.scan(str(CORPORA), **kwargs))
+    assert len(got) > 10
+    assert got == want
+
+
+def test_scan_without_metadata_leaves_it_out():
+    got = [r for r in urlgrep.scan(CORPORA / "mail" / "python-dev") if "mail" in r]
+    assert got and not any("from" in r["mail"] or "subject" in r["mail"] for r in got)
+    with_meta = [r for r in urlgrep.scan(CORPORA / "mail" / "python-dev", metadata=True)]
+    assert any("subject" in r["mail"] for r in with_meta)
+
+
+def test_stats_equals_cli():
+    # --stats --json is one object over several lines.
+    import json, subprocess
+    p = subprocess.run([cli_path(), "--stats", "--json", CORPORA / "rfc", CORPORA / "mail"], capture_output=True)
+    want = json.loads(p.stdout)
+    got = urlgrep.stats([CORPORA / "rfc", str(CORPORA / "mail")])
+    for d in (want, got):
+        d.pop("elapsed_secs")
+        d.pop("mib_per_sec")
+    assert got == want
+    assert got["matches"] > 100
+
+
+def test_scan_arrow_equals_scan():
+    pa = pytest.importorskip("pyarrow")
+    reader = urlgrep.scan_arrow(CORPORA, metadata=True, batch_size=100)
+    assert isinstance(reader, pa.RecordBatchReader)
+    assert reader.schema == urlgrep.ARROW_SCHEMA
+    table = reader.read_all()
+    rows = table.to_pylist()
+    records = list(urlgrep.scan(CORPORA, metadata=True))
+    assert len(rows) == len(records) > 100
+    assert table.num_rows == len(rows)
+    for row, r in zip(rows, records):
+        mail = r.get("mail") or {}
+        html = r.get("html") or {}
+        sender = mail.get("from") or {}
+        assert row["path"] == r["path"]
+        assert (row["offset"], row["line"], row["column"]) == (r["offset"], r["line"], r["column"])
+        assert (row["kind"], row["url"], row["scheme"], row["host"]) == (r["kind"], r["url"], r["scheme"], r["host"])
+        assert row["flags"] == r["flags"]
+        assert row["defanged"] == r.get("defanged")
+        assert row["message"] == mail.get("message")
+        assert row["message_id"] == mail.get("message_id")
+        assert row["part"] == mail.get("part")
+        assert row["location"] == mail.get("location")
+        assert row["decoded"] == mail.get("decoded")
+        assert row["subject"] == mail.get("subject")
+        assert row["date_utc"] == mail.get("date_utc")
+        assert row["from_address"] == sender.get("address")
+        assert row["link_text"] == html.get("link_text")
+    assert sum(1 for r in rows if r["subject"]) > 10
+
+
+def test_missing_path_raises_file_not_found_with_cli_message(tmp_path):
+    missing = tmp_path / "nope.mbox"
+    _, p = cli_json(missing)
+    cli_message = p.stderr.decode().strip().removeprefix("urlgrep: ")
+    with pytest.raises(FileNotFoundError) as e:
+        list(urlgrep.scan(missing))
+    assert e.value.strerror == cli_message and e.value.errno == 2
+    assert cli_message in str(e.value)
+    with pytest.raises(FileNotFoundError):
+        urlgrep.stats(missing)
+
+
+def test_records_before_an_error_come_first(tmp_path):
+    ok = tmp_path / "a.txt"
+    ok.write_bytes(b"http://a.example/\n")
+    it = urlgrep.scan([ok, tmp_path / "missing"])
+    assert next(it)["url"] == "http://a.example/"
+    with pytest.raises(FileNotFoundError):
+        next(it)
+    assert list(it) == []
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads any file")
+def test_unreadable_raises_permission_error(tmp_path):
+    f = tmp_path / "secret.txt"
+    f.write_bytes(b"http://a.example/\n")
+    f.chmod(0)
+    _, p = cli_json(f)
+    with pytest.raises(PermissionError) as e:
+        list(urlgrep.scan(f))
+    assert e.value.strerror == p.stderr.decode().strip().removeprefix("urlgrep: ")
+
+
+def test_on_error_collect_gives_the_cli_error_record(tmp_path):
+    ok = tmp_path / "a.txt"
+    ok.write_bytes(b"http://a.example/\n")
+    missing = tmp_path / "missing"
+    want, _ = cli_json(ok, missing)
+    got = list(urlgrep.scan([ok, missing], on_error="collect"))
+    assert got == records_of(want, "match", "error")
+    assert got[-1]["type"] == "error"
+    assert urlgrep.stats([ok, missing], on_error="collect")["errors"] == 1
+
+
+def test_bad_options_raise_value_error_with_cli_message():
+    _, p = cli_json("-e", "a(b", CORPORA / "rfc")
+    cli_message = p.stderr.decode().removeprefix("urlgrep: ").rstrip("\n")
+    with pytest.raises(ValueError) as e:
+        urlgrep.scan(CORPORA, regexp="a(b")
+    assert str(e.value) == cli_message
+    with pytest.raises(ValueError, match=r'^--mail "maybe": expected auto, on or off$'):
+        urlgrep.scan(CORPORA, mail="maybe")
+    with pytest.raises(ValueError, match=r"^--host: "):
+        urlgrep.scan(CORPORA, host="a..b")
+    with pytest.raises(ValueError, match=r"^-j 0: use 1 to 1024 threads$"):
+        urlgrep.stats(CORPORA, jobs=0)
+    with pytest.raises(ValueError, match=r'^on_error "skip"'):
+        urlgrep.scan(CORPORA, on_error="skip")
+    with pytest.raises(ValueError, match=r"^-i/--ignore-case has no effect"):
+        urlgrep.scan(CORPORA, ignore_case=True)
+
+
+def test_early_stop_no_hang_no_duplicate_no_thread_left(big):
+    before = settled()
+    assert before == BASELINE
+    first = []
+    read = bytes_read()
+    with urlgrep.scan(big, jobs=1) as it:
+        for r in it:
+            first.append(r)
+            if len(first) == 3:
+                break
+    assert [r["url"] for r in first] == [f"http://host{i}.example/page?q={i}" for i in range(3)]
+    # Closed: nothing more, and the scan's threads are gone.
+    assert list(it) == []
+    assert settled() == before
+    # It stopped reading: a third of the file at most (measured: 4.2 of
+    # 23.8 MB with one thread; a scan run to the end reads it all).
+    assert bytes_read() - read < big.stat().st_size / 3
+    # Dropped without close: the same.
+    it = urlgrep.scan(big)
+    assert next(it)["url"] == "http://host0.example/page?q=0"
+    del it
+    gc.collect()
+    assert settled() == before
+    # A reader closed early stops its scan too.
+    pytest.importorskip("pyarrow")
+    reader = urlgrep.scan_arrow(big, batch_size=10)
+    batch = reader.read_next_batch()
+    assert batch.num_rows == 10
+    reader.close()
+    del reader
+    gc.collect()
+    assert settled() == before
+
+
+def test_scan_of_big_file_is_whole_and_in_order(big):
+    urls = [r["url"] for r in urlgrep.scan(big, jobs=2)]
+    assert len(urls) == 400_000
+    assert urls[:2] == ["http://host0.example/page?q=0", "http://host1.example/page?q=1"]
+    assert urls[-1] == "http://host997.example/page?q=399999".replace("997", str(399999 % 997))
+
+
+def test_gil_is_released(big):
+    """A Python thread counts while one call searches: with the GIL
+    held through the call it could not count at all."""
+    data = big.read_bytes()
+    count = 0
+    running = True
+
+    def counter():
+        nonlocal count
+        while running:
+            count += 1
+
+    t = threading.Thread(target=counter)
+    t.start()
+    try:
+        while count == 0:
+            time.sleep(0.001)
+        start = count
+        urlgrep.find(data)
+        during_find = count - start
+        start = count
+        urlgrep.stats(big)
+        during_stats = count - start
+    finally:
+        running = False
+        t.join()
+    assert during_find > 1000
+    assert during_stats > 1000
+
+
+def test_ctrl_c_stops_a_waiting_scan(tmp_path):
+    """A scan waiting on a FIFO that gives nothing: SIGINT raises
+    KeyboardInterrupt in the consumer, and the scan's thread ends once
+    its read does."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    before = settled()
+    assert before == BASELINE
+    it = urlgrep.scan(fifo)
+    writer = os.open(fifo, os.O_WRONLY)  # the scan's read now blocks
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            next(it)
+    finally:
+        timer.cancel()
+        os.close(writer)
+    assert list(it) == []
+    assert settled() == before
+
+
+def test_host_file_equals_cli(tmp_path):
+    hosts = tmp_path / "hosts.txt"
+    hosts.write_text("# kept\npython.org\n0.0.0.0 WWW.W3.ORG\n")
+    want, _ = cli_json("--host-file", hosts, "--exclude-host", "mail.python.org", CORPORA)
+    got = list(urlgrep.scan(CORPORA, metadata=True, host_file=hosts, exclude_host="mail.python.org"))
+    assert len(got) > 5
+    assert got == records_of(want, "match")
+    with pytest.raises(FileNotFoundError, match=r"^--host-file: .*missing"):
+        urlgrep.scan(CORPORA, host_file=tmp_path / "missing")
+
+
+def test_stats_partial_equals_cli_stats_tsv():
+    import subprocess
+    for flags, kwargs in (([], {}), (["--by", "month", "--rejects"], {"by": "month", "rejects": True})):
+        p = subprocess.run([cli_path(), "--stats-tsv", *flags, CORPORA / "mail"], capture_output=True)
+        got = urlgrep.stats(CORPORA / "mail", partial=True, **kwargs)
+        assert isinstance(got, bytes) and got == p.stdout
+    assert b"by-month\t" in got
+    with pytest.raises(ValueError, match=r'^--by "week": expected year, month or day$'):
+        urlgrep.stats(CORPORA, by="week")
