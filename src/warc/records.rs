@@ -47,6 +47,9 @@ pub struct Records<R> {
     cur: Option<Cur>,
     /// Looking for the next record start after a fault.
     resync: bool,
+    /// A line read into `buf` (complete or not) for the resync to look at
+    /// first: the bytes after a block that did not end as it should.
+    pending: Option<bool>,
     /// Scratch: the head being read, the line being looked at.
     buf: Vec<u8>,
     done: bool,
@@ -70,6 +73,7 @@ impl<R: BufRead> Records<R> {
             format: None,
             cur: None,
             resync: false,
+            pending: None,
             buf: Vec::new(),
             done: false,
         }
@@ -189,21 +193,23 @@ impl<R: BufRead> Records<R> {
         // The end: CRLF CRLF (WARC), a newline (ARC). Blank lines of any
         // count are taken (writers differ); anything else means the
         // length was wrong. A member's end is an end too.
-        let seen = match self.src.fill_buf() {
+        match self.src.fill_buf() {
             Ok([]) => return Ok(()),
             Ok(b) if b[0] == b'\r' || b[0] == b'\n' => return Ok(()),
-            Ok(b) => quote(b),
+            Ok(_) => {}
             Err(e) => {
-                return Err(Error::new(
-                    cur.offset,
-                    e.gz_offset(),
-                    e.fault().clone(),
-                ))
+                let fault = e.fault().clone();
+                return Err(Error::new(cur.offset, e.gz_offset(), fault));
             }
-        };
+        }
         if self.src.fresh() {
             return Ok(());
         }
+        // The line that follows, quoted whatever the buffer held, and
+        // left for the resync to look at first (it may start a record).
+        let complete = self.read_line(MAX_LINE)?.unwrap_or(true);
+        self.pending = Some(complete);
+        let seen = quote(&self.buf);
         Err(Error::new(cur.offset, cur.gz, Fault::NoRecordEnd(seen)))
     }
 
@@ -211,8 +217,8 @@ impl<R: BufRead> Records<R> {
     /// after a fault to the next line that starts a record (leaving that
     /// line in `buf`, consumed). `false` at the end.
     fn start(&mut self) -> Result<bool, Error> {
-        self.buf.clear();
         if !self.resync {
+            self.buf.clear();
             loop {
                 let b = self.src.fill_buf()?;
                 if b.is_empty() {
@@ -233,8 +239,12 @@ impl<R: BufRead> Records<R> {
         loop {
             // An error is another damaged member: said, and the next call
             // goes on looking.
-            let Some(complete) = self.read_line(MAX_LINE)? else {
-                return Ok(false);
+            let complete = match self.pending.take() {
+                Some(complete) => complete,
+                None => match self.read_line(MAX_LINE)? {
+                    Some(complete) => complete,
+                    None => return Ok(false),
+                },
             };
             if complete && self.starts_record(&self.buf) {
                 self.resync = false;
