@@ -139,14 +139,19 @@ impl<R: BufRead> Records<R> {
     /// The current record's payload: for HTTP records ([`Head::is_http`])
     /// the HTTP head parsed (at most 64 KiB) and the body with its
     /// transfer and content codings undone; for others the block as it
-    /// is. Call it before reading the block. An error (an HTTP head that
+    /// is. Call it before reading the block: afterwards (or a second
+    /// time) it gives the rest of the block as stored. An error (an HTTP head that
     /// does not parse or passes 64 KiB, an unsupported coding) leaves the
     /// rest of the block to be passed over.
     pub fn payload(&mut self) -> Result<Payload<'_>, Error> {
         let (http, arc, offset, gz) = match &self.cur {
-            Some(cur) => {
-                (cur.http, cur.format == Format::Arc, cur.offset, cur.gz)
-            }
+            // Once the block has been read from, the rest is as stored.
+            Some(cur) => (
+                cur.http && cur.left == cur.len,
+                cur.format == Format::Arc,
+                cur.offset,
+                cur.gz,
+            ),
             None => (false, false, self.src.pos(), self.src.member()),
         };
         http::payload(self.block(), http, arc, offset, gz)
