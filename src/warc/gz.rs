@@ -510,7 +510,7 @@ fn member_begins_record(bytes: &[u8]) -> bool {
     let Some(end) = memchr::memchr(b'\n', line) else { return false };
     let line = &line[..=end];
     super::sniff(line) == Some(super::Format::Warc)
-        || super::records::arc_start(line)
+        || super::head::arc_start(line)
 }
 
 /// One gzip member of a file: where it starts and ends in the compressed

@@ -267,8 +267,8 @@ impl<R: BufRead> Records<R> {
         let warc = super::sniff(line) == Some(Format::Warc);
         match self.format {
             Some(Format::Warc) => warc,
-            Some(Format::Arc) => arc_start(line),
-            None => warc || arc_start(line),
+            Some(Format::Arc) => head::arc_start(line),
+            None => warc || head::arc_start(line),
         }
     }
 
@@ -370,7 +370,7 @@ impl<R: BufRead> Records<R> {
         let format = match (self.format, super::sniff(&first)) {
             (Some(Format::Arc), _) | (None, Some(Format::Arc)) => Format::Arc,
             (_, Some(Format::Warc)) => Format::Warc,
-            (None, None) if arc_start(&first) => Format::Arc,
+            (None, None) if head::arc_start(&first) => Format::Arc,
             _ => {
                 self.buf = first;
                 return Err(bad(Fault::Garbage(quote(&self.buf))));
@@ -475,16 +475,6 @@ impl<R: BufRead> Records<R> {
 /// `line` without its `\n`.
 fn strip_newline(line: &[u8]) -> &[u8] {
     line.strip_suffix(b"\n").unwrap_or(line)
-}
-
-/// Whether `line` is an ARC header line: five parts, a URL with a scheme
-/// and no spaces, a date of digits, a decimal length.
-pub(crate) fn arc_start(line: &[u8]) -> bool {
-    let line = head::trim_end_cr(strip_newline(line));
-    match head::parse_arc_line(line) {
-        Ok(parts) => !parts[0].contains(' ') && parts[0].contains(':'),
-        Err(_) => false,
-    }
 }
 
 /// The current record's block, as stored: a window over the stream (see
