@@ -221,7 +221,8 @@ def check_file(lister, path, verbose):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--lister", default=os.path.join(ROOT, "target", "debug", "examples", "warc_records"))
+    target = os.environ.get("CARGO_TARGET_DIR") or os.path.join(ROOT, "target")
+    ap.add_argument("--lister", default=os.path.join(target, "debug", "examples", "warc_records"))
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args()
     try:
