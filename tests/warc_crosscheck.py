@@ -5,7 +5,8 @@ warcio (PyPI), the format's reference reader, and `examples/warc_records`
 (urlgrep's `warc::Records`) read every file of the shared sample archive
 (`corpora/warc/pywb-sample-warcs.tar.gz`: WARC and ARC files written by
 wget, wpull, pywb, bad and truncated ones). For each record both must
-agree on: the record count, the type, the target URI, the offset
+agree on: the record count, the type, the target URI, the date (as
+written), the record id, the content type, the offset
 (`get_record_offset()`: for `.gz` the gzip member's, urlgrep's
 `gz_offset`), the record's length (`get_record_length()`: for plain
 files head + block, for `.gz` the member's length) and the payload's
@@ -78,6 +79,7 @@ def warcio_records(path):
             for rec in it:
                 head = rec.rec_headers
                 uri = head.get_header("WARC-Target-URI") or head.get_header("uri")
+                date = head.get_header("WARC-Date") or head.get_header("archive-date")
                 payload = len(rec.content_stream().read())
                 before = warnings.tell()
                 offset, length = it.get_record_offset(), it.get_record_length()
@@ -88,6 +90,9 @@ def warcio_records(path):
                         "length": length,
                         "type": rtype,
                         "target_uri": uri,
+                        "date": date,
+                        "record_id": head.get_header("WARC-Record-ID"),
+                        "content_type": rec.content_type,
                         "payload_length": payload,
                         "arc_header": rec.rec_type == "arc_header",
                     }
@@ -133,6 +138,9 @@ def comparable(ours, size, gz):
                 "length": length,
                 "type": r["type"],
                 "target_uri": r["target_uri"],
+                "date": r["date"],
+                "record_id": r["record_id"],
+                "content_type": r["content_type"],
                 "payload_length": r["payload_length"],
             }
         )
@@ -140,7 +148,7 @@ def comparable(ours, size, gz):
 
 
 def differences(w, o, arc_header, payload=True):
-    keys = ["offset", "length", "type", "target_uri"]
+    keys = ["offset", "length", "type", "target_uri", "date", "record_id", "content_type"]
     if arc_header:
         # warcio reads ARC's version block by its lines, as a head, not by
         # its archive-length (75 declared, 76 written in example.arc), and
@@ -213,7 +221,8 @@ def check_file(lister, path, verbose):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--lister", default=os.path.join(ROOT, "target", "debug", "examples", "warc_records"))
+    target = os.environ.get("CARGO_TARGET_DIR") or os.path.join(ROOT, "target")
+    ap.add_argument("--lister", default=os.path.join(target, "debug", "examples", "warc_records"))
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args()
     try:

@@ -88,14 +88,106 @@ impl<R: BufRead> BufRead for Counting<R> {
     }
 }
 
+/// The compressed bytes read ahead: a buffer of its own, filled to
+/// `INPUT` bytes at a time (or to the end), and realigned so that each
+/// member starts a fill. So the decoder sees every member in the same
+/// pieces whatever the reader beneath hands out (a 1-byte `BufReader`, a
+/// pipe, a slice of the file that starts at the member): how much a
+/// damaged member inflates before its error depends on those pieces, and
+/// must not depend on the reader.
+pub(crate) struct Window<R> {
+    inner: Counting<R>,
+    buf: Vec<u8>,
+    start: usize,
+    end: usize,
+    /// Bytes consumed from `self`.
+    count: u64,
+}
+
+/// The compressed bytes are read in pieces of this size.
+const INPUT: usize = 64 * 1024;
+
+impl<R: BufRead> Window<R> {
+    fn new(inner: Counting<R>, count: u64) -> Window<R> {
+        Window { inner, buf: Vec::new(), start: 0, end: 0, count }
+    }
+
+    /// Hands `bytes` (just consumed) back.
+    fn unread(&mut self, bytes: &[u8]) {
+        let n = bytes.len();
+        if self.start >= n && self.buf[self.start - n..self.start] == *bytes {
+            self.start -= n;
+        } else {
+            let mut joined = bytes.to_vec();
+            joined.extend_from_slice(&self.buf[self.start..self.end]);
+            self.end = joined.len();
+            self.start = 0;
+            self.buf = joined;
+        }
+        self.count -= n as u64;
+    }
+
+    /// Moves what is left to the front and fills the rest, so that the
+    /// next member's pieces start at its first byte.
+    fn realign(&mut self) -> io::Result<()> {
+        self.buf.copy_within(self.start..self.end, 0);
+        self.end -= self.start;
+        self.start = 0;
+        self.fill()
+    }
+
+    /// Reads to `INPUT` bytes, or to the end.
+    fn fill(&mut self) -> io::Result<()> {
+        if self.buf.len() < INPUT {
+            self.buf.resize(INPUT, 0);
+        }
+        while self.end < INPUT {
+            match self.inner.read(&mut self.buf[self.end..INPUT]) {
+                Ok(0) => break,
+                Ok(n) => self.end += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<R: BufRead> Read for Window<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let avail = self.fill_buf()?;
+        let n = avail.len().min(out.len());
+        out[..n].copy_from_slice(&avail[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for Window<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.start == self.end {
+            self.start = 0;
+            self.end = 0;
+            self.fill()?;
+        }
+        Ok(&self.buf[self.start..self.end])
+    }
+
+    fn consume(&mut self, amt: usize) {
+        let n = amt.min(self.end - self.start);
+        self.start += n;
+        self.count += n as u64;
+    }
+}
+
 /// Where a gzip source is.
 enum Gz<R> {
     /// Inside a member.
-    Inflating(Box<GzDecoder<Counting<R>>>),
+    Inflating(Box<GzDecoder<Window<R>>>),
     /// Between members (or before the first).
-    Between(Counting<R>),
+    Between(Window<R>),
     /// After a damaged member or garbage: looking for the next magic.
-    Resync(Counting<R>),
+    Resync(Window<R>),
     /// After an error of the reader beneath.
     Gone,
 }
@@ -147,7 +239,7 @@ impl<R: BufRead> Source<R> {
         if gz {
             Source {
                 mode: Mode::Gz {
-                    state: Gz::Between(rdr),
+                    state: Gz::Between(Window::new(rdr, start)),
                     buf: Vec::new(),
                     start: 0,
                     end: 0,
@@ -318,6 +410,9 @@ fn step<R: BufRead>(
             {
                 *member = Some(raw.count);
                 *fresh = true;
+                if let Err(e) = raw.realign() {
+                    return Step::Fault(Fault::Io(e.to_string()));
+                }
                 *state = Gz::Inflating(Box::new(GzDecoder::new(raw)));
                 Step::Again
             }
@@ -342,7 +437,7 @@ fn step<R: BufRead>(
 
 /// Consumes `raw` up to the next `1f 8b 08` (left unconsumed), or to its
 /// end.
-fn find_magic<R: BufRead>(raw: &mut Counting<R>) -> io::Result<()> {
+fn find_magic<R: BufRead>(raw: &mut Window<R>) -> io::Result<()> {
     // How many bytes of the magic end the bytes consumed so far.
     let mut have = 0usize;
     loop {
@@ -415,7 +510,7 @@ fn member_begins_record(bytes: &[u8]) -> bool {
     let Some(end) = memchr::memchr(b'\n', line) else { return false };
     let line = &line[..=end];
     super::sniff(line) == Some(super::Format::Warc)
-        || super::records::arc_start(line)
+        || super::head::arc_start(line)
 }
 
 /// One gzip member of a file: where it starts and ends in the compressed
@@ -441,12 +536,12 @@ pub struct GzMembers<R> {
 ///
 /// Cost: deflate streams carry no length, so a member's end is found only
 /// by inflating it: this inflates the whole file once into a 64 KiB
-/// window (the time of inflating it, the memory of one window). A
+/// window (the time of inflating it, the memory of two windows). A
 /// damaged member gives an error, and the listing goes on at the next
 /// gzip magic.
 pub fn gzip_members<R: BufRead>(rdr: R, start: u64) -> GzMembers<R> {
     GzMembers {
-        state: Gz::Between(Counting::new(rdr, start)),
+        state: Gz::Between(Window::new(Counting::new(rdr, start), start)),
         buf: Vec::new(),
     }
 }

@@ -342,6 +342,16 @@ pub(crate) fn parse_arc_line(line: &[u8]) -> Result<[String; 5], String> {
     Ok([parts[0], parts[1], parts[2], parts[3], parts[4]].map(str::to_string))
 }
 
+/// Whether `line` is an ARC header line: five parts, a URL with a scheme
+/// and no spaces, a date of digits, a decimal length.
+pub(crate) fn arc_start(line: &[u8]) -> bool {
+    let line = trim_end_cr(line.strip_suffix(b"\n").unwrap_or(line));
+    match parse_arc_line(line) {
+        Ok(parts) => !parts[0].contains(' ') && parts[0].contains(':'),
+        Err(_) => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -47,6 +47,9 @@ pub struct Records<R> {
     cur: Option<Cur>,
     /// Looking for the next record start after a fault.
     resync: bool,
+    /// A line read into `buf` (complete or not) for the resync to look at
+    /// first: the bytes after a block that did not end as it should.
+    pending: Option<bool>,
     /// Scratch: the head being read, the line being looked at.
     buf: Vec<u8>,
     done: bool,
@@ -70,6 +73,7 @@ impl<R: BufRead> Records<R> {
             format: None,
             cur: None,
             resync: false,
+            pending: None,
             buf: Vec::new(),
             done: false,
         }
@@ -135,14 +139,19 @@ impl<R: BufRead> Records<R> {
     /// The current record's payload: for HTTP records ([`Head::is_http`])
     /// the HTTP head parsed (at most 64 KiB) and the body with its
     /// transfer and content codings undone; for others the block as it
-    /// is. Call it before reading the block. An error (an HTTP head that
+    /// is. Call it before reading the block: afterwards (or a second
+    /// time) it gives the rest of the block as stored. An error (an HTTP head that
     /// does not parse or passes 64 KiB, an unsupported coding) leaves the
     /// rest of the block to be passed over.
     pub fn payload(&mut self) -> Result<Payload<'_>, Error> {
         let (http, arc, offset, gz) = match &self.cur {
-            Some(cur) => {
-                (cur.http, cur.format == Format::Arc, cur.offset, cur.gz)
-            }
+            // Once the block has been read from, the rest is as stored.
+            Some(cur) => (
+                cur.http && cur.left == cur.len,
+                cur.format == Format::Arc,
+                cur.offset,
+                cur.gz,
+            ),
             None => (false, false, self.src.pos(), self.src.member()),
         };
         http::payload(self.block(), http, arc, offset, gz)
@@ -189,21 +198,23 @@ impl<R: BufRead> Records<R> {
         // The end: CRLF CRLF (WARC), a newline (ARC). Blank lines of any
         // count are taken (writers differ); anything else means the
         // length was wrong. A member's end is an end too.
-        let seen = match self.src.fill_buf() {
+        match self.src.fill_buf() {
             Ok([]) => return Ok(()),
             Ok(b) if b[0] == b'\r' || b[0] == b'\n' => return Ok(()),
-            Ok(b) => quote(b),
+            Ok(_) => {}
             Err(e) => {
-                return Err(Error::new(
-                    cur.offset,
-                    e.gz_offset(),
-                    e.fault().clone(),
-                ))
+                let fault = e.fault().clone();
+                return Err(Error::new(cur.offset, e.gz_offset(), fault));
             }
-        };
+        }
         if self.src.fresh() {
             return Ok(());
         }
+        // The line that follows, quoted whatever the buffer held, and
+        // left for the resync to look at first (it may start a record).
+        let complete = self.read_line(MAX_LINE)?.unwrap_or(true);
+        self.pending = Some(complete);
+        let seen = quote(&self.buf);
         Err(Error::new(cur.offset, cur.gz, Fault::NoRecordEnd(seen)))
     }
 
@@ -211,8 +222,8 @@ impl<R: BufRead> Records<R> {
     /// after a fault to the next line that starts a record (leaving that
     /// line in `buf`, consumed). `false` at the end.
     fn start(&mut self) -> Result<bool, Error> {
-        self.buf.clear();
         if !self.resync {
+            self.buf.clear();
             loop {
                 let b = self.src.fill_buf()?;
                 if b.is_empty() {
@@ -233,8 +244,12 @@ impl<R: BufRead> Records<R> {
         loop {
             // An error is another damaged member: said, and the next call
             // goes on looking.
-            let Some(complete) = self.read_line(MAX_LINE)? else {
-                return Ok(false);
+            let complete = match self.pending.take() {
+                Some(complete) => complete,
+                None => match self.read_line(MAX_LINE)? {
+                    Some(complete) => complete,
+                    None => return Ok(false),
+                },
             };
             if complete && self.starts_record(&self.buf) {
                 self.resync = false;
@@ -252,8 +267,8 @@ impl<R: BufRead> Records<R> {
         let warc = super::sniff(line) == Some(Format::Warc);
         match self.format {
             Some(Format::Warc) => warc,
-            Some(Format::Arc) => arc_start(line),
-            None => warc || arc_start(line),
+            Some(Format::Arc) => head::arc_start(line),
+            None => warc || head::arc_start(line),
         }
     }
 
@@ -355,7 +370,7 @@ impl<R: BufRead> Records<R> {
         let format = match (self.format, super::sniff(&first)) {
             (Some(Format::Arc), _) | (None, Some(Format::Arc)) => Format::Arc,
             (_, Some(Format::Warc)) => Format::Warc,
-            (None, None) if arc_start(&first) => Format::Arc,
+            (None, None) if head::arc_start(&first) => Format::Arc,
             _ => {
                 self.buf = first;
                 return Err(bad(Fault::Garbage(quote(&self.buf))));
@@ -460,16 +475,6 @@ impl<R: BufRead> Records<R> {
 /// `line` without its `\n`.
 fn strip_newline(line: &[u8]) -> &[u8] {
     line.strip_suffix(b"\n").unwrap_or(line)
-}
-
-/// Whether `line` is an ARC header line: five parts, a URL with a scheme
-/// and no spaces, a date of digits, a decimal length.
-pub(crate) fn arc_start(line: &[u8]) -> bool {
-    let line = head::trim_end_cr(strip_newline(line));
-    match head::parse_arc_line(line) {
-        Ok(parts) => !parts[0].contains(' ') && parts[0].contains(':'),
-        Err(_) => false,
-    }
 }
 
 /// The current record's block, as stored: a window over the stream (see

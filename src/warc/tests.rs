@@ -131,3 +131,18 @@ fn public_types_are_send_and_sync() {
     send::<Records<std::io::BufReader<std::fs::File>>>();
     send::<GzMembers<&[u8]>>();
 }
+
+#[test]
+fn payload_after_the_block_was_read_is_the_rest() {
+    let warc = b"WARC/1.1\r\nWARC-Type: response\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: 23\r\n\r\nHTTP/1.1 200 OK\r\n\r\nbody\r\n\r\n";
+    let mut records = Records::new(&warc[..]);
+    records.next_record().unwrap().unwrap();
+    let mut first = [0u8; 4];
+    records.block().read_exact(&mut first).unwrap();
+    assert_eq!(&first, b"HTTP");
+    let mut payload = records.payload().unwrap();
+    assert!(payload.http().is_none());
+    let mut rest = Vec::new();
+    payload.read_to_end(&mut rest).unwrap();
+    assert_eq!(rest, b"/1.1 200 OK\r\n\r\nbody");
+}
