@@ -344,3 +344,36 @@ fn resolve_gives_relative_references_in_document_order() {
     assert_eq!(code(&o), 2);
     assert!(stderr(&o).contains("--kind resolved: found only with --resolve"));
 }
+
+/// A `.warc.gz` bigger than a slice is cut at the gzip members that begin
+/// records and searched in parallel: the same output as a stream read
+/// whole (stdin), at every slice size and thread count.
+#[test]
+fn a_warc_gz_in_slices_is_the_whole_read() {
+    let Some((_dir, root)) = samples() else { return };
+    let path = root.join("iana.warc.gz");
+    let bytes = std::fs::read(&path).expect("sample");
+    let args = ["--json", "--html-context", "--resolve"];
+    let whole = run(&[&args[..], &["-"]].concat(), &bytes);
+    assert_eq!(code(&whole), 0, "{}", stderr(&whole));
+    let whole = stdout(&whole).replace(
+        "\"path\":\"-\",\"source\":\"<stdin>\"",
+        "\"path\":\"iana.warc.gz\"",
+    );
+    assert!(whole.matches("\"type\":\"match\"").count() > 50);
+    for slice in ["1000", "65536"] {
+        for jobs in ["-j1", "-j2"] {
+            let o = run_in(
+                &root,
+                &[&args[..], &["--slice-size", slice, jobs, "iana.warc.gz"]]
+                    .concat(),
+                b"",
+            );
+            assert_eq!(code(&o), 0, "{}", stderr(&o));
+            assert!(
+                stdout(&o) == whole,
+                "--slice-size {slice} {jobs} differs"
+            );
+        }
+    }
+}

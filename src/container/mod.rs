@@ -61,8 +61,15 @@ pub(crate) enum Reading {
     /// Raw quoted-printable repaired (`--qp-repair` on text that is not
     /// mail); a stream is read in windows ([`crate::mail::repair_reader`]).
     Repair,
-    /// A web archive (WARC, ARC), plain or gzip: records are its records.
-    Web(crate::warc::Format),
+    /// A web archive (WARC, ARC): records are its records. `gz`: read
+    /// compressed, member by member ([`Containers::reads_compressed`]),
+    /// and cut into slices at the members that begin records.
+    Web {
+        /// WARC or ARC.
+        format: crate::warc::Format,
+        /// The stored bytes are gzip, inflated by the container.
+        gz: bool,
+    },
 }
 
 /// Where a big file of a [`Reading`] may be cut into slices.
@@ -82,14 +89,32 @@ impl Reading {
         match self {
             Reading::Raw => Cut::Lines,
             Reading::Mail(Format::Mbox) => Cut::Records,
-            Reading::Mail(_) | Reading::Repair | Reading::Web(_) => Cut::Whole,
+            Reading::Web { gz: true, .. } => Cut::Records,
+            Reading::Mail(_) | Reading::Repair | Reading::Web { .. } => {
+                Cut::Whole
+            }
         }
     }
 
     /// Whether the input is searched as records (its URLs carry a
     /// [`Provenance`], and its end the number of records).
     pub(crate) fn records(self) -> bool {
-        matches!(self, Reading::Mail(_) | Reading::Web(_))
+        matches!(self, Reading::Mail(_) | Reading::Web { .. })
+    }
+
+    /// Whether a slice of records is held whole to be searched (mail: up
+    /// to a bound), or always read as a stream (a `.warc.gz` slice, whose
+    /// stored bytes are not what is searched).
+    pub(crate) fn held(self) -> bool {
+        matches!(self, Reading::Mail(_))
+    }
+
+    /// Whether the offsets a slice's search gives count from the slice's
+    /// start in the decompressed stream, which only the slices before it
+    /// tell (a `.warc.gz` slice): the driver moves them by the bytes the
+    /// slices before it inflated to.
+    pub(crate) fn relative(self) -> bool {
+        matches!(self, Reading::Web { gz: true, .. })
     }
 }
 
@@ -162,6 +187,13 @@ pub(crate) trait RecordSink {
     /// says it): what comes after it was passed over up to the next
     /// record; the search goes on there.
     fn fault(&mut self, offset: u64, what: String);
+
+    /// The search read `bytes` bytes of text, where the driver cannot
+    /// count them (a container that inflates its input itself). By
+    /// default, ignored.
+    fn searched(&mut self, bytes: u64) {
+        let _ = bytes;
+    }
 }
 
 impl Containers {
@@ -214,7 +246,8 @@ impl Containers {
         if !self.web {
             return None;
         }
-        crate::warc::sniff_gz(raw).map(Reading::Web)
+        crate::warc::sniff_gz(raw)
+            .map(|format| Reading::Web { format, gz: true })
     }
 
     /// How an input whose first bytes are `head` is read, and whether
@@ -224,7 +257,7 @@ impl Containers {
             return (Reading::Raw, false);
         }
         if let Some(f) = self.web_format(head) {
-            return (Reading::Web(f), true);
+            return (Reading::Web { format: f, gz: false }, true);
         }
         let sniffed = Format::sniff(head);
         let known = sniffed != Format::Unknown;
@@ -271,6 +304,10 @@ impl Containers {
             Reading::Mail(Format::Mbox) => {
                 crate::mail::next_separator(bytes, from)
             }
+            Reading::Web { gz: true, .. } => {
+                let k = crate::warc::find_member(bytes.get(from..)?)?;
+                Some(from + k)
+            }
             _ => None,
         }
     }
@@ -301,9 +338,9 @@ impl Containers {
                 );
                 0
             }
-            Reading::Web(_) => {
+            Reading::Web { .. } => {
                 let Ok(()) =
-                    warc::search(&self.finder, bytes, self.html(), sink);
+                    warc::search(&self.finder, bytes, base, self.html(), sink);
                 0
             }
             Reading::Raw => 0,
@@ -348,8 +385,8 @@ impl Containers {
                     None => got,
                 }
             }
-            Reading::Web(_) => {
-                warc::search(&self.finder, rdr, self.html(), sink)
+            Reading::Web { .. } => {
+                warc::search(&self.finder, rdr, base, self.html(), sink)
             }
             Reading::Raw => {
                 self.finder.find_reader(rdr, &mut RawSink { sink })

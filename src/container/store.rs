@@ -195,6 +195,14 @@ impl Records {
         }
     }
 
+    /// Moves the records' offsets by `bytes` (see
+    /// [`crate::container::Reading::relative`]).
+    pub(crate) fn shift_offsets(&mut self, bytes: u64) {
+        for e in &mut self.entries {
+            e.offset += bytes;
+        }
+    }
+
     /// Empties it, keeping what its vectors allocated.
     pub(crate) fn clear(&mut self) {
         self.entries.clear();

@@ -25,14 +25,32 @@ use std::sync::Arc;
 
 /// Searches the web archive `rdr` (plain, or gzip: the reader inflates
 /// member by member itself, so that each record knows its member's
-/// offset). A read error of the input ends the search as a fault.
+/// offset), which begins at offset `base` of its file: a slice of a
+/// `.warc.gz` begins at a member, its member offsets those of the file,
+/// its decompressed offsets from 0. A read error of the input ends the
+/// search as a fault. The sink is told the bytes inflated
+/// ([`RecordSink::searched`]).
 pub(super) fn search<R: Read, S: RecordSink>(
     finder: &Finder,
     rdr: R,
+    base: u64,
     html: Html,
     sink: &mut S,
 ) -> Result<(), S::Error> {
-    let mut records = Records::new(BufReader::with_capacity(64 << 10, rdr));
+    let rdr = BufReader::with_capacity(64 << 10, rdr);
+    let mut records = Records::with_start(rdr, base);
+    let got = each_record(finder, &mut records, html, sink);
+    sink.searched(records.position());
+    got
+}
+
+/// The records of `records`, searched.
+fn each_record<R: std::io::BufRead, S: RecordSink>(
+    finder: &Finder,
+    records: &mut Records<R>,
+    html: Html,
+    sink: &mut S,
+) -> Result<(), S::Error> {
     let mut index = 0u64;
     while let Some(next) = records.next_record() {
         let head = match next {

@@ -112,6 +112,13 @@ pub(super) struct Batch {
     /// Faults of the container (a damaged record passed over): how many
     /// hits came before each, its absolute offset, what.
     pub(super) faults: Vec<(usize, u64, String)>,
+    /// The bytes of text the container searched, when it inflated them
+    /// itself ([`RecordSink::searched`]).
+    pub(super) searched: Option<u64>,
+    /// Its offsets count from its slice's start in the decompressed
+    /// stream ([`crate::container::Reading::relative`]): joined, they
+    /// move by the bytes of the slices before it.
+    pub(super) relative: bool,
     /// A part of a slice sent before the slice ends (its line and
     /// message numbers relative to the slice, as a slice's batch), and
     /// whether that slice is its file's first.
@@ -227,6 +234,19 @@ impl Batch {
         let k = self.records.push(record);
         if let Some(f) = self.hits.last_mut() {
             f.record = k;
+        }
+    }
+
+    /// Moves the decompressed offsets of the hits, records and faults by
+    /// `bytes` (a relative slice's, once the slices before it are known).
+    pub(super) fn shift_offsets(&mut self, bytes: u64) {
+        for f in &mut self.hits {
+            f.at.start += bytes;
+            f.at.end += bytes;
+        }
+        self.records.shift_offsets(bytes);
+        for (_, offset, _) in &mut self.faults {
+            *offset += bytes;
         }
     }
 
@@ -347,6 +367,10 @@ impl RecordSink for Batch {
     fn fault(&mut self, offset: u64, what: String) {
         self.faults.push((self.hits.len(), offset, what));
     }
+
+    fn searched(&mut self, bytes: u64) {
+        self.searched = Some(bytes);
+    }
 }
 
 /// Where a long stream sends the matches it has found so far.
@@ -452,6 +476,10 @@ impl RecordSink for RangeCollect<'_, '_> {
     fn fault(&mut self, offset: u64, what: String) {
         self.batch.faults.push((self.batch.hits.len(), offset, what));
     }
+
+    fn searched(&mut self, bytes: u64) {
+        self.batch.searched = Some(bytes);
+    }
 }
 
 /// Collects the results of a reader search, sending them on in parts.
@@ -529,6 +557,10 @@ impl RecordSink for Collect<'_, '_> {
 
     fn fault(&mut self, offset: u64, what: String) {
         self.batch.faults.push((self.batch.hits.len(), offset, what));
+    }
+
+    fn searched(&mut self, bytes: u64) {
+        self.batch.searched = Some(bytes);
     }
 }
 

@@ -30,12 +30,16 @@ impl Driver {
         }
         let n = read_at(&file, &mut head, 0).unwrap_or(0);
         let head = head.get(..n).unwrap_or_default();
-        if Compression::detect(head) != Compression::None {
-            return None;
-        }
-        let reading = match self.how(input, head) {
-            How::Skip => return Some(Vec::new()),
-            How::Read(r) => r,
+        let reading = if Compression::detect(head) != Compression::None {
+            // A container that reads its input compressed may cut it (a
+            // `.warc.gz` at its members); other compressed input is
+            // streamed.
+            self.containers.reads_compressed(head)?
+        } else {
+            match self.how(input, head) {
+                How::Skip => return Some(Vec::new()),
+                How::Read(r) => r,
+            }
         };
         let bounds = match reading.cut() {
             Cut::Records => record_boundaries(
@@ -95,6 +99,9 @@ impl Driver {
             }
         }
         file.resume = file.resume.max(batch.resume);
+        if batch.relative {
+            batch.shift_offsets(file.bytes);
+        }
         batch.shift(file.lines, file.messages);
         file.lines += batch.newlines;
         file.bytes += batch.bytes;

@@ -268,7 +268,7 @@ impl Driver {
         let result =
             self.containers.search_reader(&mut counted, 0, reading, &mut sink);
         let sink_sent = sink.sent;
-        batch.bytes = counted.bytes;
+        batch.bytes = batch.searched.take().unwrap_or(counted.bytes);
         batch.raw = raw.load(Ordering::Relaxed).saturating_sub(sink_sent);
         let at = Some(counted.bytes);
         let error = result.err().map(|error| failure(input, error, at));
@@ -337,7 +337,7 @@ impl Driver {
             .saturating_sub(slice.start);
         let len = (slice.end - slice.start) as usize;
         let records = slice.reading.records();
-        if records && len as u64 > MAIL_SLICE_HOLD {
+        if records && (len as u64 > MAIL_SLICE_HOLD || !slice.reading.held()) {
             return self.search_record_range(slice, part);
         }
         if records {
@@ -411,6 +411,13 @@ impl Driver {
         let read = len - range.left;
         batch.bytes = read;
         batch.newlines = range.newlines;
+        if let Some(text) = batch.searched.take() {
+            // Inflated by the container: its text is what was searched,
+            // and its line numbers count within each record.
+            batch.bytes = text;
+            batch.newlines = 0;
+        }
+        batch.relative = slice.reading.relative();
         batch.resume = slice.end;
         batch.ended = match result {
             Err(e) => Some((slice.start + read, e)),
@@ -462,7 +469,7 @@ impl Driver {
         // it reads (numbered on from the slices before it), not held.
         let ahead = 2 * self.threads.max(1);
         let long = |s: &SliceUnit| {
-            s.reading.records() && s.end - s.start > MAIL_SLICE_HOLD
+            s.reading.held() && s.end - s.start > MAIL_SLICE_HOLD
         };
         let mut error = None;
         let mut k = 0;
