@@ -2,19 +2,19 @@
 //!
 //! A container says, for an input:
 //! - whether it is this container, from its first bytes
-//!   ([`Containers::reading`]);
+//!   (`Containers::reading`);
 //! - where its records begin, so that a big file is cut into slices at
-//!   safe points ([`Containers::next_cut`], [`Cut`]);
+//!   safe points (`Containers::next_cut`, `Cut`);
 //! - how a record's bytes become searchable text, and what provenance its
-//!   URLs carry ([`Containers::search_slice`], [`Containers::search_reader`],
-//!   which hand each URL to a [`RecordSink`] with its [`Provenance`]).
+//!   URLs carry (`Containers::search_slice`, `Containers::search_reader`,
+//!   which hand each URL to a `RecordSink` with its [`Provenance`]).
 //!
 //! Mail (mbox, Maildir message, news article, digest: [`crate::mail`]) is
 //! the first container, web archives (WARC, ARC: [`crate::warc`]) the
 //! second, `--qp-repair` on text that is not mail a third, and raw text
 //! the trivial one (no records: the driver searches it with
 //! [`crate::Finder`] directly). The driver knows containers only through
-//! this module; a new container is its own file here, a [`Reading`]
+//! this module; a new container is its own file here, a `Reading`
 //! variant with its arms in this file, and its flag.
 
 mod lines;

@@ -45,16 +45,14 @@
 
 use super::map::Layers;
 use super::{MailMatch, MailSink, Message};
+use crate::parse::shallow::{Shallow, Watch, SHALLOW_AFTER};
 use crate::scan::{is_tld, Span};
 use html5gum::emitters::callback::{CallbackEmitter, CallbackEvent};
 use html5gum::{naive_next_state, Emitter, ForwardingEmitter};
 use html5gum::{Span as Hspan, Tokenizer};
-use shallow::{Shallow, Watch, SHALLOW_AFTER};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
-
-mod shallow;
 
 /// The longest link text kept, in characters.
 pub const LINK_TEXT_CAP: usize = 200;
@@ -204,7 +202,7 @@ impl Index {
     }
 
     /// [`build`](Self::build), the tokenizer's chain cut from
-    /// `shallow_after` attributes of a tag on (see [`shallow`]).
+    /// `shallow_after` attributes of a tag on (see [`crate::parse::shallow`]).
     fn build_shallow(
         &mut self,
         html: &[u8],

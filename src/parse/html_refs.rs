@@ -41,20 +41,18 @@
 //! URL") by whoever resolves. Its `href` is also in [`HtmlRefs::refs`].
 //!
 //! A tag of many attributes keeps the tokenizer's recursion shallow as
-//! `mail`'s HTML reading does ([`shallow`], a copy of it). The work is
+//! `mail`'s HTML reading does (the same reader, `parse/shallow.rs`). The work is
 //! linear in the document's length, and at most [`MAX_REFS`] references
 //! are kept ([`HtmlRefs::capped`] says when more were dropped; the base is
 //! still looked for to the end).
 
+use super::shallow::{Shallow, Watch, SHALLOW_AFTER};
 use html5gum::emitters::callback::{CallbackEmitter, CallbackEvent};
 use html5gum::{Emitter, ForwardingEmitter, Span as Hspan, State, Tokenizer};
-use shallow::{Shallow, Watch, SHALLOW_AFTER};
 use std::cell::{Cell, RefCell};
 use std::convert::Infallible;
 use std::ops::Range;
 use std::rc::Rc;
-
-mod shallow;
 
 /// The most references [`html_refs`] keeps of one document (srcset
 /// candidates counted one by one); the rest are dropped and

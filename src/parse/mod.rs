@@ -41,6 +41,7 @@ mod normal;
 mod registry;
 pub mod resolve;
 mod scheme;
+pub(crate) mod shallow;
 mod url;
 
 pub(crate) use cache::{empty_authority, validate as validate_cached};

@@ -1,9 +1,8 @@
 //! A reader that keeps the tokenizer's call chain shallow in a tag of
 //! many attributes (issue 33.1).
 //!
-//! A copy of `src/mail/html/shallow.rs`: `parse` is the lowest layer and
-//! may not import `mail`. The two are the same code; `mail` could import
-//! this one instead of keeping its own.
+//! Shared by the two HTML readers: `mail`'s link context (`mail/html.rs`)
+//! and the references of `--resolve` (`parse/html_refs.rs`).
 //!
 //! html5gum 0.9 inlines some state switches as direct calls, and one
 //! chain of them is a cycle: `name="value"` and a blank after the
@@ -26,7 +25,7 @@
 //! A `>` right after the `/` would set the self-closing flag, hence the
 //! exception (that `>` ends the tag anyway).
 //!
-//! The emitter ([`Watch`]'s other side, in `html_refs.rs`) says where the
+//! The emitter ([`Watch`]'s other side, in each reader) says where the
 //! tokenizer is: a tag begun, an attribute begun, a value begun. A value
 //! begun right after a `"` is double-quoted, and the first `"` read after
 //! it closes it (a double-quoted value holds none).
@@ -39,11 +38,11 @@ use std::rc::Rc;
 /// The attributes a tag holds before the blanks after its closing
 /// quotes are fed as `/`: more than real tags hold, few enough for the
 /// 2 MiB stack of a worker thread in a debug build.
-pub(super) const SHALLOW_AFTER: u32 = 32;
+pub(crate) const SHALLOW_AFTER: u32 = 32;
 
 /// Where the tokenizer is, as its emitter and its reader see it.
 #[derive(Debug, Default)]
-pub(super) struct Watch {
+pub(crate) struct Watch {
     /// Attributes of the tag being read so far.
     attributes: Cell<u32>,
     quote: Cell<Quote>,
@@ -68,27 +67,27 @@ enum Quote {
 
 impl Watch {
     /// A watch that feeds blanks as `/` from `after` attributes on.
-    pub(super) fn new(after: u32) -> Rc<Self> {
+    pub(crate) fn new(after: u32) -> Rc<Self> {
         let w = Watch::default();
         w.after.set(after);
         Rc::new(w)
     }
 
     /// The emitter began a start or end tag.
-    pub(super) fn tag(&self) {
+    pub(crate) fn tag(&self) {
         self.attributes.set(0);
         self.quote.set(Quote::None);
     }
 
     /// The emitter began an attribute.
-    pub(super) fn attribute(&self) {
+    pub(crate) fn attribute(&self) {
         self.attributes.set(self.attributes.get().saturating_add(1));
     }
 
     /// The emitter began an attribute value: double-quoted if the byte
     /// just read is `"` (the before-attribute-value state, §13.2.5.36,
     /// begins no other value right after one).
-    pub(super) fn value(&self) {
+    pub(crate) fn value(&self) {
         let q =
             if self.last.get() == b'"' { Quote::Open } else { Quote::None };
         self.quote.set(q);
@@ -96,7 +95,7 @@ impl Watch {
 
     /// How many blanks were fed as `/`.
     #[cfg(test)]
-    pub(super) fn cuts(&self) -> u64 {
+    pub(crate) fn cuts(&self) -> u64 {
         self.cuts.get()
     }
 
@@ -119,7 +118,7 @@ impl Watch {
 
 /// A [`StringReader`] that feeds a blank after a closing quote as `/`
 /// when its [`Watch`] says so.
-pub(super) struct Shallow<'a> {
+pub(crate) struct Shallow<'a> {
     inner: StringReader<'a>,
     input: &'a [u8],
     /// Bytes of `input` handed out.
@@ -128,7 +127,7 @@ pub(super) struct Shallow<'a> {
 }
 
 impl<'a> Shallow<'a> {
-    pub(super) fn new(input: &'a [u8], watch: Rc<Watch>) -> Self {
+    pub(crate) fn new(input: &'a [u8], watch: Rc<Watch>) -> Self {
         Shallow { inner: input.to_reader(), input, pos: 0, watch }
     }
 }
