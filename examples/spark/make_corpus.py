@@ -15,6 +15,12 @@ news.gz       a multi-member gzip (two members, as in WARC/WET files) of
               news articles
 digest        bzip2 without a telling name: only its magic bytes say so
 rfc.txt.xz    xz
+crawl.warc.gz a web archive as crawlers write it (issue 30): one gzip
+              member a record, warcinfo, request and response records
+              (HTML pages linking out, one chunked), dated over two
+              months; the requests' and the records' own URIs are not
+              counted
+pages.warc.wet.gz  WET: `conversion` records of the pages' text
 empty.txt     an empty file (urlgrep exits 1: no URL)
 plain.txt     text with no URL at all
 
@@ -94,6 +100,75 @@ def rfc_page(i):
     ).encode("ascii")
 
 
+def warc_record(kind, uri, date, block, content_type, k):
+    """One WARC/1.1 record (CRLF CRLF after its block)."""
+    head = (
+        f"WARC/1.1\r\nWARC-Type: {kind}\r\n"
+        f"WARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-{k:012d}>\r\n"
+        f"WARC-Date: {date}\r\n"
+        + (f"WARC-Target-URI: {uri}\r\n" if uri else "")
+        + f"Content-Type: {content_type}\r\n"
+        f"Content-Length: {len(block)}\r\n\r\n"
+    ).encode("ascii")
+    return head + block + b"\r\n\r\n"
+
+
+def page_html(i):
+    return (
+        f"<html><head><title>Page {i}</title></head><body>\n"
+        f"<a href=\"http://links.example.net/p{i}\">next</a>\n"
+        f"<img src='https://img.example.net/{i}.png'>\n"
+        f"<p>See http://www.example.org/docs/{i}.html for more.</p>\n"
+        f"</body></html>\n"
+    ).encode("ascii")
+
+
+def chunked(body):
+    """`body` in two HTTP/1.1 chunks (RFC 9112 §7.1)."""
+    half = len(body) // 2
+    parts = [body[:half], body[half:]]
+    return b"".join(b"%x\r\n%s\r\n" % (len(p), p) for p in parts) + b"0\r\n\r\n"
+
+
+def crawl(n):
+    """A .warc.gz of n pages, one gzip member a record."""
+    out = [gzip_member(warc_record(
+        "warcinfo", None, "2024-01-01T00:00:00Z",
+        b"software: make_corpus.py\r\n", "application/warc-fields", 0))]
+    for i in range(n):
+        uri = f"http://site{i % 3}.example.com/page/{i}"
+        date = f"2024-{1 + i % 2:02d}-{1 + i % 28:02d}T12:00:00Z"
+        req = (f"GET /page/{i} HTTP/1.1\r\nHost: site{i % 3}.example.com\r\n"
+               f"Referer: http://referer.example.com/\r\n\r\n").encode("ascii")
+        out.append(gzip_member(warc_record(
+            "request", uri, date, req,
+            "application/http; msgtype=request", 2 * i + 1)))
+        body = page_html(i)
+        if i % 4 == 0:
+            http = (b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n"
+                    b"Transfer-Encoding: chunked\r\n\r\n" + chunked(body))
+        else:
+            http = (b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n"
+                    b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        out.append(gzip_member(warc_record(
+            "response", uri, date, http,
+            "application/http; msgtype=response", 2 * i + 2)))
+    return b"".join(out)
+
+
+def wet(n):
+    """A WET file: the pages' text as `conversion` records."""
+    out = []
+    for i in range(n):
+        uri = f"http://site{i % 3}.example.com/page/{i}"
+        text = (f"Page {i}\nnext see http://www.example.org/docs/{i}.html "
+                f"and https://wet.example.net/{i}\n").encode("ascii")
+        out.append(gzip_member(warc_record(
+            "conversion", uri, f"2024-02-{1 + i % 28:02d}T12:00:00Z", text,
+            "text/plain", 1000 + i)))
+    return b"".join(out)
+
+
 def gzip_member(data):
     return gzip.compress(data, compresslevel=6, mtime=0)
 
@@ -123,6 +198,8 @@ def main(argv):
         "rfc.txt.xz",
         lzma.compress(b"".join(rfc_page(i) for i in range(30))),
     )
+    write(out, "crawl.warc.gz", crawl(12))
+    write(out, "pages.warc.wet.gz", wet(12))
     write(out, "empty.txt", b"")
     write(out, "plain.txt", b"No address here, only text.\n" * 50)
 
