@@ -16,6 +16,8 @@
 mod anchor;
 #[cfg(target_os = "linux")]
 pub(crate) mod deep;
+#[cfg(target_os = "linux")]
+mod named;
 
 pub use anchor::Anchor;
 
@@ -50,9 +52,10 @@ pub struct Input {
     /// Found in a folder walk, not named: a binary one may be skipped
     /// ([`crate::DriverBuilder::skip_binary`]).
     pub walked: bool,
-    /// How to open it by its folder's handle (see [`Anchor`]): a file
-    /// of a folder walk on Linux (links not followed, or deeper than a
-    /// path can name). `None` for inputs opened by path.
+    /// How to open it by its folder's handle (see [`Anchor`]), on
+    /// Linux: a file of a folder walk (links not followed, or deeper
+    /// than a path can name), or a regular file named by a path with a
+    /// folder in it. `None` for inputs opened by path.
     pub anchor: Option<Anchor>,
 }
 
@@ -61,8 +64,10 @@ impl Input {
     /// one (its path may be longer than the system accepts), else by its
     /// path. Standard input is not opened: an error.
     pub fn open(&self) -> io::Result<File> {
-        if let Some(anchor) = &self.anchor {
-            return anchor.open();
+        match (&self.anchor, &self.source) {
+            (Some(anchor), Source::Path(path)) => return anchor.open_at(path),
+            (Some(anchor), Source::Stdin) => return anchor.open(),
+            (None, _) => {}
         }
         match &self.source {
             Source::Path(path) => File::open(path),
@@ -183,6 +188,21 @@ impl Globs {
     }
 }
 
+/// What a named path is: its type, its size when a regular file, and how
+/// to open it.
+#[derive(Debug)]
+struct Looked {
+    /// A folder (to walk).
+    dir: bool,
+    /// A regular file.
+    regular: bool,
+    /// Its size, when a regular file.
+    size: Option<u64>,
+    /// Its folder's handle, when it was looked up through one (regular
+    /// files only).
+    anchor: Option<Anchor>,
+}
+
 /// Lists the inputs named by `paths`, in order: `-` is stdin, folders
 /// are walked recursively in sorted order. Errors (a missing path, an
 /// unreadable folder, a symbolic link loop) take the place of the input
@@ -208,6 +228,10 @@ pub struct Walk {
     /// The folder of `dir` being walked by handles, if any.
     #[cfg(target_os = "linux")]
     deep: Option<deep::Deep>,
+    /// The folder handles of the paths named, shared by consecutive
+    /// names of one folder.
+    #[cfg(target_os = "linux")]
+    named: named::Parents,
     opts: WalkOptions,
 }
 
@@ -244,6 +268,8 @@ impl Walk {
             dir: None,
             #[cfg(target_os = "linux")]
             deep: None,
+            #[cfg(target_os = "linux")]
+            named: named::Parents::default(),
             opts,
         }
     }
@@ -389,7 +415,20 @@ impl Iterator for Walk {
                     anchor: None,
                 }));
             }
-            let meta = match std::fs::metadata(&path) {
+            // On Linux through the handle of its folder, shared with
+            // the names of the same folder around it (`named`): one
+            // name's look-up, not the whole path's, here and when the
+            // driver opens it.
+            #[cfg(target_os = "linux")]
+            let looked = self.named.look(&path, self.opts.skip_stat);
+            #[cfg(not(target_os = "linux"))]
+            let looked = std::fs::metadata(&path).map(|m| Looked {
+                dir: m.is_dir(),
+                regular: m.is_file(),
+                size: m.is_file().then_some(m.len()),
+                anchor: None,
+            });
+            let meta = match looked {
                 Ok(m) => m,
                 Err(error) => {
                     let source = Source::Path(path);
@@ -409,7 +448,7 @@ impl Iterator for Walk {
             // walkdir's, entry for entry; with links followed, walkdir's
             // own walk still goes first.
             #[cfg(target_os = "linux")]
-            if meta.is_dir() && !self.opts.follow_links {
+            if meta.dir && !self.opts.follow_links {
                 // Depth 0 is the folder itself: none of its files.
                 if self.opts.max_depth == Some(0) {
                     continue;
@@ -420,7 +459,7 @@ impl Iterator for Walk {
                 }
                 continue;
             }
-            if meta.is_dir() {
+            if meta.dir {
                 let mut walk = walkdir::WalkDir::new(&path)
                     .follow_links(self.opts.follow_links)
                     // By name, the bytes after the path's last `/`:
@@ -450,11 +489,9 @@ impl Iterator for Walk {
                 self.dir = Some((path, walk.into_iter().filter_entry(keep)));
                 continue;
             }
-            let regular = meta.is_file();
-            let size = regular.then_some(meta.len());
+            let Looked { regular, size, anchor, .. } = meta;
             let source = Source::Path(path);
             let walked = false;
-            let anchor = None;
             return Some(Ok(Input { source, size, regular, walked, anchor }));
         }
     }
@@ -723,5 +760,122 @@ mod tests {
             })
             .collect();
         assert_eq!(names, ["a", "b", "c/d", "error NotFound"]);
+    }
+
+    /// Files named by path (issue 32): opened through their folder's
+    /// handle, and, with sizes not wanted, known from the folder's
+    /// listing without a `stat` each (a size of `None` says so), as
+    /// walked files are; a folder named is walked, and an error reads as
+    /// a `stat` of the path gives it.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn named_files_cost_what_walked_ones_do() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut paths = Vec::new();
+        for i in 0..300 {
+            let p = dir.path().join(format!("f{i:03}"));
+            std::fs::write(&p, format!("x{i}")).unwrap();
+            paths.push(p);
+        }
+        std::fs::create_dir(dir.path().join("sub")).unwrap();
+        std::fs::write(dir.path().join("sub/g"), b"g").unwrap();
+        paths.insert(5, dir.path().join("sub"));
+        paths.insert(100, dir.path().join("nope"));
+        paths.insert(200, dir.path().join("f001/"));
+        for skip_stat in [true, false] {
+            let opts = WalkOptions { skip_stat, ..Default::default() };
+            let got = walk(&paths, opts);
+            assert_eq!(got.len(), 303);
+            let mut no_size = 0;
+            for (i, r) in got.iter().enumerate() {
+                let want = match i {
+                    5 => dir.path().join("sub/g"),
+                    100 | 200 => {
+                        let Err(e) = r else { panic!("{i}: {r:?}") };
+                        let stat = std::fs::metadata(&paths[i]).unwrap_err();
+                        assert_eq!(e.error.to_string(), stat.to_string());
+                        continue;
+                    }
+                    _ => paths[i].clone(),
+                };
+                let input = r.as_ref().unwrap();
+                assert_eq!(input.source, Source::Path(want.clone()));
+                // The first name of a folder is asked by its path; the
+                // folder's handle is opened at the second (the file of
+                // `sub`, walked, has its walk's handle).
+                assert!(input.regular, "{i}");
+                assert_eq!(input.anchor.is_some(), i != 0, "{i}");
+                let mut text = String::new();
+                input.open().unwrap().read_to_string(&mut text).unwrap();
+                assert_eq!(text, std::fs::read_to_string(&want).unwrap());
+                match input.size {
+                    Some(n) => assert_eq!(n, text.len() as u64),
+                    None => no_size += 1,
+                }
+            }
+            // The first names of the folder are asked until they pay
+            // for its listing (2/5 of its entries, estimated from its
+            // size: 4-12 KiB here, 64-192 entries); the others are found
+            // in the listing.
+            match skip_stat {
+                true => assert!(no_size >= 200, "{no_size}"),
+                false => assert_eq!(no_size, 0),
+            }
+        }
+    }
+
+    /// A few names of a big folder do not list it (its listing would
+    /// cost more than their `stat`s): 125 names of 2,000 are each asked
+    /// their size. Before, 16 names started the listing, 8 more read
+    /// each chunk, and 100,000 entries listed for 5,000 names cost 48 ms
+    /// more than their `stat`s.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn few_names_of_a_big_folder_do_not_list_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths: Vec<_> =
+            (0..2_000).map(|i| dir.path().join(format!("m{i:05}"))).collect();
+        for p in &paths {
+            std::fs::write(p, b"x").unwrap();
+        }
+        let named: Vec<_> = paths.iter().step_by(16).cloned().collect();
+        assert_eq!(named.len(), 125);
+        let opts = WalkOptions { skip_stat: true, ..Default::default() };
+        for r in walk(&named, opts) {
+            let input = r.unwrap();
+            assert_eq!(input.size, Some(1), "{:?}", input.source);
+        }
+    }
+
+    /// The folder handles of named files held by inputs are bounded: a
+    /// list collected whole (for a progress bar) of two files from each
+    /// of 40 folders holds 32, the other files are opened by path; and
+    /// names of folders that alternate open no handle.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn named_folder_handles_are_bounded() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut paths = Vec::new();
+        for i in 0..40 {
+            let sub = dir.path().join(format!("d{i:02}"));
+            std::fs::create_dir(&sub).unwrap();
+            for f in ["f", "g"] {
+                std::fs::write(sub.join(f), format!("{i}{f}")).unwrap();
+                paths.push(sub.join(f));
+            }
+        }
+        let anchored = |paths: &[PathBuf]| {
+            let got = walk(paths, WalkOptions::default());
+            let inputs: Vec<_> = got.into_iter().map(Result::unwrap).collect();
+            for (input, path) in inputs.iter().zip(paths) {
+                let mut text = String::new();
+                input.open().unwrap().read_to_string(&mut text).unwrap();
+                assert_eq!(text, std::fs::read_to_string(path).unwrap());
+            }
+            inputs.iter().filter(|i| i.anchor.is_some()).count()
+        };
+        assert_eq!(anchored(&paths), deep::OPEN_FOLDERS);
+        paths.sort_by_key(|p| p.file_name().map(|n| n.to_owned()));
+        assert_eq!(anchored(&paths), 0);
     }
 }

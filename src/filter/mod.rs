@@ -25,6 +25,7 @@
 //! # Ok::<(), urlgrep::filter::FilterError>(())
 //! ```
 
+mod host_cache;
 mod hosts;
 mod list;
 mod pattern;
@@ -38,6 +39,10 @@ use std::io::{self, BufRead};
 /// Decides which URLs are kept; see the [module docs](self).
 #[derive(Clone, Debug, Default)]
 pub struct Filter {
+    /// This filter's id in the per-thread cache of host answers
+    /// ([`host_cache`]); 0 (never cached) for the default filter, which
+    /// has no host set.
+    id: u64,
     hosts: Option<DomainSet>,
     exclude_hosts: Option<DomainSet>,
     patterns: Option<Patterns>,
@@ -73,14 +78,14 @@ impl Filter {
     /// `--exclude-host`.
     pub fn keep(&self, url: &[u8], host: Option<&[u8]>) -> bool {
         if self.needs_host() {
-            let name = host.and_then(|h| Name::parse(h).ok());
-            let in_set = |set: &DomainSet| {
-                name.as_ref().is_some_and(|n| set.matches(n.as_bytes()))
+            let kept = match host {
+                // Mail repeats its hosts: this thread's last answers.
+                Some(h) => {
+                    host_cache::keep(self.id, h, || self.host_keeps(host))
+                }
+                None => self.host_keeps(None),
             };
-            if self.exclude_hosts.as_ref().is_some_and(in_set) {
-                return false;
-            }
-            if self.hosts.as_ref().is_some_and(|s| !in_set(s)) {
+            if !kept {
                 return false;
             }
         }
@@ -91,6 +96,18 @@ impl Filter {
             None => true,
             Some(p) => p.is_match(url),
         }
+    }
+
+    /// Whether the host sets keep a URL whose host is `host`.
+    fn host_keeps(&self, host: Option<&[u8]>) -> bool {
+        let name = host.and_then(|h| Name::parse(h).ok());
+        let in_set = |set: &DomainSet| {
+            name.as_ref().is_some_and(|n| set.matches(n.as_bytes()))
+        };
+        if self.exclude_hosts.as_ref().is_some_and(in_set) {
+            return false;
+        }
+        self.hosts.as_ref().is_none_or(in_set)
     }
 
     /// Like [`Filter::keep`], the host found by parsing `url`
@@ -207,6 +224,7 @@ impl FilterBuilder {
             s
         };
         Ok(Filter {
+            id: host_cache::next_id(),
             hosts: take(&mut self.hosts),
             exclude_hosts: take(&mut self.exclude_hosts),
             patterns,
@@ -476,5 +494,47 @@ mod tests {
         let msg = err.to_string();
         assert!(msg.starts_with("invalid regex \"[z-a]\": "), "{msg}");
         assert!(msg.contains("invalid character class range"), "{msg}");
+    }
+
+    /// Host answers kept per thread (issue 32, --host-file at 1 M
+    /// domains): the same as deciding every time, for every host, two
+    /// filters used in turn by one thread never read each other's, and a
+    /// host met again is not decided again.
+    #[test]
+    fn host_answers_are_kept_per_filter() {
+        let only = filter(|b| {
+            b.host("example.com").expect("a domain");
+        });
+        let except = filter(|b| {
+            b.exclude_host("example.com").expect("a domain");
+        });
+        let long = format!("{}.example.com", "a".repeat(60));
+        let mut hosts: Vec<String> = (0..2_000)
+            .map(|i| match i % 4 {
+                0 => format!("h{i}.example.com"),
+                1 => format!("example{i}.com"),
+                2 => format!("H{}.EXAMPLE.COM.", i / 8),
+                _ => format!("b{}.bücher.de", i / 16),
+            })
+            .collect();
+        hosts.extend(["example.com", "com", "", &long].map(String::from));
+        for round in 0..3 {
+            for h in &hosts {
+                let h = h.as_bytes();
+                let want = only.host_keeps(Some(h));
+                assert_eq!(only.keep(b"u", Some(h)), want, "{round} {h:?}");
+                assert_eq!(except.keep(b"u", Some(h)), !want, "{h:?}");
+            }
+        }
+        let ten: Vec<String> =
+            (0..10).map(|i| format!("x{i}.example.com")).collect();
+        let before = host_cache::MISSES.with(|m| m.get());
+        for _ in 0..100 {
+            for h in &ten {
+                assert!(only.keep(b"u", Some(h.as_bytes())));
+            }
+        }
+        let misses = host_cache::MISSES.with(|m| m.get()) - before;
+        assert!(misses <= 10, "{misses} of 1,000 decided");
     }
 }

@@ -10,17 +10,28 @@ use std::fs::File;
 use std::io;
 
 /// A file as a handle on the folder that holds it and its name in that
-/// folder: `openat(2)` opens it whatever the length of its path. The
-/// handle and the names of the folder's entries are shared by the files
-/// of one folder, and freed when the last of them is dropped. Two words
-/// wide (a file of a walk costs no allocation of its own).
+/// folder: `openat(2)` opens it whatever the length of its path, and
+/// looks up one name, not the path's every folder. The handle and the
+/// names of the folder's entries are shared by the files of one folder,
+/// and freed when the last of them is dropped. Two words wide (a file of
+/// a walk costs no allocation of its own).
+///
+/// A file of a folder walk has its name in the folder's names; a file
+/// named by path (consecutive names of one folder share its handle) has
+/// the last name of its path, so it is opened by [`super::Input::open`],
+/// which knows that path.
 #[cfg(target_os = "linux")]
 #[derive(Clone)]
 pub struct Anchor {
     folder: std::sync::Arc<Folder>,
-    /// Where its name starts in the folder's `names`.
+    /// Where its name starts in the folder's `names`; [`NAMED`] for a
+    /// file named by path.
     name: usize,
 }
+
+/// [`Anchor::name`] of a file named by path: its name is its path's.
+#[cfg(target_os = "linux")]
+const NAMED: usize = usize::MAX;
 
 /// A folder opened by a walk by handle, and the names of its entries,
 /// each closed by a NUL, that its files' [`Anchor`]s point into.
@@ -74,15 +85,43 @@ impl Anchor {
         Anchor { folder, name }
     }
 
+    /// The file named by a path whose last name is looked up in
+    /// `folder`, the handle of the path's folder.
+    pub(crate) fn named(folder: std::sync::Arc<Folder>) -> Anchor {
+        Anchor { folder, name: NAMED }
+    }
+
     /// Opens the file for reading (`openat(dir, name, O_RDONLY |
-    /// O_CLOEXEC)`, as `File::open` opens a path).
+    /// O_CLOEXEC)`, as `File::open` opens a path). A file named by path
+    /// opens by [`super::Input::open`] (this gives an `InvalidInput`
+    /// error: its name is its path's).
     pub fn open(&self) -> io::Result<File> {
-        use rustix::fs::{openat, Mode, OFlags};
-        let flags = OFlags::RDONLY | OFlags::CLOEXEC;
         let Some(name) = self.folder.name(self.name) else {
             let what = "a file name outside its folder's names";
             return Err(io::Error::new(io::ErrorKind::InvalidInput, what));
         };
+        self.open_name(name)
+    }
+
+    /// Opens the file at `path`: by the name the walk listed, or, for a
+    /// file named by path, by the last name of `path`.
+    pub(crate) fn open_at(&self, path: &std::path::Path) -> io::Result<File> {
+        use std::os::unix::ffi::OsStrExt;
+        if self.name != NAMED {
+            return self.open();
+        }
+        let bytes = path.as_os_str().as_bytes();
+        let name = match memchr::memrchr(b'/', bytes) {
+            Some(slash) => bytes.get(slash + 1..).unwrap_or_default(),
+            None => bytes,
+        };
+        self.open_name(std::ffi::OsStr::from_bytes(name))
+    }
+
+    /// Opens `name` in the folder for reading.
+    fn open_name<P: rustix::path::Arg>(&self, name: P) -> io::Result<File> {
+        use rustix::fs::{openat, Mode, OFlags};
+        let flags = OFlags::RDONLY | OFlags::CLOEXEC;
         let fd = openat(&self.folder.fd, name, flags, Mode::empty())?;
         Ok(File::from(fd))
     }
@@ -94,9 +133,15 @@ impl Anchor {
     pub fn open(&self) -> io::Result<File> {
         match *self {}
     }
+
+    /// Opens the file at `path`.
+    pub(crate) fn open_at(&self, _: &std::path::Path) -> io::Result<File> {
+        match *self {}
+    }
 }
 
-/// The same folder handle (not merely the same folder) and name.
+/// The same folder handle (not merely the same folder) and name (for
+/// files named by path, the name is the path's: compare the inputs).
 #[cfg(target_os = "linux")]
 impl PartialEq for Anchor {
     fn eq(&self, other: &Anchor) -> bool {

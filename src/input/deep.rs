@@ -181,7 +181,7 @@ fn child(dir: &Path, name: &[u8]) -> PathBuf {
 /// when it is equal: the names of a folder of messages differ in their
 /// first bytes (`00001.7c53…`), and a `memcmp` call per comparison was
 /// two thirds of the sort.
-fn head(name: &[u8]) -> u64 {
+pub(super) fn head(name: &[u8]) -> u64 {
     if let Some(first) = name.first_chunk::<8>() {
         return u64::from_be_bytes(*first);
     }
