@@ -6,10 +6,12 @@
 //! record's struct, its keys in the struct's field order, which is the
 //! order `--json` writes them in, and leaving out what serde leaves out
 //! (the fields marked `skip_serializing_if`: an absent `Option`, a false
-//! flag). One function per kind of record.
+//! flag). One function per kind of record. The keys are interned
+//! Python strings, made once.
 
+use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyDict, PyList, PyString};
 use std::borrow::Cow;
 use urlgrep::output::json::{
     ErrorRecord, FromRecord, HtmlRecord, MailRecord, MatchRecord, Record,
@@ -35,7 +37,7 @@ pub fn to_py<'py>(
 /// "Option::is_none"`).
 fn set_some<'py, T: IntoPyObject<'py>>(
     d: &Bound<'py, PyDict>,
-    key: &str,
+    key: &Bound<'py, PyString>,
     v: Option<T>,
 ) -> PyResult<()> {
     match v {
@@ -46,7 +48,11 @@ fn set_some<'py, T: IntoPyObject<'py>>(
 
 /// Sets `key` when `v` is true (serde's `skip_serializing_if =
 /// "std::ops::Not::not"`).
-fn set_true(d: &Bound<'_, PyDict>, key: &str, v: bool) -> PyResult<()> {
+fn set_true<'py>(
+    d: &Bound<'py, PyDict>,
+    key: &Bound<'py, PyString>,
+    v: bool,
+) -> PyResult<()> {
     if v {
         d.set_item(key, true)?;
     }
@@ -61,16 +67,16 @@ fn opt<'a>(c: &'a Option<Cow<'_, str>>) -> Option<&'a str> {
 /// as every record of an input starts.
 fn head<'py>(
     py: Python<'py>,
-    kind: &str,
+    kind: &Bound<'py, PyString>,
     path: &Option<Cow<'_, str>>,
     source: &Option<Cow<'_, str>>,
     path_escaped: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    d.set_item("type", kind)?;
-    set_some(&d, "path", opt(path))?;
-    set_some(&d, "source", opt(source))?;
-    set_true(&d, "path_escaped", path_escaped)?;
+    d.set_item(intern!(py, "type"), kind)?;
+    set_some(&d, intern!(py, "path"), opt(path))?;
+    set_some(&d, intern!(py, "source"), opt(source))?;
+    set_true(&d, intern!(py, "path_escaped"), path_escaped)?;
     Ok(d)
 }
 
@@ -79,25 +85,29 @@ fn match_dict<'py>(
     py: Python<'py>,
     m: &MatchRecord<'_>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let d = head(py, "match", &m.path, &m.source, m.path_escaped)?;
-    d.set_item("offset", m.offset)?;
-    d.set_item("line", m.line)?;
-    d.set_item("column", m.column)?;
-    d.set_item("kind", &*m.kind)?;
-    d.set_item("url", &*m.url)?;
-    d.set_item("scheme", &*m.scheme)?;
-    d.set_item("host", opt(&m.host))?;
-    d.set_item("flags", PyList::new(py, m.flags.iter().map(|v| &**v))?)?;
-    set_some(&d, "defanged", opt(&m.defanged))?;
-    set_some(&d, "reference", opt(&m.reference))?;
+    let d =
+        head(py, intern!(py, "match"), &m.path, &m.source, m.path_escaped)?;
+    d.set_item(intern!(py, "offset"), m.offset)?;
+    d.set_item(intern!(py, "line"), m.line)?;
+    d.set_item(intern!(py, "column"), m.column)?;
+    d.set_item(intern!(py, "kind"), &*m.kind)?;
+    d.set_item(intern!(py, "url"), &*m.url)?;
+    d.set_item(intern!(py, "scheme"), &*m.scheme)?;
+    d.set_item(intern!(py, "host"), opt(&m.host))?;
+    d.set_item(
+        intern!(py, "flags"),
+        PyList::new(py, m.flags.iter().map(|v| &**v))?,
+    )?;
+    set_some(&d, intern!(py, "defanged"), opt(&m.defanged))?;
+    set_some(&d, intern!(py, "reference"), opt(&m.reference))?;
     if let Some(mail) = &m.mail {
-        d.set_item("mail", mail_dict(py, mail)?)?;
+        d.set_item(intern!(py, "mail"), mail_dict(py, mail)?)?;
     }
     if let Some(html) = &m.html {
-        d.set_item("html", html_dict(py, html)?)?;
+        d.set_item(intern!(py, "html"), html_dict(py, html)?)?;
     }
     if let Some(web) = &m.record {
-        d.set_item("record", web_dict(py, web)?)?;
+        d.set_item(intern!(py, "record"), web_dict(py, web)?)?;
     }
     Ok(d)
 }
@@ -108,22 +118,22 @@ fn mail_dict<'py>(
     m: &MailRecord<'_>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    d.set_item("message", m.message)?;
-    d.set_item("message_offset", m.message_offset)?;
-    d.set_item("message_id", opt(&m.message_id))?;
-    set_true(&d, "message_id_truncated", m.message_id_truncated)?;
-    d.set_item("part", m.part)?;
-    d.set_item("location", &*m.location)?;
-    d.set_item("encoding", &*m.encoding)?;
-    d.set_item("decoded", m.decoded)?;
+    d.set_item(intern!(py, "message"), m.message)?;
+    d.set_item(intern!(py, "message_offset"), m.message_offset)?;
+    d.set_item(intern!(py, "message_id"), opt(&m.message_id))?;
+    set_true(&d, intern!(py, "message_id_truncated"), m.message_id_truncated)?;
+    d.set_item(intern!(py, "part"), m.part)?;
+    d.set_item(intern!(py, "location"), &*m.location)?;
+    d.set_item(intern!(py, "encoding"), &*m.encoding)?;
+    d.set_item(intern!(py, "decoded"), m.decoded)?;
     if let Some(from) = &m.from {
-        d.set_item("from", from_dict(py, from)?)?;
+        d.set_item(intern!(py, "from"), from_dict(py, from)?)?;
     }
-    set_some(&d, "subject", opt(&m.subject))?;
-    set_true(&d, "subject_truncated", m.subject_truncated)?;
-    set_some(&d, "date", opt(&m.date))?;
-    set_true(&d, "date_truncated", m.date_truncated)?;
-    set_some(&d, "date_utc", opt(&m.date_utc))?;
+    set_some(&d, intern!(py, "subject"), opt(&m.subject))?;
+    set_true(&d, intern!(py, "subject_truncated"), m.subject_truncated)?;
+    set_some(&d, intern!(py, "date"), opt(&m.date))?;
+    set_true(&d, intern!(py, "date_truncated"), m.date_truncated)?;
+    set_some(&d, intern!(py, "date_utc"), opt(&m.date_utc))?;
     if let Some(headers) = &m.headers {
         // A BTreeMap: its keys in order, as serde writes them.
         let h = PyDict::new(py);
@@ -133,9 +143,9 @@ fn mail_dict<'py>(
                 PyList::new(py, values.iter().map(|v| &**v))?,
             )?;
         }
-        d.set_item("headers", h)?;
+        d.set_item(intern!(py, "headers"), h)?;
     }
-    set_true(&d, "headers_truncated", m.headers_truncated)?;
+    set_true(&d, intern!(py, "headers_truncated"), m.headers_truncated)?;
     Ok(d)
 }
 
@@ -145,9 +155,9 @@ fn from_dict<'py>(
     f: &FromRecord<'_>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    d.set_item("address", opt(&f.address))?;
-    d.set_item("name", opt(&f.name))?;
-    set_true(&d, "truncated", f.truncated)?;
+    d.set_item(intern!(py, "address"), opt(&f.address))?;
+    d.set_item(intern!(py, "name"), opt(&f.name))?;
+    set_true(&d, intern!(py, "truncated"), f.truncated)?;
     Ok(d)
 }
 
@@ -157,10 +167,10 @@ fn html_dict<'py>(
     h: &HtmlRecord<'_>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    d.set_item("in", &*h.place)?;
-    set_some(&d, "element", opt(&h.element))?;
-    set_some(&d, "attribute", opt(&h.attribute))?;
-    set_some(&d, "link_text", opt(&h.link_text))?;
+    d.set_item(intern!(py, "in"), &*h.place)?;
+    set_some(&d, intern!(py, "element"), opt(&h.element))?;
+    set_some(&d, intern!(py, "attribute"), opt(&h.attribute))?;
+    set_some(&d, intern!(py, "link_text"), opt(&h.link_text))?;
     Ok(d)
 }
 
@@ -170,15 +180,15 @@ fn web_dict<'py>(
     w: &WebRecordJson<'_>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    d.set_item("index", w.index)?;
-    d.set_item("offset", w.offset)?;
-    d.set_item("gz_offset", w.gz_offset)?;
-    d.set_item("format", &*w.format)?;
-    d.set_item("type", &*w.kind)?;
-    d.set_item("target_uri", opt(&w.target_uri))?;
-    d.set_item("date", opt(&w.date))?;
-    d.set_item("id", opt(&w.id))?;
-    d.set_item("content_type", opt(&w.content_type))?;
+    d.set_item(intern!(py, "index"), w.index)?;
+    d.set_item(intern!(py, "offset"), w.offset)?;
+    d.set_item(intern!(py, "gz_offset"), w.gz_offset)?;
+    d.set_item(intern!(py, "format"), &*w.format)?;
+    d.set_item(intern!(py, "type"), &*w.kind)?;
+    d.set_item(intern!(py, "target_uri"), opt(&w.target_uri))?;
+    d.set_item(intern!(py, "date"), opt(&w.date))?;
+    d.set_item(intern!(py, "id"), opt(&w.id))?;
+    d.set_item(intern!(py, "content_type"), opt(&w.content_type))?;
     Ok(d)
 }
 
@@ -187,15 +197,16 @@ fn reject_dict<'py>(
     py: Python<'py>,
     r: &RejectRecord<'_>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let d = head(py, "reject", &r.path, &r.source, r.path_escaped)?;
-    d.set_item("offset", r.offset)?;
-    d.set_item("line", r.line)?;
-    d.set_item("column", r.column)?;
-    d.set_item("kind", &*r.kind)?;
-    d.set_item("url", &*r.url)?;
-    d.set_item("scheme", &*r.scheme)?;
-    d.set_item("reason", &*r.reason)?;
-    d.set_item("message", &*r.message)?;
+    let d =
+        head(py, intern!(py, "reject"), &r.path, &r.source, r.path_escaped)?;
+    d.set_item(intern!(py, "offset"), r.offset)?;
+    d.set_item(intern!(py, "line"), r.line)?;
+    d.set_item(intern!(py, "column"), r.column)?;
+    d.set_item(intern!(py, "kind"), &*r.kind)?;
+    d.set_item(intern!(py, "url"), &*r.url)?;
+    d.set_item(intern!(py, "scheme"), &*r.scheme)?;
+    d.set_item(intern!(py, "reason"), &*r.reason)?;
+    d.set_item(intern!(py, "message"), &*r.message)?;
     Ok(d)
 }
 
@@ -204,8 +215,9 @@ fn error_dict<'py>(
     py: Python<'py>,
     e: &ErrorRecord<'_>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let d = head(py, "error", &e.path, &e.source, e.path_escaped)?;
-    d.set_item("message", &*e.message)?;
+    let d =
+        head(py, intern!(py, "error"), &e.path, &e.source, e.path_escaped)?;
+    d.set_item(intern!(py, "message"), &*e.message)?;
     Ok(d)
 }
 
