@@ -137,6 +137,10 @@ struct Bits {
 }
 
 impl Bits {
+    fn with_capacity(bits: usize) -> Bits {
+        Bits { bytes: Vec::with_capacity(bits.div_ceil(8)), len: 0 }
+    }
+
     fn push(&mut self, bit: bool) {
         if self.len.is_multiple_of(8) {
             self.bytes.push(0);
@@ -150,15 +154,19 @@ impl Bits {
     }
 }
 
-/// UTF-8 strings: offsets and data.
+/// UTF-8 strings: offsets (`i32`, little-endian, as Arrow's buffer) and
+/// data.
 struct Strings {
-    offsets: Vec<i32>,
+    offsets: Vec<u8>,
     data: Vec<u8>,
+    count: usize,
 }
 
 impl Strings {
-    fn new() -> Strings {
-        Strings { offsets: vec![0], data: Vec::new() }
+    fn new(rows: usize, data: usize) -> Strings {
+        let mut offsets = Vec::with_capacity((rows + 1) * 4);
+        offsets.extend_from_slice(&0i32.to_le_bytes());
+        Strings { offsets, data: Vec::with_capacity(data), count: 0 }
     }
 
     fn push(&mut self, s: &str) {
@@ -168,7 +176,9 @@ impl Strings {
 
     /// Ends the current string (empty for a null).
     fn end(&mut self) {
-        self.offsets.push(i32::try_from(self.data.len()).unwrap_or(i32::MAX));
+        let at = i32::try_from(self.data.len()).unwrap_or(i32::MAX);
+        self.offsets.extend_from_slice(&at.to_le_bytes());
+        self.count += 1;
     }
 }
 
@@ -183,20 +193,30 @@ struct Builder {
     values: Vec<u8>,
     /// `Bool`.
     bits: Bits,
-    /// `ListStr`: the lists' offsets into `strings`.
-    lists: Vec<i32>,
+    /// `ListStr`: the lists' offsets into `strings` (`i32`,
+    /// little-endian).
+    lists: Vec<u8>,
 }
 
 impl Builder {
-    fn new(ty: Type) -> Builder {
+    /// A column of `rows` rows at most, its strings about `data` bytes.
+    fn new(ty: Type, rows: usize, data: usize) -> Builder {
+        let fixed = |n: usize| if ty == Type::U64 { n * 8 } else { 0 };
+        let lists = if ty == Type::ListStr { (rows + 1) * 4 } else { 0 };
+        let mut lists = Vec::with_capacity(lists);
+        lists.extend_from_slice(&0i32.to_le_bytes());
+        let (srows, sdata) = match ty {
+            Type::Str | Type::ListStr => (rows, data),
+            Type::U64 | Type::Bool => (0, 0),
+        };
         Builder {
             ty,
-            valid: Bits::default(),
+            valid: Bits::with_capacity(rows),
             nulls: 0,
-            strings: Strings::new(),
-            values: Vec::new(),
-            bits: Bits::default(),
-            lists: vec![0],
+            strings: Strings::new(srows, sdata),
+            values: Vec::with_capacity(fixed(rows)),
+            bits: Bits::with_capacity(if ty == Type::Bool { rows } else { 0 }),
+            lists,
         }
     }
 
@@ -221,8 +241,8 @@ impl Builder {
                 for s in items.unwrap_or(&[]) {
                     self.strings.push(s);
                 }
-                let n = self.strings.offsets.len() - 1;
-                self.lists.push(i32::try_from(n).unwrap_or(i32::MAX));
+                let n = i32::try_from(self.strings.count).unwrap_or(i32::MAX);
+                self.lists.extend_from_slice(&n.to_le_bytes());
                 items.is_some()
             }
         };
@@ -246,21 +266,16 @@ impl Builder {
         } else {
             py.None().into_bound(py)
         };
-        let i32s = |v: &[i32]| {
-            let bytes: Vec<u8> =
-                v.iter().flat_map(|o| o.to_le_bytes()).collect();
-            PyBytes::new(py, &bytes)
-        };
         let buffers = match self.ty {
             Type::Str => vec![
-                i32s(&self.strings.offsets),
+                PyBytes::new(py, &self.strings.offsets),
                 PyBytes::new(py, &self.strings.data),
             ],
             Type::U64 => vec![PyBytes::new(py, &self.values)],
             Type::Bool => vec![PyBytes::new(py, &self.bits.bytes)],
             Type::ListStr => vec![
-                i32s(&self.lists),
-                i32s(&self.strings.offsets),
+                PyBytes::new(py, &self.lists),
+                PyBytes::new(py, &self.strings.offsets),
                 PyBytes::new(py, &self.strings.data),
             ],
         };
@@ -276,12 +291,18 @@ pub struct Columns {
 }
 
 impl Columns {
-    /// No rows yet.
-    pub fn new() -> Columns {
-        Columns {
-            cols: COLUMNS.iter().map(|&(_, ty, _)| Builder::new(ty)).collect(),
-            rows: 0,
-        }
+    /// No rows yet, room for `rows` (and per column the string bytes
+    /// of `hint`, the previous batch's [`Columns::sizes`]).
+    pub fn new(rows: usize, hint: &[usize]) -> Columns {
+        let cols = COLUMNS.iter().enumerate().map(|(i, &(_, ty, _))| {
+            Builder::new(ty, rows, hint.get(i).copied().unwrap_or(0))
+        });
+        Columns { cols: cols.collect(), rows: 0 }
+    }
+
+    /// The string bytes of each column, the hint of the next batch.
+    pub fn sizes(&self) -> Vec<usize> {
+        self.cols.iter().map(|c| c.strings.data.len()).collect()
     }
 
     /// Rows so far.

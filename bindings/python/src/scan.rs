@@ -212,6 +212,9 @@ pub struct Scan {
     ready: VecDeque<Item>,
     on_error: OnError,
     done: bool,
+    /// The string bytes per column of the last `_next_columns` batch:
+    /// the next one's room.
+    sizes: Vec<usize>,
 }
 
 impl Scan {
@@ -323,8 +326,9 @@ impl Scan {
         py: Python<'py>,
         rows: usize,
     ) -> PyResult<Option<Vec<Bound<'py, pyo3::types::PyTuple>>>> {
-        let mut cols = Columns::new();
-        while cols.rows() < rows.max(1) && !cols.full() {
+        let rows = rows.max(1);
+        let mut cols = Columns::new(rows.min(1 << 16), &self.sizes);
+        while cols.rows() < rows && !cols.full() {
             let Some(r) = self.next_record(py)? else { break };
             if let Record::Match(m) = &r {
                 cols.push(m);
@@ -333,6 +337,7 @@ impl Scan {
         if cols.rows() == 0 {
             return Ok(None);
         }
+        self.sizes = cols.sizes();
         cols.into_py(py).map(Some)
     }
 
@@ -451,7 +456,13 @@ pub fn scan(
     };
     let run = Running::start(driver, c.inputs(), opts, false)
         .map_err(|e| PyOSError::new_err(e.to_string()))?;
-    Ok(Scan { run, ready: VecDeque::new(), on_error, done: false })
+    Ok(Scan {
+        run,
+        ready: VecDeque::new(),
+        on_error,
+        done: false,
+        sizes: Vec::new(),
+    })
 }
 
 /// The statistics of a scan as a dict, the numbers of `urlgrep --stats
@@ -544,7 +555,13 @@ pub fn stats(
         PrinterOptions { top, exact_stats, by, ..c.printer(format, rejects)? };
     let run = Running::start(driver, c.inputs(), opts, true)
         .map_err(|e| PyOSError::new_err(e.to_string()))?;
-    let mut scan = Scan { run, ready: VecDeque::new(), on_error, done: false };
+    let mut scan = Scan {
+        run,
+        ready: VecDeque::new(),
+        on_error,
+        done: false,
+        sizes: Vec::new(),
+    };
     let mut output = None;
     loop {
         if let Some(item) = scan.ready.pop_front() {
