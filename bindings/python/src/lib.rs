@@ -10,6 +10,7 @@
 
 #![deny(unsafe_code)]
 
+mod columns;
 mod found;
 mod options;
 mod record;
@@ -91,5 +92,6 @@ fn _urlgrep(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(find_iter, m)?)?;
     m.add_function(wrap_pyfunction!(scan::scan, m)?)?;
     m.add_function(wrap_pyfunction!(scan::stats, m)?)?;
+    m.add_function(wrap_pyfunction!(columns::arrow_columns, m)?)?;
     Ok(())
 }

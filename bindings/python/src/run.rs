@@ -1,13 +1,14 @@
-//! A run of the library's `Driver` on a thread of its own, its printer's
-//! output passed to Python through a bounded channel.
+//! A run of the library's `Driver` on a thread of its own, its records
+//! passed to Python through a bounded channel.
 //!
-//! The printer writes into [`Out`]: in record mode each complete line is
-//! read into a record ([`crate::record::record`]) as it is written, and
-//! the records go in batches through the channel; in whole mode (the
-//! statistics) the output is kept and sent when the run ends. The
-//! report in front of the printer ([`Relay`]) stops the run once the
-//! consumer is gone: it says `Wants::Nothing` when the stop flag is set,
-//! and a send to a dropped receiver fails the run (`BrokenPipe`).
+//! In record mode the printer is in `Format::Records`: its record
+//! sender puts each `match`, `reject` and `error` record, owned, into
+//! the batch, and the batches go through the channel; in whole mode
+//! (the statistics) the printer writes into [`Out`], kept and sent when
+//! the run ends. The report in front of the printer ([`Relay`]) stops
+//! the run once the consumer is gone: it says `Wants::Nothing` when the
+//! stop flag is set, and a send to a dropped receiver fails the run
+//! (`BrokenPipe`).
 
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -16,7 +17,8 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use urlgrep::input::{Input, InputError};
-use urlgrep::output::{Printer, PrinterOptions};
+use urlgrep::output::json::Record;
+use urlgrep::output::{Format, Printer, PrinterOptions, RecordSender};
 use urlgrep::{Driver, Hit, InputDone, Report, Wants};
 
 /// Records in a batch before it is sent.
@@ -47,8 +49,8 @@ pub struct ErrorInfo {
 /// record in record mode).
 #[derive(Debug)]
 pub struct Item {
-    /// The record ([`crate::record::record`]).
-    pub record: Option<serde_json::Value>,
+    /// The `match`, `reject` or `error` record.
+    pub record: Option<Record<'static>>,
     /// The error, for an error record.
     pub error: Option<ErrorInfo>,
 }
@@ -63,14 +65,14 @@ pub enum Msg {
     Done(Result<Vec<u8>, String>),
 }
 
-/// What the printer wrote.
+/// What the printer gave.
 #[derive(Default)]
 struct State {
-    /// Bytes after the last complete line (whole mode: everything).
-    partial: Vec<u8>,
+    /// What it wrote (whole mode; nothing in record mode).
+    output: Vec<u8>,
     /// Items not yet sent.
     batch: Vec<Item>,
-    /// Keep the output whole instead of reading lines.
+    /// Whole mode: the output is kept, no records are made.
     whole: bool,
 }
 
@@ -83,27 +85,27 @@ struct Out(Arc<Mutex<State>>);
 
 impl Write for Out {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let mut st = lock(&self.0);
-        st.partial.extend_from_slice(buf);
-        if st.whole {
-            return Ok(buf.len());
-        }
-        let Some(last) = st.partial.iter().rposition(|&b| b == b'\n') else {
-            return Ok(buf.len());
-        };
-        let rest = st.partial.split_off(last + 1);
-        let lines = std::mem::replace(&mut st.partial, rest);
-        for line in lines.split(|&b| b == b'\n') {
-            if let Some(record) = crate::record::record(line) {
-                st.batch.push(Item { record: Some(record), error: None });
-            }
-        }
+        lock(&self.0).output.extend_from_slice(buf);
         Ok(buf.len())
     }
 
     fn flush(&mut self) -> io::Result<()> {
         Ok(())
     }
+}
+
+/// The record sender of record mode: the records `scan` yields go into
+/// the batch, the others (`begin`, `end`, `summary`) nowhere.
+fn sender(state: Arc<Mutex<State>>) -> RecordSender {
+    RecordSender::new(move |rec| {
+        if matches!(
+            rec,
+            Record::Match(_) | Record::Reject(_) | Record::Error(_)
+        ) {
+            lock(&state).batch.push(Item { record: Some(rec), error: None });
+        }
+        Ok(())
+    })
 }
 
 /// The printer's message output (the CLI's stderr): kept for the
@@ -235,8 +237,7 @@ impl Report for Relay {
 }
 
 fn is_error(item: &Item) -> bool {
-    item.record.as_ref().and_then(|r| r.get("type")).and_then(|t| t.as_str())
-        == Some("error")
+    matches!(item.record, Some(Record::Error(_)))
 }
 
 /// A run in progress: its items come through `rx`.
@@ -251,11 +252,12 @@ pub struct Running {
 
 impl Running {
     /// Starts `driver` over `inputs`, printing with `opts` (whole mode:
-    /// the output is sent whole when the run ends).
+    /// the output is sent whole when the run ends; record mode: `opts`'
+    /// format is made `Format::Records`, its records sent in batches).
     pub fn start<I>(
         driver: Driver,
         inputs: I,
-        opts: PrinterOptions,
+        mut opts: PrinterOptions,
         whole: bool,
     ) -> io::Result<Running>
     where
@@ -266,6 +268,10 @@ impl Running {
         let stop = Arc::new(AtomicBool::new(false));
         let state = Arc::new(Mutex::new(State { whole, ..State::default() }));
         let messages = Messages::default();
+        if !whole {
+            opts.format = Format::Records;
+            opts.records = Some(sender(state.clone()));
+        }
         let printer = Printer::new(opts, Out(state.clone()), messages.clone());
         let mut relay = Relay {
             printer,
@@ -286,7 +292,7 @@ impl Running {
             let done = match result {
                 Ok(()) => {
                     let mut st = lock(&relay.state);
-                    Ok(std::mem::take(&mut st.partial))
+                    Ok(std::mem::take(&mut st.output))
                 }
                 Err(e) => Err(e.to_string()),
             };

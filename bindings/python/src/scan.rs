@@ -2,6 +2,7 @@
 //! compressed inputs, its `--json` records (or `--stats --json` object)
 //! given to Python; the GIL is released while Python waits for them.
 
+use crate::columns::Columns;
 use crate::options::{self, FilterArgs, Search};
 use crate::record;
 use crate::run::{ErrorInfo, Item, Msg, Running};
@@ -15,6 +16,7 @@ use std::path::PathBuf;
 use std::sync::mpsc::RecvTimeoutError;
 use std::time::Duration;
 use urlgrep::input::{self, Globs, WalkOptions};
+use urlgrep::output::json::Record;
 use urlgrep::output::stats::Period;
 use urlgrep::output::{Format, PrinterOptions};
 use urlgrep::Driver;
@@ -76,6 +78,10 @@ struct Common {
     mail: urlgrep::MailMode,
     text: bool,
     qp_repair: bool,
+    /// `--warc auto` (true) or `off`.
+    warc: bool,
+    /// `--resolve`.
+    resolve: bool,
 }
 
 impl Common {
@@ -85,7 +91,9 @@ impl Common {
         if let Some(n) = self.jobs {
             b.threads(n);
         }
-        b.mail_mode(self.mail)
+        b.web_archives(self.warc)
+            .resolve(self.resolve)
+            .mail_mode(self.mail)
             .qp_repair(self.qp_repair)
             .skip_binary(!self.text)
             .rejects(rejects);
@@ -142,8 +150,15 @@ fn common(
     follow: bool,
     max_depth: Option<usize>,
     glob: Option<&Bound<'_, PyAny>>,
+    warc: bool,
+    resolve: bool,
 ) -> PyResult<Common> {
     let search = Search::new(find, scheme, kind, strict, None, None)?;
+    if search.kind.contains(&urlgrep::Kind::Resolved) && !resolve {
+        return Err(options::value_error(
+            "--kind resolved: found only with --resolve",
+        ));
+    }
     let filter = FilterArgs {
         host: options::names(host)?,
         exclude_host: options::names(exclude_host)?,
@@ -172,6 +187,8 @@ fn common(
         mail: options::mail_mode(mail)?,
         text,
         qp_repair,
+        warc,
+        resolve,
     })
 }
 
@@ -195,6 +212,9 @@ pub struct Scan {
     ready: VecDeque<Item>,
     on_error: OnError,
     done: bool,
+    /// The string bytes per column of the last `_next_columns` batch:
+    /// the next one's room.
+    sizes: Vec<usize>,
 }
 
 impl Scan {
@@ -262,7 +282,7 @@ impl Scan {
     fn next_record(
         &mut self,
         py: Python<'_>,
-    ) -> PyResult<Option<serde_json::Value>> {
+    ) -> PyResult<Option<Record<'static>>> {
         while let Some(item) = self.next_item(py)? {
             if let Some(e) = &item.error {
                 if self.on_error == OnError::Raise {
@@ -288,48 +308,37 @@ impl Scan {
     }
 
     fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
-        match self.next_record(py)? {
-            Some(r) => Ok(Some(record::to_py(py, &r)?.unbind())),
-            None => Ok(None),
+        while let Some(r) = self.next_record(py)? {
+            if let Some(d) = record::to_py(py, &r)? {
+                return Ok(Some(d.into_any().unbind()));
+            }
         }
+        Ok(None)
     }
 
-    /// The next `rows` match records as columns, for `scan_arrow`: for
-    /// each column, given as the keys that lead to it in a record
-    /// (`["mail", "from", "address"]`), the list of its values, `None`
-    /// where a record has none. Records of other types are left out;
-    /// errors are handled as by iteration. `None` at the end.
+    /// The next `rows` match records as Arrow columns, for `scan_arrow`:
+    /// for each column of `_arrow_columns()`, `(length, null_count,
+    /// validity, buffers)` (src/columns.rs). Records of other types are
+    /// left out; errors are handled as by iteration. `None` at the end.
     #[pyo3(name = "_next_columns")]
-    fn next_columns(
+    fn next_columns<'py>(
         &mut self,
-        py: Python<'_>,
+        py: Python<'py>,
         rows: usize,
-        columns: Vec<Vec<String>>,
-    ) -> PyResult<Option<Vec<Py<pyo3::types::PyList>>>> {
-        let lists: Vec<_> =
-            columns.iter().map(|_| pyo3::types::PyList::empty(py)).collect();
-        let mut n = 0;
-        while n < rows.max(1) {
+    ) -> PyResult<Option<Vec<Bound<'py, pyo3::types::PyTuple>>>> {
+        let rows = rows.max(1);
+        let mut cols = Columns::new(rows.min(1 << 16), &self.sizes);
+        while cols.rows() < rows && !cols.full() {
             let Some(r) = self.next_record(py)? else { break };
-            if r.get("type").and_then(|t| t.as_str()) != Some("match") {
-                continue;
+            if let Record::Match(m) = &r {
+                cols.push(m);
             }
-            for (keys, list) in columns.iter().zip(&lists) {
-                let mut v = Some(&r);
-                for k in keys {
-                    v = v.and_then(|v| v.get(k));
-                }
-                match v {
-                    Some(v) => list.append(record::to_py(py, v)?)?,
-                    None => list.append(py.None())?,
-                }
-            }
-            n += 1;
         }
-        if n == 0 {
+        if cols.rows() == 0 {
             return Ok(None);
         }
-        Ok(Some(lists.into_iter().map(Bound::unbind).collect()))
+        self.sizes = cols.sizes();
+        cols.into_py(py).map(Some)
     }
 
     /// Stops the scan and waits for its thread to end; the iterator then
@@ -366,7 +375,7 @@ impl Scan {
     ignore_case=false, rejects=false, metadata=false, html_context=false,
     header=None, strict=false, redact=false, unique=false, max_count=None,
     keep_defanged=false, text=false, qp_repair=false, follow=false,
-    max_depth=None, glob=None, on_error="raise"))]
+    max_depth=None, glob=None, warc=true, resolve=false, on_error="raise"))]
 #[allow(clippy::too_many_arguments)]
 pub fn scan(
     paths: &Bound<'_, PyAny>,
@@ -396,6 +405,8 @@ pub fn scan(
     follow: bool,
     max_depth: Option<usize>,
     glob: Option<&Bound<'_, PyAny>>,
+    warc: bool,
+    resolve: bool,
     on_error: &str,
 ) -> PyResult<Scan> {
     let on_error = OnError::new(on_error)?;
@@ -419,6 +430,8 @@ pub fn scan(
         follow,
         max_depth,
         glob,
+        warc,
+        resolve,
     )?;
     let header = options::names(header)?;
     options::headers(&header)?;
@@ -443,7 +456,13 @@ pub fn scan(
     };
     let run = Running::start(driver, c.inputs(), opts, false)
         .map_err(|e| PyOSError::new_err(e.to_string()))?;
-    Ok(Scan { run, ready: VecDeque::new(), on_error, done: false })
+    Ok(Scan {
+        run,
+        ready: VecDeque::new(),
+        on_error,
+        done: false,
+        sizes: Vec::new(),
+    })
 }
 
 /// The statistics of a scan as a dict, the numbers of `urlgrep --stats
@@ -459,7 +478,8 @@ pub fn scan(
     exclude_host_file=None, regexp=None, exclude_regexp=None,
     ignore_case=false, strict=false, text=false, qp_repair=false,
     follow=false, max_depth=None, glob=None, rejects=false, top=10,
-    exact_stats=false, by=None, partial=false, on_error="raise"))]
+    exact_stats=false, by=None, partial=false, warc=true, resolve=false,
+    on_error="raise"))]
 #[allow(clippy::too_many_arguments)]
 pub fn stats(
     py: Python<'_>,
@@ -487,6 +507,8 @@ pub fn stats(
     exact_stats: bool,
     by: Option<&str>,
     partial: bool,
+    warc: bool,
+    resolve: bool,
     on_error: &str,
 ) -> PyResult<Py<PyAny>> {
     let on_error = OnError::new(on_error)?;
@@ -510,6 +532,8 @@ pub fn stats(
         follow,
         max_depth,
         glob,
+        warc,
+        resolve,
     )?;
     let by = match by.map(str::to_ascii_lowercase).as_deref() {
         None => None,
@@ -531,7 +555,13 @@ pub fn stats(
         PrinterOptions { top, exact_stats, by, ..c.printer(format, rejects)? };
     let run = Running::start(driver, c.inputs(), opts, true)
         .map_err(|e| PyOSError::new_err(e.to_string()))?;
-    let mut scan = Scan { run, ready: VecDeque::new(), on_error, done: false };
+    let mut scan = Scan {
+        run,
+        ready: VecDeque::new(),
+        on_error,
+        done: false,
+        sizes: Vec::new(),
+    };
     let mut output = None;
     loop {
         if let Some(item) = scan.ready.pop_front() {
@@ -560,5 +590,5 @@ pub fn stats(
     let v: serde_json::Value = serde_json::from_slice(&out).map_err(|e| {
         PyRuntimeError::new_err(format!("urlgrep: stats: {e}"))
     })?;
-    Ok(record::to_py(py, &v)?.unbind())
+    Ok(record::json_to_py(py, &v)?.unbind())
 }

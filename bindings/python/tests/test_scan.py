@@ -310,3 +310,87 @@ def test_stats_partial_equals_cli_stats_tsv():
     assert b"by-month\t" in got
     with pytest.raises(ValueError, match=r'^--by "week": expected year, month or day$'):
         urlgrep.stats(CORPORA, by="week")
+
+
+def key_orders(obj):
+    """The key order of every object in `obj` (a JSON value read with
+    `object_pairs_hook=list`, or the same as dicts), depth first."""
+    if isinstance(obj, dict):
+        obj = list(obj.items())
+    if isinstance(obj, list) and obj and all(isinstance(p, tuple) and len(p) == 2 for p in obj):
+        orders = [[k for k, _ in obj]]
+        for _, v in obj:
+            orders += key_orders(v)
+        return orders
+    if isinstance(obj, list):
+        return [o for v in obj for o in key_orders(v)]
+    return []
+
+
+@pytest.mark.parametrize(
+    "flags,kwargs",
+    [
+        (["--find", "all", "--html-context", "--header", "X-Mailer", "--header", "Received"],
+         {"metadata": True, "find": "all", "html_context": True, "header": ["X-Mailer", "Received"]}),
+        (["--rejects", "--mail", "off"], {"metadata": True, "rejects": True, "mail": "off"}),
+    ],
+)
+def test_scan_keys_come_in_cli_json_order(flags, kwargs):
+    import json, subprocess
+    p = subprocess.run([cli_path(), "--json", *flags, CORPORA], capture_output=True)
+    want = [json.loads(line, object_pairs_hook=list) for line in p.stdout.splitlines()]
+    want = [r for r in want if dict(r)["type"] in ("match", "reject", "error")]
+    got = list(urlgrep.scan(CORPORA, **kwargs))
+    assert len(got) == len(want) > 10
+    # Nested objects too (`mail`, `from`, `headers`, `html`).
+    for g, w in zip(got, want):
+        assert key_orders(g) == key_orders(w)
+    if "html_context" in kwargs:
+        assert any(len(key_orders(g)) > 3 for g in got)
+
+
+WARC = CORPORA.parent / "tests" / "data" / "warc"
+
+
+@pytest.mark.parametrize(
+    "name,flags,kwargs",
+    [
+        ("chunked-gzip.warc", [], {}),
+        ("chunked-gzip.warc", ["--resolve"], {"resolve": True}),
+        ("chunked-gzip.warc", ["--warc", "off"], {"warc": False}),
+        ("small.arc.gz", [], {}),
+        ("small.arc.gz", ["--resolve", "--find", "all"], {"resolve": True, "find": "all"}),
+    ],
+)
+def test_scan_of_web_archive_equals_cli_json(name, flags, kwargs):
+    want, _ = cli_json(*flags, WARC / name)
+    want = records_of(want, "match", "reject", "error")
+    got = list(urlgrep.scan(WARC / name, metadata=True, **kwargs))
+    assert got == want and got
+    web = [r for r in got if "record" in r]
+    assert bool(web) == kwargs.get("warc", True)
+
+
+def test_scan_arrow_has_web_record_columns():
+    pa = pytest.importorskip("pyarrow")
+    for name in ("chunked-gzip.warc", "small.arc.gz"):
+        rows = urlgrep.scan_arrow(WARC / name, resolve=True).read_all().to_pylist()
+        records = list(urlgrep.scan(WARC / name, resolve=True))
+        assert len(rows) == len(records) > 0
+        for row, r in zip(rows, records):
+            w = r["record"]
+            assert (row["record_index"], row["record_offset"], row["record_gz_offset"]) == (
+                w["index"], w["offset"], w["gz_offset"])
+            assert (row["record_format"], row["record_type"], row["record_target_uri"]) == (
+                w["format"], w["type"], w["target_uri"])
+            assert (row["record_date"], row["record_id"], row["record_content_type"]) == (
+                w["date"], w["id"], w["content_type"])
+            assert row["reference"] == r.get("reference")
+    assert urlgrep.ARROW_SCHEMA.field("record_gz_offset").type == pa.uint64()
+
+
+def test_kind_resolved_needs_resolve():
+    with pytest.raises(ValueError, match="--kind resolved: found only with --resolve"):
+        urlgrep.scan(WARC, kind="resolved")
+    assert list(urlgrep.scan(WARC / "small.arc.gz", kind="resolved", resolve=True)) == [
+        r for r in urlgrep.scan(WARC / "small.arc.gz", resolve=True) if r["kind"] == "resolved"]

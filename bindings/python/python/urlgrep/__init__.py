@@ -20,7 +20,7 @@ released while Rust works, and Ctrl-C stops a scan within a second.
 
 from __future__ import annotations
 
-from ._urlgrep import FindIter, Match, Scan, __version__, find, find_iter, scan, stats
+from ._urlgrep import FindIter, Match, Scan, __version__, _arrow_columns, find, find_iter, scan, stats
 
 __all__ = [
     "ARROW_SCHEMA",
@@ -36,40 +36,12 @@ __all__ = [
     "stats",
 ]
 
-#: The columns of :func:`scan_arrow`, one row per URL: the ``--json``
-#: match record, its ``mail`` and ``html`` objects flattened (``None``
-#: where the record has no such field). Built on first use (pyarrow is
-#: imported only then).
-_COLUMNS = [
-    # name, arrow type name, where in the record
-    ("path", "string", ("path",)),
-    ("path_escaped", "bool", ("path_escaped",)),
-    ("offset", "uint64", ("offset",)),
-    ("line", "uint64", ("line",)),
-    ("column", "uint64", ("column",)),
-    ("kind", "string", ("kind",)),
-    ("url", "string", ("url",)),
-    ("scheme", "string", ("scheme",)),
-    ("host", "string", ("host",)),
-    ("flags", "list<string>", ("flags",)),
-    ("defanged", "string", ("defanged",)),
-    ("message", "uint64", ("mail", "message")),
-    ("message_offset", "uint64", ("mail", "message_offset")),
-    ("message_id", "string", ("mail", "message_id")),
-    ("part", "uint64", ("mail", "part")),
-    ("location", "string", ("mail", "location")),
-    ("encoding", "string", ("mail", "encoding")),
-    ("decoded", "bool", ("mail", "decoded")),
-    ("from_address", "string", ("mail", "from", "address")),
-    ("from_name", "string", ("mail", "from", "name")),
-    ("subject", "string", ("mail", "subject")),
-    ("date", "string", ("mail", "date")),
-    ("date_utc", "string", ("mail", "date_utc")),
-    ("html_in", "string", ("html", "in")),
-    ("html_element", "string", ("html", "element")),
-    ("html_attribute", "string", ("html", "attribute")),
-    ("link_text", "string", ("html", "link_text")),
-]
+#: The columns of :func:`scan_arrow`, one row per URL, as ``(name, arrow
+#: type name)``: the ``--json`` match record, its ``mail`` (with
+#: ``from``), ``html`` and ``record`` (web-archive record) objects
+#: flattened, ``None`` where the record has no such field. Defined in
+#: Rust (src/columns.rs), which builds them.
+_COLUMNS = _arrow_columns()
 
 
 def arrow_schema():
@@ -82,7 +54,7 @@ def arrow_schema():
         "uint64": pa.uint64(),
         "list<string>": pa.list_(pa.string()),
     }
-    return pa.schema([pa.field(name, types[t], nullable=True) for name, t, _ in _COLUMNS])
+    return pa.schema([pa.field(name, types[t], nullable=True) for name, t in _COLUMNS])
 
 
 def __getattr__(name):
@@ -92,15 +64,27 @@ def __getattr__(name):
     raise AttributeError(f"module 'urlgrep' has no attribute {name!r}")
 
 
+def _array(pa, column, type):
+    """One array from a column of ``Scan._next_columns``: ``(length,
+    null_count, validity, buffers)``, the buffers of Arrow's columnar
+    format, wrapped without a copy."""
+    length, nulls, validity, buffers = column
+    validity = None if validity is None else pa.py_buffer(validity)
+    buffers = [pa.py_buffer(b) for b in buffers]
+    if pa.types.is_list(type):
+        offsets, item_offsets, item_data = buffers
+        items = pa.Array.from_buffers(
+            type.value_type, (len(item_offsets) // 4) - 1, [None, item_offsets, item_data]
+        )
+        return pa.Array.from_buffers(type, length, [validity, offsets], nulls, children=[items])
+    return pa.Array.from_buffers(type, length, [validity, *buffers], nulls)
+
+
 def _batch(columns, schema):
     """One record batch from the columns of ``Scan._next_columns``."""
     import pyarrow as pa
-    import pyarrow.compute as pc
 
-    arrays = [pa.array(col, type=field.type) for col, field in zip(columns, schema)]
-    # `path_escaped` is written only when set.
-    at = schema.get_field_index("path_escaped")
-    arrays[at] = pc.fill_null(arrays[at], False)
+    arrays = [_array(pa, col, field.type) for col, field in zip(columns, schema)]
     return pa.RecordBatch.from_arrays(arrays, schema=schema)
 
 
@@ -122,13 +106,11 @@ def scan_arrow(paths, *, batch_size=8192, **kwargs):
     schema = arrow_schema()
     records = scan(paths, **kwargs)
 
-    keys = [list(where) for _, _, where in _COLUMNS]
-
     def batches():
         # Columns straight from the records: no dict per row.
         with records:
             while True:
-                columns = records._next_columns(batch_size, keys)
+                columns = records._next_columns(batch_size)
                 if columns is None:
                     return
                 yield _batch(columns, schema)

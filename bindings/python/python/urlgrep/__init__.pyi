@@ -94,6 +94,8 @@ def scan(
     follow: bool = False,
     max_depth: Optional[int] = None,
     glob: _Names = None,
+    warc: bool = True,
+    resolve: bool = False,
     on_error: Literal["raise", "collect"] = "raise",
 ) -> Scan: ...
 def stats(
@@ -122,6 +124,8 @@ def stats(
     exact_stats: bool = False,
     by: Optional[Literal["year", "month", "day"]] = None,
     partial: bool = False,
+    warc: bool = True,
+    resolve: bool = False,
     on_error: Literal["raise", "collect"] = "raise",
 ) -> Any:
     """A dict (`--stats --json`), or bytes with `partial=True` (`--stats-tsv`)."""
