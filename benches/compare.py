@@ -38,17 +38,16 @@ With `--warc` (issue 30) it times web archives instead: the files of
 `benches/gen_warc.py` (a 200 MiB `.warc.gz` of `response` records and
 the WET `.warc.wet.gz` of the same pages, generated when absent with
 `--python`, which must have warcio and fastwarc), each given as one
-file. On the 200 MiB archive: urlgrep `-j1 -c`, `-jN -c` and `-j1`
-printing the URLs, and the inflate floor, `examples/warc_inflate.rs`,
-which inflates the file member by member with urlgrep's own flate2 and
-parses nothing (and with `--multi`, one `MultiGzDecoder`). On its first
-`--peers-mib` MiB (default 20; the same records, written by the same
-generator stopped sooner), urlgrep against FastWARC and warcio reading
-the records and counting Python `re` matches in the decoded payloads
-(`benches/warc_peer.py`): on a machine shared by several builds the
-peers would take hours over 200 MiB. Then the peak RSS of `urlgrep -j1
--c` on one record of 1 MiB, 64 MiB and 1 GiB (`gen_warc.py --big`),
-plain and gzip, 3 runs each. urlgrep
+file: urlgrep `-j1 -c`, `-jN -c` and `-j1` printing the URLs; FastWARC
+and warcio reading the records and counting Python `re` matches in the
+decoded payloads (`benches/warc_peer.py`); and the inflate floor,
+`examples/warc_inflate.rs`, which inflates the file member by member
+with urlgrep's own flate2 and parses nothing (and with `--multi`, one
+`MultiGzDecoder`). With `--peers-mib N` the peers read only the first N
+MiB of the same records instead (the same generator stopped sooner),
+beside urlgrep on that file. Then the peak RSS of `urlgrep -j1 -c` on
+one record of 1 MiB, 64 MiB and 1 GiB (`gen_warc.py --big`), plain and
+gzip, 3 runs each. urlgrep
 and the example are built in the checkout's own target folder. The
 table goes to `benches/results/<date>-warc.md`.
 
@@ -312,24 +311,26 @@ WARC_DIR = os.path.join(WORK, "warc")
 
 def warc_corpora(python, peers_mib):
     """name -> [file] of the --warc mode, generated when absent: the
-    200 MiB archive and its WET, and the first `peers_mib` MiB of the
-    same records (for the peers, too slow for 200 MiB on a loaded
-    machine)."""
+    200 MiB archive and its WET, and with `peers_mib` the first
+    `peers_mib` MiB of the same records (the same generator stopped
+    sooner), on which alone the peers then run."""
     gen = os.path.join(REPO, "benches", "gen_warc.py")
     web = os.path.join(WARC_DIR, "spamassassin.warc.gz")
     wet = os.path.join(WARC_DIR, "spamassassin.warc.wet.gz")
-    small_dir = os.path.join(WARC_DIR, f"first-{peers_mib}m")
-    small = os.path.join(small_dir, "spamassassin.warc.gz")
     if not (os.path.exists(web) and os.path.exists(wet)):
         subprocess.run([python, gen], check=True)
-    if not os.path.exists(small):
-        subprocess.run([python, gen, "--min-mib", str(peers_mib), "--out",
-                        small_dir], check=True)
     if not os.path.exists(os.path.join(WARC_DIR, "big-64m.warc.gz")):
         subprocess.run([python, gen, "--big"], check=True)
-    return {"spamassassin.warc.gz": [web],
-            f"spamassassin.warc.gz, first {peers_mib} MiB": [small],
-            "spamassassin.warc.wet.gz": [wet]}
+    out = {"spamassassin.warc.gz": [web],
+           "spamassassin.warc.wet.gz": [wet]}
+    if peers_mib:
+        small_dir = os.path.join(WARC_DIR, f"first-{peers_mib}m")
+        small = os.path.join(small_dir, "spamassassin.warc.gz")
+        if not os.path.exists(small):
+            subprocess.run([python, gen, "--min-mib", str(peers_mib),
+                            "--out", small_dir], check=True)
+        out[f"spamassassin.warc.gz, first {peers_mib} MiB"] = [small]
+    return out
 
 
 def warc_tools(python):
@@ -468,9 +469,10 @@ def main():
     ap.add_argument("--python", default=sys.executable,
                     help="the Python with warcio and fastwarc for --warc "
                     "(e.g. a venv's)")
-    ap.add_argument("--peers-mib", type=int, default=20,
-                    help="--warc: the peers (FastWARC, warcio) read the "
-                    "first N MiB of the archive's records")
+    ap.add_argument("--peers-mib", type=int, default=0,
+                    help="--warc: the peers (FastWARC, warcio) read only "
+                    "the first N MiB of the archive's records (default: "
+                    "the whole files, beside urlgrep)")
     ap.add_argument("--note", default="",
                     help="a line for the results file (what was measured)")
     args = ap.parse_args()
@@ -539,7 +541,11 @@ def main_warc(args, runs):
     """The --warc mode: time table and memory table."""
     all_corpora = warc_corpora(args.python, args.peers_mib)
     urlgrep, own, peers = warc_tools(args.python)
-    names = args.corpus or list(all_corpora)[:2]
+    load = os.getloadavg()
+    names = args.corpus or list(all_corpora)
+    if not args.peers_mib:
+        # The peers on every file, beside urlgrep and the floors.
+        own = own[:3] + peers[3:5] + own[3:]
     out_path = os.path.join(WORK, "out-warc.txt")
     results = {}
     for name in names:
@@ -563,7 +569,11 @@ def main_warc(args, runs):
             t: (times[t], cpus[t], info[t][0], info[t][1])
             for t, _ in tool_list}, tool_list)
     memory = warc_memory(urlgrep, runs)
-    write_warc(results, runs, args.note, memory, args.python)
+    note = (f"{args.note} " if args.note else "") + (
+        "Load average (1, 5, 15 min) at the start: "
+        + ", ".join(f"{x:.1f}" for x in load) + "; at the end: "
+        + ", ".join(f"{x:.1f}" for x in os.getloadavg()) + ".")
+    write_warc(results, runs, note, memory, args.python)
     return 0
 
 
