@@ -50,11 +50,16 @@ How the response records are made, exactly:
      mtime 0) with Content-Length; else gzip and then chunked.
    The chunk sizes and record ids come from the same generator, drawn
    after the coding.
-4. The WET text of a page is its HTML with tags removed by
-   `html.parser.HTMLParser` (text of `script` and `style` dropped,
-   character references decoded, runs of whitespace within a line
-   collapsed, blank lines dropped), UTF-8; pages with no text are skipped
-   in the WET file.
+4. The WET text of a page is its HTML (decoded with its charset,
+   errors replaced) with tags removed by `html.parser.HTMLParser` (a
+   line break at `br`, `p`, `div`, `tr`, `li`, `h1`-`h3`, `table`, `td`;
+   text of `script` and `style` dropped; character references decoded;
+   runs of whitespace within a line collapsed, blank lines dropped),
+   UTF-8; pages with no text are skipped in the WET file. A conversion
+   record's id comes from `random.Random(<its response's id>)`.
+5. Two runs of `--min-mib 2` gave byte-identical files (Python 3.11.7,
+   its zlib; 2026-11-27). The default run gives 78,407 responses in
+   209,715,452 bytes (pass 65 unfinished) and a WET of 107,558,151.
 
 Usage: benches/gen_warc.py [--min-mib N] [--big] [--out DIR]
 
