@@ -34,6 +34,23 @@ with `-e` and 10 typical patterns, on the spool and the SpamAssassin
 folder by default; the table gives each row's slowdown and peak memory
 over the unfiltered run.
 
+With `--warc` (issue 30) it times web archives instead: the files of
+`benches/gen_warc.py` (a 200 MiB `.warc.gz` of `response` records and
+the WET `.warc.wet.gz` of the same pages, generated when absent with
+`--python`, which must have warcio and fastwarc), each given as one
+file: urlgrep `-j1 -c`, `-jN -c` and `-j1` printing the URLs; FastWARC
+and warcio reading the records and counting Python `re` matches in the
+decoded payloads (`benches/warc_peer.py`); and the inflate floor,
+`examples/warc_inflate.rs`, which inflates the file member by member
+with urlgrep's own flate2 and parses nothing (and with `--multi`, one
+`MultiGzDecoder`). With `--peers-mib N` the peers read only the first N
+MiB of the same records instead (the same generator stopped sooner),
+beside urlgrep on that file. Then the peak RSS of `urlgrep -j1 -c` on
+one record of 1 MiB, 64 MiB and 1 GiB (`gen_warc.py --big`), plain and
+gzip, 3 runs each. urlgrep
+and the example are built in the checkout's own target folder. The
+table goes to `benches/results/<date>-warc.md`.
+
 It times the release build, which is stripped of debug info (the code is
 the same); for perf or callgrind, build `cargo build --profile profiling`
 (release with `debug = 1`) and profile target/profiling/urlgrep.
@@ -49,6 +66,7 @@ each row was given.
 Usage: python3 benches/compare.py [--runs N] [--corpus NAME]... [--no-build]
        [--also NAME=BINARY]... [--filters | --json] [--urlgrep PATH]
        [--as-folder]
+       python3 benches/compare.py --warc [--runs N] [--python PYTHON]
 """
 
 import argparse
@@ -288,6 +306,95 @@ def json_tools(urlgrep, also):
     return rows
 
 
+WARC_DIR = os.path.join(WORK, "warc")
+
+
+def warc_corpora(python, peers_mib):
+    """name -> [file] of the --warc mode, generated when absent: the
+    200 MiB archive and its WET, and with `peers_mib` the first
+    `peers_mib` MiB of the same records (the same generator stopped
+    sooner), on which alone the peers then run."""
+    gen = os.path.join(REPO, "benches", "gen_warc.py")
+    web = os.path.join(WARC_DIR, "spamassassin.warc.gz")
+    wet = os.path.join(WARC_DIR, "spamassassin.warc.wet.gz")
+    if not (os.path.exists(web) and os.path.exists(wet)):
+        subprocess.run([python, gen], check=True)
+    if not os.path.exists(os.path.join(WARC_DIR, "big-64m.warc.gz")):
+        subprocess.run([python, gen, "--big"], check=True)
+    out = {"spamassassin.warc.gz": [web],
+           "spamassassin.warc.wet.gz": [wet]}
+    if peers_mib:
+        small_dir = os.path.join(WARC_DIR, f"first-{peers_mib}m")
+        small = os.path.join(small_dir, "spamassassin.warc.gz")
+        if not os.path.exists(small):
+            subprocess.run([python, gen, "--min-mib", str(peers_mib),
+                            "--out", small_dir], check=True)
+        out[f"spamassassin.warc.gz, first {peers_mib} MiB"] = [small]
+    return out
+
+
+def warc_tools(python):
+    """(name, argv prefix) of the --warc rows, built in the checkout's own
+    target folder (no other checkout's binary can land there)."""
+    log("building urlgrep and examples/warc_inflate (release)")
+    subprocess.run(["cargo", "build", "--release", "--bin", "urlgrep",
+                    "--example", "warc_inflate"], cwd=REPO, check=True)
+    release = os.path.join(REPO, "target", "release")
+    # Copies, so that a rebuild during the run changes nothing.
+    bin_dir = os.path.join(WORK, "warc-bin")
+    os.makedirs(bin_dir, exist_ok=True)
+    urlgrep = os.path.join(bin_dir, "urlgrep")
+    inflate = os.path.join(bin_dir, "warc_inflate")
+    shutil.copy2(os.path.join(release, "urlgrep"), urlgrep)
+    shutil.copy2(os.path.join(release, "examples", "warc_inflate"), inflate)
+    peer = os.path.join(REPO, "benches", "warc_peer.py")
+    n = os.cpu_count()
+    return urlgrep, [
+        ("urlgrep -j1 -c", [urlgrep, "-j1", "-c"]),
+        (f"urlgrep -j{n} -c", [urlgrep, f"-j{n}", "-c"]),
+        ("urlgrep -j1", [urlgrep, "-j1"]),
+        ("inflate floor", [inflate]),
+        ("inflate floor --multi", [inflate, "--multi"]),
+    ], [
+        ("urlgrep -j1 -c", [urlgrep, "-j1", "-c"]),
+        (f"urlgrep -j{n} -c", [urlgrep, f"-j{n}", "-c"]),
+        ("urlgrep -j1", [urlgrep, "-j1"]),
+        ("FastWARC + re", [python, peer, "fastwarc"]),
+        ("warcio + re", [python, peer, "warcio"]),
+        ("inflate floor", [inflate]),
+    ]
+
+
+def urls_of(out_path):
+    """URLs found: the number printed (`-c`, the peers), else the lines."""
+    with open(out_path, "rb") as fh:
+        head = fh.read(4096)
+    text = head.decode(errors="replace").strip()
+    if re.fullmatch(r"\d+", text):
+        return int(text)
+    return None
+
+
+def warc_memory(urlgrep, runs):
+    """Peak RSS KiB of `urlgrep -j1 -c` on the big single-record files:
+    {file: (median RSS KiB, min, max, median wall s, count)}."""
+    out_path = os.path.join(WORK, "out-warc.txt")
+    res = {}
+    for name in ("big-1m.warc", "big-64m.warc", "big-1g.warc",
+                 "big-1m.warc.gz", "big-64m.warc.gz", "big-1g.warc.gz"):
+        f = os.path.join(WARC_DIR, name)
+        rss, secs = [], []
+        for _ in range(3):
+            s, _, _, r = run([urlgrep, "-j1", "-c"], [f], out_path)
+            rss.append(r)
+            secs.append(s)
+        res[name] = (statistics.median(rss), min(rss), max(rss),
+                     statistics.median(secs), urls_of(out_path),
+                     os.path.getsize(f))
+        log(f"{name}: peak RSS {statistics.median(rss) / 1024:.1f} MiB")
+    return res
+
+
 def warm(files):
     """Re-reads the files so that the timed run starts from a hot cache."""
     for f in files:
@@ -356,6 +463,16 @@ def main():
     ap.add_argument("--as-folder", action="store_true",
                     help="give the urlgrep rows a folder corpus as its "
                     "folder (as users run it), the peers its files")
+    ap.add_argument("--warc", action="store_true",
+                    help="time web archives: urlgrep against FastWARC, "
+                    "warcio and the inflate floor (issue 30)")
+    ap.add_argument("--python", default=sys.executable,
+                    help="the Python with warcio and fastwarc for --warc "
+                    "(e.g. a venv's)")
+    ap.add_argument("--peers-mib", type=int, default=0,
+                    help="--warc: the peers (FastWARC, warcio) read only "
+                    "the first N MiB of the archive's records (default: "
+                    "the whole files, beside urlgrep)")
     ap.add_argument("--note", default="",
                     help="a line for the results file (what was measured)")
     args = ap.parse_args()
@@ -363,6 +480,8 @@ def main():
     if not os.path.isdir(SHARED):
         log("../shared/corpora is absent; nothing to compare")
         return 0
+    if args.warc:
+        return main_warc(args, runs)
     own = args.filters or args.json
     if not own:
         ensure_tools()
@@ -416,6 +535,159 @@ def main():
     else:
         write(results, tool_list, has_j, runs, args.note, args.as_folder)
     return 0
+
+
+def main_warc(args, runs):
+    """The --warc mode: time table and memory table."""
+    all_corpora = warc_corpora(args.python, args.peers_mib)
+    urlgrep, own, peers = warc_tools(args.python)
+    load = os.getloadavg()
+    names = args.corpus or list(all_corpora)
+    if not args.peers_mib:
+        # The peers on every file, beside urlgrep and the floors.
+        own = own[:3] + peers[3:5] + own[3:]
+    out_path = os.path.join(WORK, "out-warc.txt")
+    results = {}
+    for name in names:
+        files = all_corpora[name]
+        size = sum(os.path.getsize(f) for f in files)
+        tool_list = peers if "first" in name else own
+        times = {t: [] for t, _ in tool_list}
+        cpus = {t: [] for t, _ in tool_list}
+        info = {}
+        for r in range(runs):
+            for tool, argv in tool_list:
+                secs, cpu, lines, rss = run(argv, files, out_path)
+                times[tool].append(secs)
+                cpus[tool].append(cpu)
+                found = urls_of(out_path)
+                prev = info.get(tool, (0, 0))
+                info[tool] = (lines if found is None else found,
+                              max(prev[1], rss))
+            log(f"{name}: run {r + 1}/{runs} done")
+        results[name] = (size, files, {
+            t: (times[t], cpus[t], info[t][0], info[t][1])
+            for t, _ in tool_list}, tool_list)
+    memory = warc_memory(urlgrep, runs)
+    note = (f"{args.note} " if args.note else "") + (
+        "Load average (1, 5, 15 min) at the start: "
+        + ", ".join(f"{x:.1f}" for x in load) + "; at the end: "
+        + ", ".join(f"{x:.1f}" for x in os.getloadavg()) + ".")
+    write_warc(results, runs, note, memory, args.python)
+    return 0
+
+
+def spread(xs):
+    """Median and the spread of the runs as (max - min) / median."""
+    med = statistics.median(xs)
+    return med, (max(xs) - min(xs)) / med if med else 0.0
+
+
+def write_warc(results, runs, note, memory, python):
+    now = datetime.datetime.now(datetime.timezone.utc)
+    lscpu = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
+    m = re.search(r"Model name:\s*(.+)", lscpu)
+    cpu = m.group(1).strip() if m else "unknown"
+    lines = [
+        f"# urlgrep on web archives (issue 30), {now:%Y-%m-%d %H:%M} UTC",
+        "",
+        f"CPU: {cpu}, {os.cpu_count()} CPUs (`lscpu`), shared with other "
+        "builds while measured. Median of "
+        f"{runs} runs per row, rows interleaved run by run, the file "
+        "re-read just before each run (hot page cache). Wall and CPU "
+        "(user + system, from `wait4`) seconds; spread = (max - min) / "
+        "median of the runs' wall times, the noise. x floor = row / "
+        "`inflate floor` (wall, and CPU). URLs: the count printed (`-c`, "
+        "the peers) or the lines printed. Peak RSS from `/usr/bin/time -v` "
+        "(max over the runs).",
+        "",
+    ]
+    if note:
+        lines += [note, ""]
+    commands = {}
+    for name, (size, files, per_tool, tool_list) in results.items():
+        commands.update(dict(tool_list))
+        f_wall = statistics.median(per_tool["inflate floor"][0])
+        f_cpu = statistics.median(per_tool["inflate floor"][1])
+        lines.append(f"## {name} ({size / (1 << 20):.1f} MiB, "
+                     f"{size:,} bytes)")
+        lines.append("")
+        lines.append("| tool | wall s | spread | x floor (wall) | CPU s | "
+                     "x floor (CPU) | compressed MiB/s | URLs | "
+                     "peak RSS MiB |")
+        lines.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for tool, _ in tool_list:
+            walls, cpus, urls, rss = per_tool[tool]
+            wall, noise = spread(walls)
+            cpu_s = statistics.median(cpus)
+            urls_s = f"{urls:,}" if not tool.startswith("inflate") else "-"
+            lines.append(
+                f"| {tool} | {wall:.2f} | {100 * noise:.0f}% | "
+                f"{wall / f_wall:.2f}x | {cpu_s:.2f} | "
+                f"{cpu_s / f_cpu:.2f}x | {mib_s(size, wall):,.0f} | "
+                f"{urls_s} | {rss / 1024:.1f} |")
+        lines.append("")
+        lines.append("Wall times of each run (s), in run order:")
+        lines.append("")
+        for tool, _ in tool_list:
+            walls = per_tool[tool][0]
+            lines.append(f"- {tool}: " + ", ".join(f"{w:.2f}" for w in walls))
+        lines.append("")
+    lines += [
+        "## Peak memory against record size",
+        "",
+        "`urlgrep -j1 -c` on one `resource` record (`text/plain`, repeated "
+        "text with URLs, `benches/gen_warc.py --big`); median / min / max "
+        "peak RSS over the runs:",
+        "",
+        "| file | file bytes | record bytes | URLs | wall s | peak RSS MiB "
+        "(median / min / max) |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for name, (rss, lo, hi, secs, urls, fsize) in memory.items():
+        record = {"1g": 1 << 30, "64m": 64 << 20, "1m": 1 << 20}[
+            name.split("-")[1].split(".")[0]]
+        lines.append(
+            f"| {name} | {fsize:,} | {record:,} | "
+            f"{urls if urls is None else f'{urls:,}'} | {secs:.2f} | "
+            f"{rss / 1024:.1f} / {lo / 1024:.1f} / {hi / 1024:.1f} |")
+    lines += ["", "## Commands", "",
+              "Each command is followed by the one file:", ""]
+    for tool, argv in commands.items():
+        shown = [os.path.basename(a) if os.path.isabs(a) else a
+                 for a in argv]
+        lines.append(f"- {tool}: `{' '.join(shown)}`")
+    lines += ["", "The files: `python benches/gen_warc.py` and "
+              "`python benches/gen_warc.py --big` (how, exactly, in its "
+              "docstring).", "", "## Versions", ""]
+    rev = subprocess.run(["git", "describe", "--always", "--dirty"],
+                         cwd=REPO, capture_output=True, text=True)
+    lines.append(f"- urlgrep: {rev.stdout.strip()} (release build)")
+    lines.append(f"- rustc: {version(['rustc', '--version'])}")
+    tree = subprocess.run(["cargo", "tree", "-e", "normal", "-i", "flate2",
+                           "--depth", "0"], cwd=REPO, capture_output=True,
+                          text=True).stdout.strip()
+    back = subprocess.run(["cargo", "tree", "-e", "normal", "-p", "flate2",
+                           "--depth", "1"], cwd=REPO, capture_output=True,
+                          text=True).stdout.strip().splitlines()
+    lines.append(f"- flate2: {tree or 'unknown'}; its backend: "
+                 f"{', '.join(b.strip('├└─│ ') for b in back[1:]) or '?'}")
+    pyv = subprocess.run(
+        [python, "-c", "import sys, importlib.metadata as m; "
+         "print(sys.version.split()[0], m.version('warcio'), "
+         "m.version('fastwarc'))"], capture_output=True, text=True)
+    parts = pyv.stdout.split()
+    if len(parts) == 3:
+        lines.append(f"- Python {parts[0]}, warcio {parts[1]}, "
+                     f"FastWARC {parts[2]} (PyPI)")
+    lines.append("")
+    os.makedirs(os.path.join(REPO, "benches", "results"), exist_ok=True)
+    path = os.path.join(REPO, "benches", "results",
+                        f"{now:%Y-%m-%d}-warc.md")
+    with open(path, "w") as fh:
+        fh.write("\n".join(lines))
+    print("\n".join(lines))
+    log(f"wrote {path}")
 
 
 def mib_s(size, secs):
