@@ -148,13 +148,41 @@ struct Stream<'f, R> {
     lines: LineCounter,
 }
 
+thread_local! {
+    /// The buffer of the last stream this thread dropped, for the next
+    /// one: a web archive searches a stream per record, and a fresh
+    /// buffer zeroed for each (`vec![0; …]`, 260 KiB) was 6.6% of the CPU
+    /// of a `.warc.gz` of 78,000 records.
+    static SPARE: std::cell::Cell<Vec<u8>> = const {
+        std::cell::Cell::new(Vec::new())
+    };
+}
+
+/// A buffer longer than this is not kept for the next stream (one that
+/// grew for a long candidate).
+const KEEP: usize = 1 << 20;
+
+impl<R> Drop for Stream<'_, R> {
+    fn drop(&mut self) {
+        let buf = std::mem::take(&mut self.buf);
+        if buf.len() <= KEEP {
+            SPARE.with(|s| s.set(buf));
+        }
+    }
+}
+
 impl<'f, R: Read> Stream<'f, R> {
     fn new(inner: &'f Inner, rdr: R) -> Stream<'f, R> {
+        // A buffer left by an earlier stream, its window start aligned
+        // as `reserve` aligns it; its old bytes are never read (the
+        // window is empty).
+        let buf = SPARE.with(|s| s.take());
+        let base = buf.as_ptr().align_offset(ALIGN).min(ALIGN).min(buf.len());
         Stream {
             inner,
             rdr,
-            buf: Vec::new(),
-            base: 0,
+            buf,
+            base,
             len: 0,
             abs: 0,
             pos: 0,
