@@ -91,7 +91,10 @@ struct Adapter<'s, 'b, S> {
 impl<S: RecordSink> MailSink for Adapter<'_, '_, S> {
     type Error = S::Error;
 
-    #[inline]
+    // Always inlined: the provenance built here is read field by field
+    // by the sink's push, and built out of line it cost 85 instructions
+    // a match (callgrind, the spool).
+    #[inline(always)]
     fn matched(&mut self, m: &MailMatch<'_>) -> Result<bool, S::Error> {
         let base = self.base;
         let at = match &mut self.pos {

@@ -207,7 +207,7 @@ impl Batch {
     }
 
     /// Pushes what a container's search found.
-    #[inline]
+    #[inline(always)]
     pub(super) fn push_found(&mut self, f: &container::Found<'_, '_>) {
         match &f.record {
             None => {
@@ -348,6 +348,7 @@ fn fault(input: &Input, offset: u64, what: &str) -> InputError {
 impl RecordSink for Batch {
     type Error = Infallible;
 
+    #[inline(always)]
     fn found(
         &mut self,
         f: &container::Found<'_, '_>,
