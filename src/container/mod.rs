@@ -238,6 +238,13 @@ impl Containers {
         self.web.then(|| crate::warc::sniff(head)).flatten()
     }
 
+    /// Whether some container reads its input compressed
+    /// ([`Containers::reads_compressed`]): a stream's first stored bytes
+    /// are then worth a look.
+    pub(crate) fn reads_any_compressed(&self) -> bool {
+        self.web
+    }
+
     /// How an input whose stored (compressed) first bytes are `raw` is
     /// read when its container reads it compressed: a `.warc.gz`, whose
     /// records are inflated member by member so that each knows its

@@ -115,10 +115,6 @@ pub(super) struct Batch {
     /// The bytes of text the container searched, when it inflated them
     /// itself ([`RecordSink::searched`]).
     pub(super) searched: Option<u64>,
-    /// Its offsets count from its slice's start in the decompressed
-    /// stream ([`crate::container::Reading::relative`]): joined, they
-    /// move by the bytes of the slices before it.
-    pub(super) relative: bool,
     /// A part of a slice sent before the slice ends (its line and
     /// message numbers relative to the slice, as a slice's batch), and
     /// whether that slice is its file's first.

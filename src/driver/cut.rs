@@ -99,7 +99,9 @@ impl Driver {
             }
         }
         file.resume = file.resume.max(batch.resume);
-        if batch.relative {
+        // A slice whose offsets count from its own start in the
+        // decompressed stream moves by what the slices before it held.
+        if slice.reading.relative() {
             batch.shift_offsets(file.bytes);
         }
         batch.shift(file.lines, file.messages);

@@ -281,7 +281,7 @@ impl Driver {
     /// no byte read.
     fn peek_compressed<R: Read>(&self, rdr: &mut R) -> io::Result<Vec<u8>> {
         let mut peek = Vec::new();
-        if !self.containers.sniffs() {
+        if !self.containers.reads_any_compressed() {
             return Ok(peek);
         }
         let mut chunk = [0u8; PEEK_COMPRESSED];
@@ -417,7 +417,6 @@ impl Driver {
             batch.bytes = text;
             batch.newlines = 0;
         }
-        batch.relative = slice.reading.relative();
         batch.resume = slice.end;
         batch.ended = match result {
             Err(e) => Some((slice.start + read, e)),

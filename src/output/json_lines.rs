@@ -3,11 +3,11 @@
 
 use super::emit::{path_bytes, Ctx, Emit, Run, Tally, Url};
 use super::escape;
-use super::json::{HtmlRecord, Record, WebRecordJson};
+use super::json::{HtmlRecord, Record};
 use super::json_fast;
 use super::record::{
     end_record, error_record, meta_record, origin, reject_record,
-    summary_record,
+    summary_record, web_json,
 };
 use crate::driver::InputDone;
 use crate::input::{Input, InputError, Source};
@@ -232,27 +232,9 @@ impl<W: Write> Emit<W> for JsonLines {
                 },
             );
         }
-        if let Some(r) = &hit.record {
-            if let Some(w) = r.web() {
-                json_fast::key(buf, b",\"record\":");
-                json_fast::web(
-                    buf,
-                    &WebRecordJson {
-                        index: r.index,
-                        offset: r.offset,
-                        gz_offset: w.gz_offset,
-                        format: Cow::Borrowed(w.format),
-                        kind: Cow::Borrowed(&w.kind),
-                        target_uri: w.target_uri.as_deref().map(Cow::Borrowed),
-                        date: w.date.as_deref().map(Cow::Borrowed),
-                        id: w.id.as_deref().map(Cow::Borrowed),
-                        content_type: w
-                            .content_type
-                            .as_deref()
-                            .map(Cow::Borrowed),
-                    },
-                );
-            }
+        if let Some(web) = hit.record.as_ref().and_then(web_json) {
+            json_fast::key(buf, b",\"record\":");
+            json_fast::web(buf, &web);
         }
         buf.extend_from_slice(b"}\n");
         out.write_all(buf)

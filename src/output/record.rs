@@ -13,6 +13,7 @@ use super::json::{
 };
 use super::json_fast;
 use super::url::host_ref;
+use crate::container::Provenance;
 use crate::driver::InputDone;
 use crate::input::{InputError, Source};
 use crate::mail::Metadata;
@@ -89,20 +90,7 @@ pub(super) fn match_record<'a>(
         rec.decoded = m.decoded;
         Box::new(rec)
     });
-    let record = hit.record.as_ref().and_then(|r| {
-        let w = r.web()?;
-        Some(Box::new(WebRecordJson {
-            index: r.index,
-            offset: r.offset,
-            gz_offset: w.gz_offset,
-            format: Cow::Borrowed(w.format),
-            kind: Cow::Borrowed(&w.kind),
-            target_uri: w.target_uri.as_deref().map(Cow::Borrowed),
-            date: w.date.as_deref().map(Cow::Borrowed),
-            id: w.id.as_deref().map(Cow::Borrowed),
-            content_type: w.content_type.as_deref().map(Cow::Borrowed),
-        }))
-    });
+    let record = hit.record.as_ref().and_then(web_json).map(Box::new);
     let o = origin(&cx.opts.stdin_label, &url.input.source);
     MatchRecord {
         path: o.path,
@@ -128,6 +116,22 @@ pub(super) fn match_record<'a>(
         html,
         record,
     }
+}
+
+/// The web-archive part of a match record, when `r` is a web record.
+pub(super) fn web_json<'a>(r: &Provenance<'a>) -> Option<WebRecordJson<'a>> {
+    let w = r.web()?;
+    Some(WebRecordJson {
+        index: r.index,
+        offset: r.offset,
+        gz_offset: w.gz_offset,
+        format: Cow::Borrowed(w.format),
+        kind: Cow::Borrowed(&w.kind),
+        target_uri: w.target_uri.as_deref().map(Cow::Borrowed),
+        date: w.date.as_deref().map(Cow::Borrowed),
+        id: w.id.as_deref().map(Cow::Borrowed),
+        content_type: w.content_type.as_deref().map(Cow::Borrowed),
+    })
 }
 
 /// A mail record holding only the fields of `meta` (the message's own

@@ -8,11 +8,10 @@ use crate::driver::Hit;
 use crate::mail::{self, Encoding, HtmlLink, Location, Mailbox};
 use crate::output::escape::{self, json_text};
 use crate::output::json::{
-    FromRecord, MailRecord, MatchRecord, WebRecordJson, FIELD_CAP,
-    HEADER_VALUES_CAP,
+    FromRecord, MailRecord, MatchRecord, FIELD_CAP, HEADER_VALUES_CAP,
 };
 use crate::output::options::PrinterOptions;
-use crate::output::record::{match_record, origin};
+use crate::output::record::{match_record, origin, web_json};
 use crate::output::url::host_ref;
 use crate::scan::{Flags, Kind};
 use crate::search::Position;
@@ -117,20 +116,7 @@ fn whole(cx: &Ctx<'_>, url: &Url<'_>) -> Vec<u8> {
             .map(|d| json_text(d).0),
         mail,
         html,
-        record: hit.record.as_ref().and_then(|r| {
-            let w = r.web()?;
-            Some(Box::new(WebRecordJson {
-                index: r.index,
-                offset: r.offset,
-                gz_offset: w.gz_offset,
-                format: Cow::Borrowed(w.format),
-                kind: Cow::Borrowed(&w.kind),
-                target_uri: w.target_uri.as_deref().map(Cow::Borrowed),
-                date: w.date.as_deref().map(Cow::Borrowed),
-                id: w.id.as_deref().map(Cow::Borrowed),
-                content_type: w.content_type.as_deref().map(Cow::Borrowed),
-            }))
-        }),
+        record: hit.record.as_ref().and_then(web_json).map(Box::new),
     };
     let mut out = Vec::new();
     json_fast::match_record(&mut out, &rec);
