@@ -221,7 +221,6 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
     };
     let opts = PrinterOptions {
         format,
-        records: None,
         with_filename,
         line_number: args.line_number,
         byte_offset: args.byte_offset,
@@ -257,6 +256,8 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
             std::env::var_os("TERM"),
         ),
         context: line_mode.then(|| (before.unwrap_or(0), after.unwrap_or(0))),
+        // What the CLI does not set (a program's record channel).
+        ..PrinterOptions::default()
     };
     let lines = args.line_number || format == Format::Json;
     let finder = Finder::builder()

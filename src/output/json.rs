@@ -148,305 +148,339 @@ pub enum Record<'a> {
     Summary(SummaryRecord),
 }
 
-/// The name of an input: `path` always (`-` for stdin), `source` for
-/// stdin only.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Origin<'a> {
-    /// A file's path as given, or `-` for stdin (always written by
-    /// urlgrep; optional for records of older versions).
-    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
-    pub path: Option<Cow<'a, str>>,
-    /// The label of stdin (`--source`).
-    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
-    pub source: Option<Cow<'a, str>>,
-    /// Set when the file name is not UTF-8: `path` is then
-    /// percent-encoded, `%` included, and
-    /// [`unescape`](crate::output::escape::unescape) gives its bytes.
-    /// Written only when set.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub path_escaped: bool,
+/// Declares record structs, each with its `into_owned` (and
+/// [`owned::Own`]) derived from the same field list: a field is said
+/// once, here.
+macro_rules! records {
+    ($(
+        $(#[$m:meta])*
+        pub struct $name:ident<$lt:lifetime> {
+            $($(#[$fm:meta])* pub $f:ident: $t:ty),* $(,)?
+        }
+    )*) => {$(
+        $(#[$m])*
+        pub struct $name<$lt> {
+            $($(#[$fm])* pub $f: $t),*
+        }
+
+        impl $name<'_> {
+            /// The record, owning every string it holds.
+            pub fn into_owned(self) -> $name<'static> {
+                $name { $($f: owned::Own::own(self.$f)),* }
+            }
+        }
+
+        impl owned::Own for $name<'_> {
+            type Owned = $name<'static>;
+
+            fn own(self) -> $name<'static> {
+                self.into_owned()
+            }
+        }
+    )*};
 }
 
-/// A URL found.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MatchRecord<'a> {
-    /// A file's path as given, or `-` for stdin (always written by
-    /// urlgrep; optional for records of older versions).
-    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
-    pub path: Option<Cow<'a, str>>,
-    /// The label of stdin (`--source`).
-    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
-    pub source: Option<Cow<'a, str>>,
-    /// Set when the file name is not UTF-8: `path` is then
-    /// percent-encoded, `%` included, and
-    /// [`unescape`](crate::output::escape::unescape) gives its bytes.
-    /// Written only when set.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub path_escaped: bool,
-    /// Byte offset of the first byte (delimiters included).
-    pub offset: u64,
-    /// 1-based line.
-    pub line: u64,
-    /// 1-based byte column.
-    pub column: u64,
-    /// `wrapped`, `angle`, `quoted` or `bare`.
-    #[serde(borrow)]
-    pub kind: Cow<'a, str>,
-    /// The URL.
-    #[serde(borrow)]
-    pub url: Cow<'a, str>,
-    /// The lower-case scheme.
-    #[serde(borrow)]
-    pub scheme: Cow<'a, str>,
-    /// The lower-case host, if any.
-    #[serde(borrow)]
-    pub host: Option<Cow<'a, str>>,
-    /// What was done to the text; see the module docs.
-    #[serde(borrow)]
-    pub flags: Vec<Cow<'a, str>>,
-    /// The URL as written, when it was defanged (`url` is refanged).
-    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
-    pub defanged: Option<Cow<'a, str>>,
-    /// The relative reference as written, when the URL is one resolved
-    /// (kind `resolved`, `--resolve`).
-    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
-    pub reference: Option<Cow<'a, str>>,
-    /// The message the URL was in, when the input was searched as mail
-    /// (boxed: the other records stay small).
-    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
-    pub mail: Option<Box<MailRecord<'a>>>,
-    /// Where in its `text/html` part the URL was (mail searched with
-    /// `--json --html-context`; boxed like `mail`).
-    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
-    pub html: Option<Box<HtmlRecord<'a>>>,
-    /// The web-archive record the URL was in, when the input was read as
-    /// a web archive (boxed like `mail`).
-    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
-    pub record: Option<Box<WebRecordJson<'a>>>,
-}
+records! {
+    /// The name of an input: `path` always (`-` for stdin), `source` for
+    /// stdin only.
+    #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct Origin<'a> {
+        /// A file's path as given, or `-` for stdin (always written by
+        /// urlgrep; optional for records of older versions).
+        #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+        pub path: Option<Cow<'a, str>>,
+        /// The label of stdin (`--source`).
+        #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+        pub source: Option<Cow<'a, str>>,
+        /// Set when the file name is not UTF-8: `path` is then
+        /// percent-encoded, `%` included, and
+        /// [`unescape`](crate::output::escape::unescape) gives its bytes.
+        /// Written only when set.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        pub path_escaped: bool,
+    }
 
-/// The web-archive record (WARC, ARC) a URL was found in
-/// ([`crate::WebRecord`]).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct WebRecordJson<'a> {
-    /// 0-based index of the record in the input (every record counts).
-    pub index: u64,
-    /// Offset of the record in the (uncompressed) input.
-    pub offset: u64,
-    /// For gzip input, offset of the gzip member holding the record in
-    /// the compressed file.
-    pub gz_offset: Option<u64>,
-    /// `warc` or `arc`.
-    #[serde(borrow)]
-    pub format: Cow<'a, str>,
-    /// The record's type (`response`, `resource`, `conversion`, …).
-    #[serde(borrow, rename = "type")]
-    pub kind: Cow<'a, str>,
-    /// The page the payload came from (`WARC-Target-URI`).
-    #[serde(borrow)]
-    pub target_uri: Option<Cow<'a, str>>,
-    /// When it was captured, RFC 3339.
-    #[serde(borrow)]
-    pub date: Option<Cow<'a, str>>,
-    /// `WARC-Record-ID`, as written.
-    #[serde(borrow)]
-    pub id: Option<Cow<'a, str>>,
-    /// The payload's media type (the HTTP `Content-Type` of a response).
-    #[serde(borrow)]
-    pub content_type: Option<Cow<'a, str>>,
-}
+    /// A URL found.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct MatchRecord<'a> {
+        /// A file's path as given, or `-` for stdin (always written by
+        /// urlgrep; optional for records of older versions).
+        #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+        pub path: Option<Cow<'a, str>>,
+        /// The label of stdin (`--source`).
+        #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+        pub source: Option<Cow<'a, str>>,
+        /// Set when the file name is not UTF-8: `path` is then
+        /// percent-encoded, `%` included, and
+        /// [`unescape`](crate::output::escape::unescape) gives its bytes.
+        /// Written only when set.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        pub path_escaped: bool,
+        /// Byte offset of the first byte (delimiters included).
+        pub offset: u64,
+        /// 1-based line.
+        pub line: u64,
+        /// 1-based byte column.
+        pub column: u64,
+        /// `wrapped`, `angle`, `quoted` or `bare`.
+        #[serde(borrow)]
+        pub kind: Cow<'a, str>,
+        /// The URL.
+        #[serde(borrow)]
+        pub url: Cow<'a, str>,
+        /// The lower-case scheme.
+        #[serde(borrow)]
+        pub scheme: Cow<'a, str>,
+        /// The lower-case host, if any.
+        #[serde(borrow)]
+        pub host: Option<Cow<'a, str>>,
+        /// What was done to the text; see the module docs.
+        #[serde(borrow)]
+        pub flags: Vec<Cow<'a, str>>,
+        /// The URL as written, when it was defanged (`url` is refanged).
+        #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+        pub defanged: Option<Cow<'a, str>>,
+        /// The relative reference as written, when the URL is one resolved
+        /// (kind `resolved`, `--resolve`).
+        #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+        pub reference: Option<Cow<'a, str>>,
+        /// The message the URL was in, when the input was searched as mail
+        /// (boxed: the other records stay small).
+        #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+        pub mail: Option<Box<MailRecord<'a>>>,
+        /// Where in its `text/html` part the URL was (mail searched with
+        /// `--json --html-context`; boxed like `mail`).
+        #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+        pub html: Option<Box<HtmlRecord<'a>>>,
+        /// The web-archive record the URL was in, when the input was read as
+        /// a web archive (boxed like `mail`).
+        #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+        pub record: Option<Box<WebRecordJson<'a>>>,
+    }
 
-/// Where in an HTML part a URL was ([`crate::mail::HtmlLink`]).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct HtmlRecord<'a> {
-    /// `attribute`, `text` or `comment`.
-    #[serde(borrow, rename = "in")]
-    pub place: Cow<'a, str>,
-    /// The element, lower case: the attribute's, or the raw-text element
-    /// (`script`, `style`, …) the text is in.
-    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
-    pub element: Option<Cow<'a, str>>,
-    /// The attribute, lower case.
-    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
-    pub attribute: Option<Cow<'a, str>>,
-    /// An anchor's link text (for its `href`): tags stripped, references
-    /// decoded, white space collapsed, at most 200 characters.
-    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
-    pub link_text: Option<Cow<'a, str>>,
-}
+    /// The web-archive record (WARC, ARC) a URL was found in
+    /// ([`crate::WebRecord`]).
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct WebRecordJson<'a> {
+        /// 0-based index of the record in the input (every record counts).
+        pub index: u64,
+        /// Offset of the record in the (uncompressed) input.
+        pub offset: u64,
+        /// For gzip input, offset of the gzip member holding the record in
+        /// the compressed file.
+        pub gz_offset: Option<u64>,
+        /// `warc` or `arc`.
+        #[serde(borrow)]
+        pub format: Cow<'a, str>,
+        /// The record's type (`response`, `resource`, `conversion`, …).
+        #[serde(borrow, rename = "type")]
+        pub kind: Cow<'a, str>,
+        /// The page the payload came from (`WARC-Target-URI`).
+        #[serde(borrow)]
+        pub target_uri: Option<Cow<'a, str>>,
+        /// When it was captured, RFC 3339.
+        #[serde(borrow)]
+        pub date: Option<Cow<'a, str>>,
+        /// `WARC-Record-ID`, as written.
+        #[serde(borrow)]
+        pub id: Option<Cow<'a, str>>,
+        /// The payload's media type (the HTTP `Content-Type` of a response).
+        #[serde(borrow)]
+        pub content_type: Option<Cow<'a, str>>,
+    }
 
-/// Where in a mail input a URL was (`--mail`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MailRecord<'a> {
-    /// 0-based index of the message in the input.
-    pub message: u64,
-    /// Byte offset of the message (its `From ` line in an mbox).
-    pub message_offset: u64,
-    /// The `Message-ID` as written, angle brackets kept, if any (at
-    /// most [`FIELD_CAP`] characters).
-    #[serde(borrow)]
-    pub message_id: Option<Cow<'a, str>>,
-    /// Set when `message_id` was cut to [`FIELD_CAP`] characters.
-    /// Written only when set.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub message_id_truncated: bool,
-    /// The MIME entity: 0 the message itself, then its parts depth first
-    /// (as Python's `Message.walk()` visits them).
-    pub part: u64,
-    /// `header` or `body`.
-    #[serde(borrow)]
-    pub location: Cow<'a, str>,
-    /// `identity`, `quoted-printable`, `base64` or `qp-repair`.
-    #[serde(borrow)]
-    pub encoding: Cow<'a, str>,
-    /// Whether the URL differs from the bytes at `offset`: decoding,
-    /// unfolding, unflowing or HTML references changed it.
-    pub decoded: bool,
-    /// The first mailbox of `From` (with metadata, when the message has
-    /// the field).
-    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
-    pub from: Option<FromRecord<'a>>,
-    /// `Subject`, decoded (with metadata, when present; at most
-    /// [`FIELD_CAP`] characters).
-    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
-    pub subject: Option<Cow<'a, str>>,
-    /// Set when `subject` was cut. Written only when set.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub subject_truncated: bool,
-    /// `Date` as written (with metadata, when present; at most
-    /// [`FIELD_CAP`] characters).
-    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
-    pub date: Option<Cow<'a, str>>,
-    /// Set when `date` was cut. Written only when set.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub date_truncated: bool,
-    /// That date in UTC, RFC 3339 (`2001-01-05T20:00:00Z`), when it
-    /// parses.
-    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
-    pub date_utc: Option<Cow<'a, str>>,
-    /// The fields asked for by `--header NAME`: lower-case name → the
-    /// decoded values of every field of that name (an empty list when
-    /// the message has none); each value at most [`FIELD_CAP`]
-    /// characters, at most [`HEADER_VALUES_CAP`] values a name.
-    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
-    pub headers: Option<BTreeMap<Cow<'a, str>, Vec<Cow<'a, str>>>>,
-    /// Set when a value of `headers` was cut, or values left out.
-    /// Written only when set.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub headers_truncated: bool,
-}
+    /// Where in an HTML part a URL was ([`crate::mail::HtmlLink`]).
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct HtmlRecord<'a> {
+        /// `attribute`, `text` or `comment`.
+        #[serde(borrow, rename = "in")]
+        pub place: Cow<'a, str>,
+        /// The element, lower case: the attribute's, or the raw-text element
+        /// (`script`, `style`, …) the text is in.
+        #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+        pub element: Option<Cow<'a, str>>,
+        /// The attribute, lower case.
+        #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+        pub attribute: Option<Cow<'a, str>>,
+        /// An anchor's link text (for its `href`): tags stripped, references
+        /// decoded, white space collapsed, at most 200 characters.
+        #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+        pub link_text: Option<Cow<'a, str>>,
+    }
 
-/// A message's sender (RFC 5322 §3.4 mailbox).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FromRecord<'a> {
-    /// The address, `null` when empty.
-    #[serde(borrow)]
-    pub address: Option<Cow<'a, str>>,
-    /// The display name (RFC 2047 decoded, unquoted), `null` when empty.
-    #[serde(borrow)]
-    pub name: Option<Cow<'a, str>>,
-    /// Set when `address` or `name` was cut to [`FIELD_CAP`]
-    /// characters. Written only when set.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub truncated: bool,
-}
+    /// Where in a mail input a URL was (`--mail`).
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct MailRecord<'a> {
+        /// 0-based index of the message in the input.
+        pub message: u64,
+        /// Byte offset of the message (its `From ` line in an mbox).
+        pub message_offset: u64,
+        /// The `Message-ID` as written, angle brackets kept, if any (at
+        /// most [`FIELD_CAP`] characters).
+        #[serde(borrow)]
+        pub message_id: Option<Cow<'a, str>>,
+        /// Set when `message_id` was cut to [`FIELD_CAP`] characters.
+        /// Written only when set.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        pub message_id_truncated: bool,
+        /// The MIME entity: 0 the message itself, then its parts depth first
+        /// (as Python's `Message.walk()` visits them).
+        pub part: u64,
+        /// `header` or `body`.
+        #[serde(borrow)]
+        pub location: Cow<'a, str>,
+        /// `identity`, `quoted-printable`, `base64` or `qp-repair`.
+        #[serde(borrow)]
+        pub encoding: Cow<'a, str>,
+        /// Whether the URL differs from the bytes at `offset`: decoding,
+        /// unfolding, unflowing or HTML references changed it.
+        pub decoded: bool,
+        /// The first mailbox of `From` (with metadata, when the message has
+        /// the field).
+        #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+        pub from: Option<FromRecord<'a>>,
+        /// `Subject`, decoded (with metadata, when present; at most
+        /// [`FIELD_CAP`] characters).
+        #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+        pub subject: Option<Cow<'a, str>>,
+        /// Set when `subject` was cut. Written only when set.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        pub subject_truncated: bool,
+        /// `Date` as written (with metadata, when present; at most
+        /// [`FIELD_CAP`] characters).
+        #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+        pub date: Option<Cow<'a, str>>,
+        /// Set when `date` was cut. Written only when set.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        pub date_truncated: bool,
+        /// That date in UTC, RFC 3339 (`2001-01-05T20:00:00Z`), when it
+        /// parses.
+        #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+        pub date_utc: Option<Cow<'a, str>>,
+        /// The fields asked for by `--header NAME`: lower-case name → the
+        /// decoded values of every field of that name (an empty list when
+        /// the message has none); each value at most [`FIELD_CAP`]
+        /// characters, at most [`HEADER_VALUES_CAP`] values a name.
+        #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+        pub headers: Option<BTreeMap<Cow<'a, str>, Vec<Cow<'a, str>>>>,
+        /// Set when a value of `headers` was cut, or values left out.
+        /// Written only when set.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        pub headers_truncated: bool,
+    }
 
-/// A candidate the validator rejected.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RejectRecord<'a> {
-    /// A file's path as given, or `-` for stdin (always written by
-    /// urlgrep; optional for records of older versions).
-    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
-    pub path: Option<Cow<'a, str>>,
-    /// The label of stdin (`--source`).
-    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
-    pub source: Option<Cow<'a, str>>,
-    /// Set when the file name is not UTF-8: `path` is then
-    /// percent-encoded, `%` included, and
-    /// [`unescape`](crate::output::escape::unescape) gives its bytes.
-    /// Written only when set.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub path_escaped: bool,
-    /// Byte offset of the first byte.
-    pub offset: u64,
-    /// 1-based line.
-    pub line: u64,
-    /// 1-based byte column.
-    pub column: u64,
-    /// How it was delimited.
-    #[serde(borrow)]
-    pub kind: Cow<'a, str>,
-    /// The candidate text.
-    #[serde(borrow)]
-    pub url: Cow<'a, str>,
-    /// The lower-case scheme as written.
-    #[serde(borrow)]
-    pub scheme: Cow<'a, str>,
-    /// Stable reason name (`bad-port`, …).
-    #[serde(borrow)]
-    pub reason: Cow<'a, str>,
-    /// Readable reason.
-    #[serde(borrow)]
-    pub message: Cow<'a, str>,
-}
+    /// A message's sender (RFC 5322 §3.4 mailbox).
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct FromRecord<'a> {
+        /// The address, `null` when empty.
+        #[serde(borrow)]
+        pub address: Option<Cow<'a, str>>,
+        /// The display name (RFC 2047 decoded, unquoted), `null` when empty.
+        #[serde(borrow)]
+        pub name: Option<Cow<'a, str>>,
+        /// Set when `address` or `name` was cut to [`FIELD_CAP`]
+        /// characters. Written only when set.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        pub truncated: bool,
+    }
 
-/// An input error.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ErrorRecord<'a> {
-    /// A file's path as given, or `-` for stdin (always written by
-    /// urlgrep; optional for records of older versions).
-    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
-    pub path: Option<Cow<'a, str>>,
-    /// The label of stdin (`--source`).
-    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
-    pub source: Option<Cow<'a, str>>,
-    /// Set when the file name is not UTF-8: `path` is then
-    /// percent-encoded, `%` included, and
-    /// [`unescape`](crate::output::escape::unescape) gives its bytes.
-    /// Written only when set.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub path_escaped: bool,
-    /// What went wrong.
-    #[serde(borrow)]
-    pub message: Cow<'a, str>,
-}
+    /// A candidate the validator rejected.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct RejectRecord<'a> {
+        /// A file's path as given, or `-` for stdin (always written by
+        /// urlgrep; optional for records of older versions).
+        #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+        pub path: Option<Cow<'a, str>>,
+        /// The label of stdin (`--source`).
+        #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+        pub source: Option<Cow<'a, str>>,
+        /// Set when the file name is not UTF-8: `path` is then
+        /// percent-encoded, `%` included, and
+        /// [`unescape`](crate::output::escape::unescape) gives its bytes.
+        /// Written only when set.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        pub path_escaped: bool,
+        /// Byte offset of the first byte.
+        pub offset: u64,
+        /// 1-based line.
+        pub line: u64,
+        /// 1-based byte column.
+        pub column: u64,
+        /// How it was delimited.
+        #[serde(borrow)]
+        pub kind: Cow<'a, str>,
+        /// The candidate text.
+        #[serde(borrow)]
+        pub url: Cow<'a, str>,
+        /// The lower-case scheme as written.
+        #[serde(borrow)]
+        pub scheme: Cow<'a, str>,
+        /// Stable reason name (`bad-port`, …).
+        #[serde(borrow)]
+        pub reason: Cow<'a, str>,
+        /// Readable reason.
+        #[serde(borrow)]
+        pub message: Cow<'a, str>,
+    }
 
-/// The counts of one input.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct EndRecord<'a> {
-    /// A file's path as given, or `-` for stdin (always written by
-    /// urlgrep; optional for records of older versions).
-    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
-    pub path: Option<Cow<'a, str>>,
-    /// The label of stdin (`--source`).
-    #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
-    pub source: Option<Cow<'a, str>>,
-    /// Set when the file name is not UTF-8: `path` is then
-    /// percent-encoded, `%` included, and
-    /// [`unescape`](crate::output::escape::unescape) gives its bytes.
-    /// Written only when set.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub path_escaped: bool,
-    /// Bytes searched (decompressed).
-    pub bytes: u64,
-    /// `matches` + `rejected`.
-    pub candidates: u64,
-    /// URLs found.
-    pub matches: u64,
-    /// Candidates rejected.
-    pub rejected: u64,
-    /// Messages, when the input was searched as mail.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub messages: Option<u64>,
+    /// An input error.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct ErrorRecord<'a> {
+        /// A file's path as given, or `-` for stdin (always written by
+        /// urlgrep; optional for records of older versions).
+        #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+        pub path: Option<Cow<'a, str>>,
+        /// The label of stdin (`--source`).
+        #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+        pub source: Option<Cow<'a, str>>,
+        /// Set when the file name is not UTF-8: `path` is then
+        /// percent-encoded, `%` included, and
+        /// [`unescape`](crate::output::escape::unescape) gives its bytes.
+        /// Written only when set.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        pub path_escaped: bool,
+        /// What went wrong.
+        #[serde(borrow)]
+        pub message: Cow<'a, str>,
+    }
+
+    /// The counts of one input.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct EndRecord<'a> {
+        /// A file's path as given, or `-` for stdin (always written by
+        /// urlgrep; optional for records of older versions).
+        #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+        pub path: Option<Cow<'a, str>>,
+        /// The label of stdin (`--source`).
+        #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
+        pub source: Option<Cow<'a, str>>,
+        /// Set when the file name is not UTF-8: `path` is then
+        /// percent-encoded, `%` included, and
+        /// [`unescape`](crate::output::escape::unescape) gives its bytes.
+        /// Written only when set.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        pub path_escaped: bool,
+        /// Bytes searched (decompressed).
+        pub bytes: u64,
+        /// `matches` + `rejected`.
+        pub candidates: u64,
+        /// URLs found.
+        pub matches: u64,
+        /// Candidates rejected.
+        pub rejected: u64,
+        /// Messages, when the input was searched as mail.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub messages: Option<u64>,
+    }
 }
 
 /// The totals of the run.

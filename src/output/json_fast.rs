@@ -12,8 +12,6 @@
 //! `D8`, `E2`) make it decode a character.
 
 use super::escape::is_unsafe;
-#[cfg(test)]
-use super::json::MatchRecord;
 use super::json::{HtmlRecord, MailRecord, WebRecordJson, FIELD_CAP};
 
 /// `PLAIN[b]`: byte `b` is copied as it is (printable ASCII but `"` and
@@ -244,85 +242,6 @@ pub(crate) fn match_head(
     }
 }
 
-/// Appends `rec` as `Record::Match` serializes it (no line break): the
-/// oracle of [`super::json_lines`]' writer, held to serde's below.
-#[cfg(test)]
-pub(crate) fn match_record(out: &mut Vec<u8>, rec: &MatchRecord<'_>) {
-    match_head(
-        out,
-        rec.path.as_deref(),
-        rec.source.as_deref(),
-        rec.path_escaped,
-    );
-    key(out, b",\"offset\":");
-    number(out, rec.offset);
-    key(out, b",\"line\":");
-    number(out, rec.line);
-    key(out, b",\"column\":");
-    number(out, rec.column);
-    key(out, b",\"kind\":");
-    string(out, &rec.kind);
-    key(out, b",\"url\":");
-    string(out, &rec.url);
-    key(out, b",\"scheme\":");
-    string(out, &rec.scheme);
-    key(out, b",\"host\":");
-    opt_string(out, rec.host.as_deref());
-    key(out, b",\"flags\":");
-    out.push(b'[');
-    for (k, f) in rec.flags.iter().enumerate() {
-        if k > 0 {
-            out.push(b',');
-        }
-        string(out, f);
-    }
-    out.push(b']');
-    if let Some(d) = &rec.defanged {
-        key(out, b",\"defanged\":");
-        string(out, d);
-    }
-    if let Some(d) = &rec.reference {
-        key(out, b",\"reference\":");
-        string(out, d);
-    }
-    if let Some(m) = &rec.mail {
-        key(out, b",\"mail\":");
-        mail(out, m);
-    }
-    if let Some(h) = &rec.html {
-        key(out, b",\"html\":");
-        html(out, h);
-    }
-    if let Some(r) = &rec.record {
-        key(out, b",\"record\":");
-        web(out, r);
-    }
-    out.push(b'}');
-}
-
-#[cfg(test)]
-fn mail(out: &mut Vec<u8>, m: &MailRecord<'_>) {
-    out.extend_from_slice(b"{\"message\":");
-    number(out, m.message);
-    key(out, b",\"message_offset\":");
-    number(out, m.message_offset);
-    key(out, b",\"message_id\":");
-    opt_string(out, m.message_id.as_deref());
-    if m.message_id_truncated {
-        key(out, b",\"message_id_truncated\":true");
-    }
-    key(out, b",\"part\":");
-    number(out, m.part);
-    key(out, b",\"location\":");
-    string(out, &m.location);
-    key(out, b",\"encoding\":");
-    string(out, &m.encoding);
-    key(out, b",\"decoded\":");
-    boolean(out, m.decoded);
-    mail_meta(out, m);
-    out.push(b'}');
-}
-
 /// Appends the fields of `m` that come from its message's metadata
 /// (`from`, `subject`, `date`, `date_utc`, `headers`: the same for every
 /// match of a message), each only when it is set.
@@ -459,15 +378,6 @@ pub(crate) fn web(out: &mut Vec<u8>, r: &WebRecordJson<'_>) {
         opt_string(out, value.as_deref());
     }
     out.push(b'}');
-}
-
-/// What serde writes for `rec`, for the tests and the fuzz of the two.
-#[cfg(test)]
-fn by_serde(rec: &MatchRecord<'_>) -> Vec<u8> {
-    let mut out = Vec::new();
-    let rec = super::json::Record::Match(rec.clone());
-    super::escape::write_json(&mut out, &rec).expect("writes to a Vec");
-    out
 }
 
 #[cfg(test)]

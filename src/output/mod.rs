@@ -4,24 +4,17 @@
 //! [`crate::Driver`]'s; the printer writes what it is given, in order.
 
 mod by_stats;
-mod context;
-mod count;
 mod emit;
 pub mod escape;
-mod files;
 mod hll;
 pub mod json;
 mod json_fast;
-mod json_lines;
 mod options;
-mod plain;
 mod printer;
 mod record;
-mod records;
 mod seen;
 mod select;
 pub mod stats;
-mod stats_report;
 mod topk;
 mod url;
 mod url_stats;

@@ -1,19 +1,31 @@
 //! The printer: the selection layer and the run's counters in front of
 //! one format's writer ([`Emit`]); it turns the driver's ordered results
 //! into output.
+//!
+//! Each format's writer is a module here, below the printer, and is
+//! registered in [`Format::emitter`]: a new format is its file, its
+//! `mod` line and arm here, and its [`Format`] variant.
 
-use super::context::ContextLines;
-use super::count::CountLines;
+mod context;
+mod count;
+mod files;
+mod json_lines;
+mod plain;
+mod records;
+mod stats_report;
+
 use super::emit::{Ctx, Emit, Run, Tally, Url};
 use super::escape::{self, json_text};
-use super::files::FileNames;
-use super::json_lines::JsonLines;
 use super::options::{Format, PrinterOptions};
-use super::plain::PlainLines;
-use super::records::Records;
 use super::select::Selection;
 use super::stats::Counts;
-use super::stats_report::StatsReport;
+use context::ContextLines;
+use count::CountLines;
+use files::FileNames;
+use json_lines::JsonLines;
+use plain::PlainLines;
+use records::Records;
+use stats_report::StatsReport;
 use crate::driver::{Hit, InputDone, Report, Wants};
 use crate::input::{Input, InputError};
 use crate::parse;

@@ -1,21 +1,81 @@
 //! Owned records: every borrowed string of a [`Record`] copied, so that a
 //! record outlives the batch and the input it was written from (what
 //! [`crate::output::Format::Records`] hands out).
+//!
+//! A record's fields are said once, where the record is declared: the
+//! [`records!`](crate::output::json) macro there declares each struct
+//! and derives its `into_owned` from the same field list, field by field
+//! through [`Own`]. A new field is one line of `json.rs`, not two files.
 
-use super::{
-    EndRecord, ErrorRecord, FromRecord, HtmlRecord, MailRecord, MatchRecord,
-    Origin, Record, RejectRecord, WebRecordJson,
-};
+use super::{Record, SummaryRecord};
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 
-/// `c`, owned.
-fn own(c: Cow<'_, str>) -> Cow<'static, str> {
-    Cow::Owned(c.into_owned())
+/// A value of a record that can be made to own what it borrows.
+pub trait Own {
+    /// The same value, owning every string it holds.
+    type Owned;
+
+    /// The value, owned.
+    fn own(self) -> Self::Owned;
 }
 
-/// `c`, owned, when there is one.
-fn own_opt(c: Option<Cow<'_, str>>) -> Option<Cow<'static, str>> {
-    c.map(own)
+impl Own for Cow<'_, str> {
+    type Owned = Cow<'static, str>;
+
+    fn own(self) -> Cow<'static, str> {
+        Cow::Owned(self.into_owned())
+    }
+}
+
+/// Values that hold no borrowed string are their own owned form.
+macro_rules! owned_as_is {
+    ($($t:ty),*) => {
+        $(impl Own for $t {
+            type Owned = $t;
+
+            fn own(self) -> $t {
+                self
+            }
+        })*
+    };
+}
+
+owned_as_is!(u64, bool, SummaryRecord);
+
+impl<T: Own> Own for Option<T> {
+    type Owned = Option<T::Owned>;
+
+    fn own(self) -> Option<T::Owned> {
+        self.map(Own::own)
+    }
+}
+
+impl<T: Own> Own for Box<T> {
+    type Owned = Box<T::Owned>;
+
+    fn own(self) -> Box<T::Owned> {
+        Box::new((*self).own())
+    }
+}
+
+impl<T: Own> Own for Vec<T> {
+    type Owned = Vec<T::Owned>;
+
+    fn own(self) -> Vec<T::Owned> {
+        self.into_iter().map(Own::own).collect()
+    }
+}
+
+impl<K: Own, V: Own> Own for BTreeMap<K, V>
+where
+    K::Owned: Ord,
+{
+    type Owned = BTreeMap<K::Owned, V::Owned>;
+
+    fn own(self) -> BTreeMap<K::Owned, V::Owned> {
+        self.into_iter().map(|(k, v)| (k.own(), v.own())).collect()
+    }
 }
 
 impl Record<'_> {
@@ -28,143 +88,6 @@ impl Record<'_> {
             Record::Error(e) => Record::Error(e.into_owned()),
             Record::End(e) => Record::End(e.into_owned()),
             Record::Summary(s) => Record::Summary(s),
-        }
-    }
-}
-
-impl Origin<'_> {
-    /// The origin, owned.
-    pub fn into_owned(self) -> Origin<'static> {
-        Origin {
-            path: own_opt(self.path),
-            source: own_opt(self.source),
-            path_escaped: self.path_escaped,
-        }
-    }
-}
-
-impl MatchRecord<'_> {
-    /// The record, owning every string it holds.
-    pub fn into_owned(self) -> MatchRecord<'static> {
-        MatchRecord {
-            path: own_opt(self.path),
-            source: own_opt(self.source),
-            path_escaped: self.path_escaped,
-            offset: self.offset,
-            line: self.line,
-            column: self.column,
-            kind: own(self.kind),
-            url: own(self.url),
-            scheme: own(self.scheme),
-            host: own_opt(self.host),
-            flags: self.flags.into_iter().map(own).collect(),
-            defanged: own_opt(self.defanged),
-            reference: own_opt(self.reference),
-            mail: self.mail.map(|m| Box::new(m.into_owned())),
-            html: self.html.map(|h| Box::new(h.into_owned())),
-            record: self.record.map(|r| Box::new(r.into_owned())),
-        }
-    }
-}
-
-impl WebRecordJson<'_> {
-    /// The record, owned.
-    pub fn into_owned(self) -> WebRecordJson<'static> {
-        WebRecordJson {
-            format: own(self.format),
-            kind: own(self.kind),
-            target_uri: own_opt(self.target_uri),
-            date: own_opt(self.date),
-            id: own_opt(self.id),
-            content_type: own_opt(self.content_type),
-            ..self
-        }
-    }
-}
-
-impl HtmlRecord<'_> {
-    /// The record, owned.
-    pub fn into_owned(self) -> HtmlRecord<'static> {
-        HtmlRecord {
-            place: own(self.place),
-            element: own_opt(self.element),
-            attribute: own_opt(self.attribute),
-            link_text: own_opt(self.link_text),
-        }
-    }
-}
-
-impl MailRecord<'_> {
-    /// The record, owned.
-    pub fn into_owned(self) -> MailRecord<'static> {
-        MailRecord {
-            message: self.message,
-            message_offset: self.message_offset,
-            message_id: own_opt(self.message_id),
-            message_id_truncated: self.message_id_truncated,
-            part: self.part,
-            location: own(self.location),
-            encoding: own(self.encoding),
-            decoded: self.decoded,
-            from: self.from.map(|f| FromRecord {
-                address: own_opt(f.address),
-                name: own_opt(f.name),
-                truncated: f.truncated,
-            }),
-            subject: own_opt(self.subject),
-            subject_truncated: self.subject_truncated,
-            date: own_opt(self.date),
-            date_truncated: self.date_truncated,
-            date_utc: own_opt(self.date_utc),
-            headers: self.headers.map(|h| {
-                h.into_iter()
-                    .map(|(k, v)| (own(k), v.into_iter().map(own).collect()))
-                    .collect()
-            }),
-            headers_truncated: self.headers_truncated,
-        }
-    }
-}
-
-impl RejectRecord<'_> {
-    /// The record, owned.
-    pub fn into_owned(self) -> RejectRecord<'static> {
-        RejectRecord {
-            path: own_opt(self.path),
-            source: own_opt(self.source),
-            path_escaped: self.path_escaped,
-            offset: self.offset,
-            line: self.line,
-            column: self.column,
-            kind: own(self.kind),
-            url: own(self.url),
-            scheme: own(self.scheme),
-            reason: own(self.reason),
-            message: own(self.message),
-        }
-    }
-}
-
-impl ErrorRecord<'_> {
-    /// The record, owned.
-    pub fn into_owned(self) -> ErrorRecord<'static> {
-        ErrorRecord {
-            path: own_opt(self.path),
-            source: own_opt(self.source),
-            path_escaped: self.path_escaped,
-            message: own(self.message),
-        }
-    }
-}
-
-impl EndRecord<'_> {
-    /// The record, owned.
-    pub fn into_owned(self) -> EndRecord<'static> {
-        EndRecord {
-            path: own_opt(self.path),
-            source: own_opt(self.source),
-            path_escaped: self.path_escaped,
-            ..self
         }
     }
 }

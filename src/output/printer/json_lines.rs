@@ -1,11 +1,11 @@
 //! JSON Lines: a `begin`, `match`, `reject`, `error` and `end` record per
 //! input, and a `summary` after the run ([`super::json`] has the records).
 
-use super::emit::{path_bytes, Ctx, Emit, Run, Tally, Url};
-use super::escape;
-use super::json::{HtmlRecord, Record};
-use super::json_fast;
-use super::record::{
+use crate::output::emit::{path_bytes, Ctx, Emit, Run, Tally, Url};
+use crate::output::escape;
+use crate::output::json::{HtmlRecord, Record};
+use crate::output::json_fast;
+use crate::output::record::{
     end_record, error_record, meta_record, origin, reject_record,
     summary_record, web_json,
 };

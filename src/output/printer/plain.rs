@@ -2,8 +2,8 @@
 //! (`PATH:LINE:OFFSET:URL`), and ` reject: REASON: TEXT` lines under
 //! `--rejects`.
 
-use super::emit::{color, Ctx, Emit, Url};
-use super::escape;
+use crate::output::emit::{color, Ctx, Emit, Url};
+use crate::output::escape;
 use crate::input::Input;
 use crate::parse::Reject;
 use std::io::{self, Write};

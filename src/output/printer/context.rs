@@ -17,8 +17,8 @@
 //! other lines: the URL's line is the line its URL starts on (as `-n`
 //! says), another line the line its first byte was decoded from.
 
-use super::emit::{color, Ctx, Emit, Tally, Url};
-use super::escape;
+use crate::output::emit::{color, Ctx, Emit, Tally, Url};
+use crate::output::escape;
 use crate::container::HitLines;
 use crate::driver::InputDone;
 use crate::input::{open_stream, Input};

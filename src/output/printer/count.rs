@@ -1,7 +1,7 @@
 //! Counts: one line per input with the number of URLs printed of it
 //! (`PATH:COUNT`, after `--unique`).
 
-use super::emit::{Ctx, Emit, Tally, Url};
+use crate::output::emit::{Ctx, Emit, Tally, Url};
 use crate::driver::InputDone;
 use crate::input::Input;
 use std::io::{self, Write};

@@ -3,10 +3,10 @@
 //! program or a binding (the Python module) reads without parsing JSON
 //! text, and holds past the batch it came from.
 
-use super::emit::{Ctx, Emit, Run, Tally, Url};
-use super::json::Record;
-use super::options::RecordSender;
-use super::record::{
+use crate::output::emit::{Ctx, Emit, Run, Tally, Url};
+use crate::output::json::Record;
+use crate::output::options::RecordSender;
+use crate::output::record::{
     end_record, error_record, match_record, origin, reject_record,
     summary_record,
 };

@@ -2,7 +2,7 @@
 //! (`-l/--files-with-matches`) or without one (`--files-without-match`),
 //! one a line, or each followed by a NUL under `-0/--null`.
 
-use super::emit::{Ctx, Emit, Tally, Url};
+use crate::output::emit::{Ctx, Emit, Tally, Url};
 use crate::driver::InputDone;
 use crate::input::Input;
 use std::io::{self, Write};
