@@ -17,12 +17,12 @@
 //! other lines: the URL's line is the line its URL starts on (as `-n`
 //! says), another line the line its first byte was decoded from.
 
-use crate::output::emit::{color, Ctx, Emit, Tally, Url};
-use crate::output::escape;
 use crate::container::HitLines;
 use crate::driver::InputDone;
 use crate::input::{open_stream, Input};
 use crate::mail::TextLine;
+use crate::output::emit::{color, Ctx, Emit, Tally, Url};
+use crate::output::escape;
 use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read, Write};
 

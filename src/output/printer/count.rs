@@ -1,9 +1,9 @@
 //! Counts: one line per input with the number of URLs printed of it
 //! (`PATH:COUNT`, after `--unique`).
 
-use crate::output::emit::{Ctx, Emit, Tally, Url};
 use crate::driver::InputDone;
 use crate::input::Input;
+use crate::output::emit::{Ctx, Emit, Tally, Url};
 use std::io::{self, Write};
 
 /// The counts writer.

@@ -2,9 +2,9 @@
 //! (`-l/--files-with-matches`) or without one (`--files-without-match`),
 //! one a line, or each followed by a NUL under `-0/--null`.
 
-use crate::output::emit::{Ctx, Emit, Tally, Url};
 use crate::driver::InputDone;
 use crate::input::Input;
+use crate::output::emit::{Ctx, Emit, Tally, Url};
 use std::io::{self, Write};
 
 /// The file-list writer.

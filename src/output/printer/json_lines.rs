@@ -1,6 +1,9 @@
 //! JSON Lines: a `begin`, `match`, `reject`, `error` and `end` record per
 //! input, and a `summary` after the run ([`super::json`] has the records).
 
+use crate::driver::InputDone;
+use crate::input::{Input, InputError, Source};
+use crate::mail::Metadata;
 use crate::output::emit::{path_bytes, Ctx, Emit, Run, Tally, Url};
 use crate::output::escape;
 use crate::output::json::{HtmlRecord, Record};
@@ -9,9 +12,6 @@ use crate::output::record::{
     end_record, error_record, meta_record, origin, reject_record,
     summary_record, web_json,
 };
-use crate::driver::InputDone;
-use crate::input::{Input, InputError, Source};
-use crate::mail::Metadata;
 use crate::parse::Reject;
 use crate::scan::Kind;
 use std::borrow::Cow;

@@ -2,9 +2,9 @@
 //! (`PATH:LINE:OFFSET:URL`), and ` reject: REASON: TEXT` lines under
 //! `--rejects`.
 
+use crate::input::Input;
 use crate::output::emit::{color, Ctx, Emit, Url};
 use crate::output::escape;
-use crate::input::Input;
 use crate::parse::Reject;
 use std::io::{self, Write};
 

@@ -3,6 +3,8 @@
 //! program or a binding (the Python module) reads without parsing JSON
 //! text, and holds past the batch it came from.
 
+use crate::driver::InputDone;
+use crate::input::{Input, InputError};
 use crate::output::emit::{Ctx, Emit, Run, Tally, Url};
 use crate::output::json::Record;
 use crate::output::options::RecordSender;
@@ -10,8 +12,6 @@ use crate::output::record::{
     end_record, error_record, match_record, origin, reject_record,
     summary_record,
 };
-use crate::driver::InputDone;
-use crate::input::{Input, InputError};
 use crate::parse::Reject;
 use std::io::{self, Write};
 

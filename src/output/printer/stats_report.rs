@@ -3,14 +3,14 @@
 //! written after the run as a readable report, one JSON object, or the
 //! additive TSV partials ([`super::stats`] has the counters).
 
+use crate::driver::InputDone;
+use crate::input::Input;
 use crate::output::by_stats::ByStats;
 use crate::output::emit::{Ctx, Emit, Run, Tally, Url};
 use crate::output::escape;
 use crate::output::stats::{per_message_bucket, Counts, Period, Summary};
 use crate::output::url::{self, host_ref};
 use crate::output::url_stats::UrlStats;
-use crate::driver::InputDone;
-use crate::input::Input;
 use crate::parse::Reject;
 use std::io::{self, Write};
 

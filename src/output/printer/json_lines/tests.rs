@@ -113,17 +113,19 @@ fn web_record() -> impl Strategy<Value = WebRecord> {
         (opt(text()), opt(text()), opt(text()), opt(text())),
         opt(any::<u64>()),
     )
-        .prop_map(|(format, kind, (target_uri, date, id, content_type), gz)| {
-            WebRecord {
-                format,
-                kind,
-                target_uri,
-                date,
-                id,
-                content_type,
-                gz_offset: gz,
-            }
-        })
+        .prop_map(
+            |(format, kind, (target_uri, date, id, content_type), gz)| {
+                WebRecord {
+                    format,
+                    kind,
+                    target_uri,
+                    date,
+                    id,
+                    content_type,
+                    gz_offset: gz,
+                }
+            },
+        )
 }
 
 /// `headers` (name, values) as [`Metadata::header_values`].
@@ -279,18 +281,18 @@ fn same(ones: &[One], metas: &[Metadata], webs: &[WebRecord]) {
                         html: o.html.and_then(|k| links.get(k)),
                     }),
                     _ => Fields::Mail(MailFields {
-                    meta: o.meta.and_then(|k| metas.get(k)),
-                    part: (start % 7) as usize,
-                    location: if o.location {
-                        Location::Header
-                    } else {
-                        Location::Body
-                    },
-                    encoding: encodings[o.encoding % encodings.len()],
-                    decoded: o.decoded,
-                    html: o.html.and_then(|k| links.get(k)),
-                    lines: None,
-                }),
+                        meta: o.meta.and_then(|k| metas.get(k)),
+                        part: (start % 7) as usize,
+                        location: if o.location {
+                            Location::Header
+                        } else {
+                            Location::Body
+                        },
+                        encoding: encodings[o.encoding % encodings.len()],
+                        decoded: o.decoded,
+                        html: o.html.and_then(|k| links.get(k)),
+                        lines: None,
+                    }),
                 },
             }),
             repaired: o.repaired,
