@@ -56,8 +56,8 @@ pub mod simd;
 pub mod warc;
 
 pub use container::{
-    ContainerKind, Fields, HitLines, MailFields, MailMode, Provenance,
-    WebFields, WebRecord,
+    Archive, Fields, HitLines, MailFields, MailMode, PartFields, PartValue,
+    Provenance, RecordPart, WebRecord,
 };
 pub use driver::{Driver, DriverBuilder, Hit, InputDone, Report, Wants};
 pub use parse::{Host, Strictness, Url};

@@ -20,7 +20,7 @@ use std::time::Instant;
 use urlgrep::input::{self, Input, InputError, WalkOptions};
 use urlgrep::output::stats::{Counts, Period, Summary};
 use urlgrep::output::{escape, Format, Printer, PrinterOptions};
-use urlgrep::{Driver, Finder, Kind, MailMode};
+use urlgrep::{Archive, Driver, Finder, Kind, MailMode};
 
 /// Runs urlgrep; returns the exit status (0 found, 1 none, 2 error).
 pub fn run() -> i32 {
@@ -280,7 +280,7 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
         Mail::Off => MailMode::Off,
     };
     driver
-        .web_archives(args.warc == args::Warc::Auto)
+        .archive(Archive::Web, args.warc == args::Warc::Auto)
         .resolve(args.resolve)
         .mail_mode(mode)
         .qp_repair(args.qp_repair)

@@ -23,12 +23,14 @@ mod record;
 mod resolve;
 mod store;
 mod warc;
+mod web_record;
 
 pub use record::{
-    ContainerKind, Fields, HitLines, MailFields, Provenance, WebFields,
-    WebRecord,
+    Fields, HitLines, MailFields, PartFields, PartValue, Provenance,
+    RecordPart,
 };
 pub(crate) use store::Records;
+pub use web_record::WebRecord;
 
 use crate::mail::{Format, MailFinder};
 use crate::parse::Reject;
@@ -49,6 +51,17 @@ pub enum MailMode {
     /// Inputs whose first bytes look like mail
     /// ([`crate::mail::Format::sniff`]) are searched as mail, others raw.
     Auto,
+}
+
+/// The archive formats besides mail that a run may read as such, each
+/// off unless asked for ([`crate::DriverBuilder::archive`]): registering a
+/// container is its variant here, and its arms in this file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Archive {
+    /// Web archives: WARC 1.0/1.1 and ARC v1, plain or gzip
+    /// ([`crate::warc`]; its URLs carry a [`WebRecord`]).
+    Web,
 }
 
 /// How an input is read, decided once from its first bytes.
@@ -129,8 +142,8 @@ pub(crate) struct Settings {
     pub(crate) html_context: bool,
     pub(crate) rejects: bool,
     pub(crate) lines: Option<(usize, usize)>,
-    /// Web archives are read as such (`--warc auto`).
-    pub(crate) web: bool,
+    /// The archives read as such (`--warc auto`).
+    pub(crate) archives: Vec<Archive>,
     /// Relative references of web-archive HTML are resolved
     /// (`--resolve`).
     pub(crate) resolve: bool,
@@ -202,7 +215,7 @@ impl Containers {
         Containers {
             mode: settings.mode,
             qp_repair: settings.qp_repair,
-            web: settings.web,
+            web: settings.archives.contains(&Archive::Web),
             html_context: settings.html_context,
             resolve: settings.resolve,
             lines: finder.inner().lines,

@@ -3,6 +3,8 @@
 //! the report.
 
 use crate::mail::{Encoding, HtmlLink, Location, Metadata, TextLines};
+use std::any::Any;
+use std::fmt::Debug;
 use std::sync::Arc;
 
 /// The record (a mail message) of its container that a URL was found in:
@@ -23,31 +25,23 @@ pub struct Provenance<'a> {
 }
 
 /// The fields of a record, by container.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 #[non_exhaustive]
 pub enum Fields<'a> {
     /// A mail message (mbox, Maildir, news article, digest).
     Mail(MailFields<'a>),
-    /// A web-archive record (WARC, ARC).
-    Web(WebFields<'a>),
-}
-
-/// The kind of container a [`Provenance`] comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum ContainerKind {
-    /// Mail: mbox, Maildir, news articles, digests.
-    Mail,
-    /// Web archives: WARC, WET, ARC.
-    Web,
+    /// A record of any other container (web archives: WARC, ARC), which
+    /// says what it holds through [`RecordPart`].
+    Part(PartFields<'a>),
 }
 
 impl<'a> Provenance<'a> {
-    /// The container the record comes from.
-    pub fn kind(&self) -> ContainerKind {
+    /// The container the record comes from: `mail`, or the
+    /// [`RecordPart::kind`] of its part (`web`).
+    pub fn kind(&self) -> &'static str {
         match self.fields {
-            Fields::Mail(_) => ContainerKind::Mail,
-            Fields::Web(_) => ContainerKind::Web,
+            Fields::Mail(_) => "mail",
+            Fields::Part(p) => p.part.kind(),
         }
     }
 
@@ -55,14 +49,15 @@ impl<'a> Provenance<'a> {
     pub fn mail(&self) -> Option<&MailFields<'a>> {
         match &self.fields {
             Fields::Mail(m) => Some(m),
-            Fields::Web(_) => None,
+            Fields::Part(_) => None,
         }
     }
 
-    /// The web-archive record, when the record is one.
-    pub fn web(&self) -> Option<&'a Arc<WebRecord>> {
+    /// The record's part, when it is not mail (a web-archive record:
+    /// [`crate::WebRecord`], by [`RecordPart::as_any`]).
+    pub fn part(&self) -> Option<&'a Arc<dyn RecordPart>> {
         match self.fields {
-            Fields::Web(w) => Some(w.record),
+            Fields::Part(p) => Some(p.part),
             Fields::Mail(_) => None,
         }
     }
@@ -72,9 +67,88 @@ impl<'a> Provenance<'a> {
     pub fn html(&self) -> Option<&'a Arc<HtmlLink>> {
         match self.fields {
             Fields::Mail(m) => m.html,
-            Fields::Web(w) => w.html,
+            Fields::Part(p) => p.html,
         }
     }
+}
+
+impl PartialEq for Fields<'_> {
+    fn eq(&self, other: &Fields<'_>) -> bool {
+        match (self, other) {
+            (Fields::Mail(a), Fields::Mail(b)) => a == b,
+            (Fields::Part(a), Fields::Part(b)) => {
+                Arc::ptr_eq(a.part, b.part) && a.html == b.html
+            }
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Fields<'_> {}
+
+/// One value of a record part's JSON object ([`RecordPart::fields`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PartValue<'a> {
+    /// `null`: the record does not say.
+    Null,
+    /// A number.
+    U64(u64),
+    /// A string (escaped when written).
+    Str(&'a str),
+}
+
+impl<'a> From<Option<&'a str>> for PartValue<'a> {
+    fn from(s: Option<&'a str>) -> PartValue<'a> {
+        s.map_or(PartValue::Null, PartValue::Str)
+    }
+}
+
+impl From<Option<u64>> for PartValue<'_> {
+    fn from(n: Option<u64>) -> Self {
+        n.map_or(PartValue::Null, PartValue::U64)
+    }
+}
+
+/// What a record of a container other than mail says of the URLs found
+/// in it, shared by them: the one place its fields are named. The JSON
+/// of a match carries it as its `record` object (`index` and `offset`,
+/// then [`RecordPart::fields`]), both JSON writers and the Python module
+/// read it through [`RecordPart::fields`], and the statistics through
+/// [`RecordPart::page`] and [`RecordPart::date`]. A new container
+/// implements it in its own file; nothing else names its fields.
+pub trait RecordPart: Debug + Send + Sync + 'static {
+    /// The container's name (`web`).
+    fn kind(&self) -> &'static str;
+
+    /// Calls `field` with each field of its JSON object after `index`
+    /// and `offset`, in the order they are written.
+    fn fields<'s>(
+        &'s self,
+        field: &mut dyn FnMut(&'static str, PartValue<'s>),
+    );
+
+    /// The page (URI) the record came from, for `--by site`.
+    fn page(&self) -> Option<&str> {
+        None
+    }
+
+    /// When the record was made, RFC 3339 in UTC, for `--by` periods.
+    fn date(&self) -> Option<&str> {
+        None
+    }
+
+    /// Itself, to be downcast to the container's type.
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// What a record of a container other than mail says of a URL.
+#[derive(Clone, Copy, Debug)]
+pub struct PartFields<'a> {
+    /// The record's part, shared by its URLs.
+    pub part: &'a Arc<dyn RecordPart>,
+    /// Where in its HTML payload the URL was, when that was asked for
+    /// ([`crate::DriverBuilder::html_context`]).
+    pub html: Option<&'a Arc<HtmlLink>>,
 }
 
 /// What a mail message says of a URL found in it.
@@ -111,38 +185,4 @@ pub struct HitLines<'a> {
     /// Absolute offset of the searched text's source: the stored offsets
     /// of its lines ([`crate::mail::TextLine::stored`]) count from it.
     pub offset: u64,
-}
-
-/// What a web-archive record says of a URL found in its payload.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WebFields<'a> {
-    /// The record, shared by its URLs.
-    pub record: &'a Arc<WebRecord>,
-    /// Where in its HTML payload the URL was, when that was asked for
-    /// ([`crate::DriverBuilder::html_context`]).
-    pub html: Option<&'a Arc<HtmlLink>>,
-}
-
-/// What a web-archive record (WARC 1.0/1.1, ARC v1) says of the URLs
-/// found in its payload: one per record, shared by its URLs.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct WebRecord {
-    /// `warc` or `arc`.
-    pub format: &'static str,
-    /// The record's type (`WARC-Type`: `response`, `resource`,
-    /// `conversion`, `metadata`…; ARC's records are `response`).
-    pub kind: String,
-    /// The page the payload came from (`WARC-Target-URI`, ARC's URL).
-    pub target_uri: Option<String>,
-    /// When it was captured, as RFC 3339 (`WARC-Date`, ARC's 14 digits,
-    /// read as UTC).
-    pub date: Option<String>,
-    /// The record's id (`WARC-Record-ID`), as written.
-    pub id: Option<String>,
-    /// The payload's media type: the HTTP `Content-Type` of a response,
-    /// else the record's `Content-Type`.
-    pub content_type: Option<String>,
-    /// For gzip input, the offset of the gzip member holding the record
-    /// in the compressed file (a reader seeks there, as CDX indexes do).
-    pub gz_offset: Option<u64>,
 }

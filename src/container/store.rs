@@ -3,7 +3,7 @@
 //! lines around them) stored once.
 
 use super::record::{
-    Fields, HitLines, MailFields, Provenance, WebFields, WebRecord,
+    Fields, HitLines, MailFields, PartFields, Provenance, RecordPart,
 };
 use crate::mail::{Encoding, HtmlLink, Location, Metadata, TextLines};
 use std::sync::Arc;
@@ -17,7 +17,8 @@ pub(crate) struct Records {
     metas: Vec<Arc<Metadata>>,
     htmls: Vec<Arc<HtmlLink>>,
     lines: Vec<Arc<TextLines>>,
-    webs: Vec<Arc<WebRecord>>,
+    /// The parts of records of containers other than mail.
+    parts: Vec<Arc<dyn RecordPart>>,
 }
 
 /// A [`Provenance`], its id at `ids[id.0..id.1]`.
@@ -32,8 +33,8 @@ struct Entry {
 /// [`Fields`], their shared parts as indices into [`Records`].
 enum Stored {
     Mail(StoredMail),
-    /// `webs[k]`, and `htmls[h]`.
-    Web(u32, Option<u32>),
+    /// `parts[k]`, and `htmls[h]`.
+    Part(u32, Option<u32>),
 }
 
 /// [`MailFields`], stored.
@@ -63,20 +64,20 @@ impl Records {
         let same = self.entries.last().filter(|e| e.index == record.index);
         let mail = match &record.fields {
             Fields::Mail(mail) => mail,
-            Fields::Web(web) => {
+            Fields::Part(part) => {
                 let same = same.and_then(|e| match e.fields {
-                    Stored::Web(w, _) => Some((e.id, w)),
+                    Stored::Part(w, _) => Some((e.id, w)),
                     Stored::Mail(_) => None,
                 });
                 let (id, w) = match same {
                     Some(same) => same,
                     None => {
-                        let w = u32::try_from(self.webs.len()).ok()?;
-                        self.webs.push(Arc::clone(web.record));
+                        let w = u32::try_from(self.parts.len()).ok()?;
+                        self.parts.push(Arc::clone(part.part));
                         (self.id(record.id), w)
                     }
                 };
-                let html = web.html.and_then(|h| {
+                let html = part.html.and_then(|h| {
                     let k = u32::try_from(self.htmls.len()).ok()?;
                     self.htmls.push(Arc::clone(h));
                     Some(k)
@@ -85,14 +86,14 @@ impl Records {
                     index: record.index,
                     offset: record.offset,
                     id,
-                    fields: Stored::Web(w, html),
+                    fields: Stored::Part(w, html),
                 });
                 return Some(k);
             }
         };
         let same = same.and_then(|e| match &e.fields {
             Stored::Mail(m) => Some((e.id, m.meta)),
-            Stored::Web(..) => None,
+            Stored::Part(..) => None,
         });
         let (id, meta) = match same {
             Some(same) => same,
@@ -154,16 +155,16 @@ impl Records {
         let id = e.id.and_then(|(a, b)| self.ids.get(a..b));
         let m = match &e.fields {
             Stored::Mail(m) => m,
-            Stored::Web(w, html) => {
-                let fields = WebFields {
-                    record: self.webs.get(*w as usize)?,
+            Stored::Part(w, html) => {
+                let fields = PartFields {
+                    part: self.parts.get(*w as usize)?,
                     html: html.and_then(|k| self.htmls.get(k as usize)),
                 };
                 return Some(Provenance {
                     index: e.index,
                     offset: e.offset,
                     id,
-                    fields: Fields::Web(fields),
+                    fields: Fields::Part(fields),
                 });
             }
         };
@@ -210,7 +211,7 @@ impl Records {
         self.metas.clear();
         self.htmls.clear();
         self.lines.clear();
-        self.webs.clear();
+        self.parts.clear();
     }
 
     /// The bytes it holds (its vectors' capacities).

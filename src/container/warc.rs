@@ -12,8 +12,9 @@
 //! is handed to the sink ([`RecordSink::fault`]) with the record's offset;
 //! the search goes on at the next record the reader finds.
 
-use super::record::{Fields, Provenance, WebFields, WebRecord};
+use super::record::{Fields, PartFields, Provenance, RecordPart};
 use super::resolve::{self, Pending};
+use super::web_record::WebRecord;
 use super::{Found, RecordSink};
 use crate::mail::HtmlDocument;
 use crate::scan::Span;
@@ -124,13 +125,15 @@ fn each_record<R: std::io::BufRead, S: RecordSink>(
             }
         }
         let mut payload = io::Cursor::new(first).chain(payload);
-        let record = Arc::new(web_record(&head, content_type));
+        let record: Arc<dyn RecordPart> =
+            Arc::new(web_record(&head, content_type));
         let mut on = OnPayload {
             sink: &mut *sink,
             start,
             index: at,
             offset: head.offset(),
             record: &record,
+            id: head.record_id(),
             doc: doc.as_ref(),
             pending,
             error: None,
@@ -224,7 +227,9 @@ struct OnPayload<'s, 'r, S: RecordSink> {
     start: u64,
     index: u64,
     offset: u64,
-    record: &'r Arc<WebRecord>,
+    record: &'r Arc<dyn RecordPart>,
+    /// The record's id (`WARC-Record-ID`), as written.
+    id: Option<&'r str>,
     /// The payload's HTML, indexed, when its URLs get their context.
     doc: Option<&'r HtmlDocument>,
     /// Resolved references not handed on yet, in payload order.
@@ -280,9 +285,9 @@ impl<S: RecordSink> OnPayload<'_, '_, S> {
         let record = Provenance {
             index: self.index,
             offset: self.offset,
-            id: self.record.id.as_deref().map(str::as_bytes),
-            fields: Fields::Web(WebFields {
-                record: self.record,
+            id: self.id.map(str::as_bytes),
+            fields: Fields::Part(PartFields {
+                part: self.record,
                 html: link.as_ref(),
             }),
         };

@@ -1,7 +1,7 @@
 //! The driver's configuration and its builder.
 
 use super::batch::Spare;
-use crate::container::{Containers, MailMode, Settings};
+use crate::container::{Archive, Containers, MailMode, Settings};
 use crate::scan::LOOK_BEHIND;
 use crate::search::Finder;
 
@@ -59,14 +59,27 @@ impl DriverBuilder {
         self
     }
 
-    /// Whether web archives (WARC 1.0/1.1, ARC; plain or gzip) are read
-    /// as such, sniffed from their first bytes: each record's payload is
-    /// searched (not its head, nor `request`, `warcinfo` and `revisit`
-    /// records), and its URLs carry the record
-    /// ([`crate::Fields::Web`]). By default, they are not.
-    pub fn web_archives(&mut self, yes: bool) -> &mut DriverBuilder {
-        self.containers.web = yes;
+    /// Whether inputs of the archive format `archive` are read as such,
+    /// sniffed from their first bytes, their URLs carrying their record
+    /// ([`crate::Fields::Part`]). Web archives (WARC 1.0/1.1, ARC; plain
+    /// or gzip): each record's payload is searched (not its head, nor
+    /// `request`, `warcinfo` and `revisit` records). By default, none is.
+    pub fn archive(
+        &mut self,
+        archive: Archive,
+        yes: bool,
+    ) -> &mut DriverBuilder {
+        let on = &mut self.containers.archives;
+        on.retain(|a| *a != archive);
+        if yes {
+            on.push(archive);
+        }
         self
+    }
+
+    /// [`DriverBuilder::archive`] for web archives ([`Archive::Web`]).
+    pub fn web_archives(&mut self, yes: bool) -> &mut DriverBuilder {
+        self.archive(Archive::Web, yes)
     }
 
     /// Whether the relative references of web archives' HTML payloads

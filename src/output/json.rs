@@ -254,42 +254,11 @@ records! {
         /// `--json --html-context`; boxed like `mail`).
         #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
         pub html: Option<Box<HtmlRecord<'a>>>,
-        /// The web-archive record the URL was in, when the input was read as
-        /// a web archive (boxed like `mail`).
+        /// The record the URL was in, when the input was read as an
+        /// archive other than mail (a web archive): its index and
+        /// offset, then its container's fields (boxed like `mail`).
         #[serde(default, borrow, skip_serializing_if = "Option::is_none")]
-        pub record: Option<Box<WebRecordJson<'a>>>,
-    }
-
-    /// The web-archive record (WARC, ARC) a URL was found in
-    /// ([`crate::WebRecord`]).
-    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-    #[serde(deny_unknown_fields)]
-    pub struct WebRecordJson<'a> {
-        /// 0-based index of the record in the input (every record counts).
-        pub index: u64,
-        /// Offset of the record in the (uncompressed) input.
-        pub offset: u64,
-        /// For gzip input, offset of the gzip member holding the record in
-        /// the compressed file.
-        pub gz_offset: Option<u64>,
-        /// `warc` or `arc`.
-        #[serde(borrow)]
-        pub format: Cow<'a, str>,
-        /// The record's type (`response`, `resource`, `conversion`, …).
-        #[serde(borrow, rename = "type")]
-        pub kind: Cow<'a, str>,
-        /// The page the payload came from (`WARC-Target-URI`).
-        #[serde(borrow)]
-        pub target_uri: Option<Cow<'a, str>>,
-        /// When it was captured, RFC 3339.
-        #[serde(borrow)]
-        pub date: Option<Cow<'a, str>>,
-        /// `WARC-Record-ID`, as written.
-        #[serde(borrow)]
-        pub id: Option<Cow<'a, str>>,
-        /// The payload's media type (the HTTP `Content-Type` of a response).
-        #[serde(borrow)]
-        pub content_type: Option<Cow<'a, str>>,
+        pub record: Option<Box<PartRecord<'a>>>,
     }
 
     /// Where in an HTML part a URL was ([`crate::mail::HtmlLink`]).
@@ -505,6 +474,9 @@ pub struct SummaryRecord {
 }
 
 mod owned;
+mod part;
+
+pub use part::{PartJson, PartRecord};
 
 #[cfg(test)]
 mod tests {

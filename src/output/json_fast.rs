@@ -12,7 +12,8 @@
 //! `D8`, `E2`) make it decode a character.
 
 use super::escape::is_unsafe;
-use super::json::{HtmlRecord, MailRecord, WebRecordJson, FIELD_CAP};
+use super::json::{HtmlRecord, MailRecord, FIELD_CAP};
+use crate::container::{PartValue, RecordPart};
 
 /// `PLAIN[b]`: byte `b` is copied as it is (printable ASCII but `"` and
 /// `\`, and the bytes of non-ASCII characters but the three lead bytes
@@ -353,30 +354,29 @@ pub(crate) fn html(out: &mut Vec<u8>, h: &HtmlRecord<'_>) {
     out.push(b'}');
 }
 
-/// Appends the record part of a match found in a web archive.
-pub(crate) fn web(out: &mut Vec<u8>, r: &WebRecordJson<'_>) {
+/// Appends the `record` object of a match in a record of `part`, the
+/// record `index` at `offset`: those two, then the part's own fields
+/// ([`RecordPart::fields`]), as serde writes [`super::json::PartRecord`].
+pub(crate) fn part(
+    out: &mut Vec<u8>,
+    index: u64,
+    offset: u64,
+    part: &dyn RecordPart,
+) {
     out.extend_from_slice(b"{\"index\":");
-    number(out, r.index);
+    number(out, index);
     key(out, b",\"offset\":");
-    number(out, r.offset);
-    key(out, b",\"gz_offset\":");
-    match r.gz_offset {
-        Some(n) => number(out, n),
-        None => out.extend_from_slice(b"null"),
-    }
-    key(out, b",\"format\":");
-    string(out, &r.format);
-    key(out, b",\"type\":");
-    string(out, &r.kind);
-    for (name, value) in [
-        (&b",\"target_uri\":"[..], &r.target_uri),
-        (b",\"date\":", &r.date),
-        (b",\"id\":", &r.id),
-        (b",\"content_type\":", &r.content_type),
-    ] {
-        key(out, name);
-        opt_string(out, value.as_deref());
-    }
+    number(out, offset);
+    part.fields(&mut |name, value| {
+        out.push(b',');
+        string(out, name);
+        out.push(b':');
+        match value {
+            PartValue::Null => out.extend_from_slice(b"null"),
+            PartValue::U64(n) => number(out, n),
+            PartValue::Str(s) => string(out, s),
+        }
+    });
     out.push(b'}');
 }
 

@@ -9,7 +9,8 @@ use super::emit::{path_bytes, Ctx, Run, Tally, Url};
 use super::escape::json_text;
 use super::json::{
     EndRecord, ErrorRecord, FromRecord, HtmlRecord, MailRecord, MatchRecord,
-    Origin, RejectRecord, SummaryRecord, WebRecordJson, HEADER_VALUES_CAP,
+    Origin, PartJson, PartRecord, RejectRecord, SummaryRecord,
+    HEADER_VALUES_CAP,
 };
 use super::json_fast;
 use super::url::host_ref;
@@ -90,7 +91,7 @@ pub(super) fn match_record<'a>(
         rec.decoded = m.decoded;
         Box::new(rec)
     });
-    let record = hit.record.as_ref().and_then(web_json).map(Box::new);
+    let record = hit.record.as_ref().and_then(part_json).map(Box::new);
     let o = origin(&cx.opts.stdin_label, &url.input.source);
     MatchRecord {
         path: o.path,
@@ -118,20 +119,19 @@ pub(super) fn match_record<'a>(
     }
 }
 
-/// The web-archive part of a match record, when `r` is a web record.
-pub(super) fn web_json<'a>(r: &Provenance<'a>) -> Option<WebRecordJson<'a>> {
-    let w = r.web()?;
-    Some(WebRecordJson {
-        index: r.index,
-        offset: r.offset,
-        gz_offset: w.gz_offset,
-        format: Cow::Borrowed(w.format),
-        kind: Cow::Borrowed(&w.kind),
-        target_uri: w.target_uri.as_deref().map(Cow::Borrowed),
-        date: w.date.as_deref().map(Cow::Borrowed),
-        id: w.id.as_deref().map(Cow::Borrowed),
-        content_type: w.content_type.as_deref().map(Cow::Borrowed),
-    })
+/// The `record` object of a match record, when `r` is a record of a
+/// container other than mail: its index and offset, then the fields its
+/// part names.
+pub(super) fn part_json<'a>(r: &Provenance<'a>) -> Option<PartRecord<'a>> {
+    let part = r.part()?;
+    let mut fields = vec![
+        (Cow::Borrowed("index"), PartJson::U64(r.index)),
+        (Cow::Borrowed("offset"), PartJson::U64(r.offset)),
+    ];
+    part.fields(&mut |name, value| {
+        fields.push((Cow::Borrowed(name), value.into()));
+    });
+    Some(PartRecord { fields })
 }
 
 /// A mail record holding only the fields of `meta` (the message's own

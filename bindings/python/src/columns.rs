@@ -8,7 +8,7 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
 use std::borrow::Cow;
-use urlgrep::output::json::{MailRecord, MatchRecord, WebRecordJson};
+use urlgrep::output::json::{MailRecord, MatchRecord, PartRecord};
 
 /// A column's Arrow type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,8 +50,18 @@ fn mail<'a>(m: &'a MatchRecord<'a>) -> Option<&'a MailRecord<'a>> {
     m.mail.as_deref()
 }
 
-fn web<'a>(m: &'a MatchRecord<'a>) -> Option<&'a WebRecordJson<'a>> {
+fn web<'a>(m: &'a MatchRecord<'a>) -> Option<&'a PartRecord<'a>> {
     m.record.as_deref()
+}
+
+/// The number in field `name` of the match's `record` object.
+fn web_u64(m: &MatchRecord<'_>, name: &str) -> Val<'static> {
+    Val::U64(web(m).and_then(|w| w.u64(name)))
+}
+
+/// The string in field `name` of the match's `record` object.
+fn web_str<'a>(m: &'a MatchRecord<'a>, name: &str) -> Val<'a> {
+    Val::Str(web(m).and_then(|w| w.str(name)))
 }
 
 /// The columns, one row per match record: the record's fields, its
@@ -104,25 +114,15 @@ pub const COLUMNS: &[(&str, Type, Get)] = &[
     ("link_text", Type::Str, |m| {
         Val::Str(m.html.as_ref().and_then(|h| h.link_text.as_deref()))
     }),
-    ("record_index", Type::U64, |m| Val::U64(web(m).map(|w| w.index))),
-    ("record_offset", Type::U64, |m| Val::U64(web(m).map(|w| w.offset))),
-    ("record_gz_offset", Type::U64, |m| {
-        Val::U64(web(m).and_then(|w| w.gz_offset))
-    }),
-    ("record_format", Type::Str, |m| Val::Str(web(m).map(|w| &*w.format))),
-    ("record_type", Type::Str, |m| Val::Str(web(m).map(|w| &*w.kind))),
-    ("record_target_uri", Type::Str, |m| {
-        Val::Str(web(m).and_then(|w| w.target_uri.as_deref()))
-    }),
-    ("record_date", Type::Str, |m| {
-        Val::Str(web(m).and_then(|w| w.date.as_deref()))
-    }),
-    ("record_id", Type::Str, |m| {
-        Val::Str(web(m).and_then(|w| w.id.as_deref()))
-    }),
-    ("record_content_type", Type::Str, |m| {
-        Val::Str(web(m).and_then(|w| w.content_type.as_deref()))
-    }),
+    ("record_index", Type::U64, |m| web_u64(m, "index")),
+    ("record_offset", Type::U64, |m| web_u64(m, "offset")),
+    ("record_gz_offset", Type::U64, |m| web_u64(m, "gz_offset")),
+    ("record_format", Type::Str, |m| web_str(m, "format")),
+    ("record_type", Type::Str, |m| web_str(m, "type")),
+    ("record_target_uri", Type::Str, |m| web_str(m, "target_uri")),
+    ("record_date", Type::Str, |m| web_str(m, "date")),
+    ("record_id", Type::Str, |m| web_str(m, "id")),
+    ("record_content_type", Type::Str, |m| web_str(m, "content_type")),
 ];
 
 /// String bytes in one column past which a batch ends early: its `i32`

@@ -14,8 +14,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use std::borrow::Cow;
 use urlgrep::output::json::{
-    ErrorRecord, FromRecord, HtmlRecord, MailRecord, MatchRecord, Record,
-    RejectRecord, WebRecordJson,
+    ErrorRecord, FromRecord, HtmlRecord, MailRecord, MatchRecord, PartJson,
+    PartRecord, Record, RejectRecord,
 };
 
 /// A `--json` record as its dict: `match`, `reject` and `error`
@@ -174,21 +174,21 @@ fn html_dict<'py>(
     Ok(d)
 }
 
-/// A match record's `record` object (the web-archive record).
+/// A match record's `record` object (a web-archive record): its fields
+/// in order, as its container names them.
 fn web_dict<'py>(
     py: Python<'py>,
-    w: &WebRecordJson<'_>,
+    w: &PartRecord<'_>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    d.set_item(intern!(py, "index"), w.index)?;
-    d.set_item(intern!(py, "offset"), w.offset)?;
-    d.set_item(intern!(py, "gz_offset"), w.gz_offset)?;
-    d.set_item(intern!(py, "format"), &*w.format)?;
-    d.set_item(intern!(py, "type"), &*w.kind)?;
-    d.set_item(intern!(py, "target_uri"), opt(&w.target_uri))?;
-    d.set_item(intern!(py, "date"), opt(&w.date))?;
-    d.set_item(intern!(py, "id"), opt(&w.id))?;
-    d.set_item(intern!(py, "content_type"), opt(&w.content_type))?;
+    for (name, value) in &w.fields {
+        let name = PyString::intern(py, name);
+        match value {
+            PartJson::Null => d.set_item(name, py.None())?,
+            PartJson::U64(n) => d.set_item(name, n)?,
+            PartJson::Str(s) => d.set_item(name, &**s)?,
+        }
+    }
     Ok(d)
 }
 

@@ -10,7 +10,7 @@ use crate::output::json::{HtmlRecord, Record};
 use crate::output::json_fast;
 use crate::output::record::{
     end_record, error_record, meta_record, origin, reject_record,
-    summary_record, web_json,
+    summary_record,
 };
 use crate::parse::Reject;
 use crate::scan::Kind;
@@ -232,9 +232,11 @@ impl<W: Write> Emit<W> for JsonLines {
                 },
             );
         }
-        if let Some(web) = hit.record.as_ref().and_then(web_json) {
+        if let Some((r, part)) =
+            hit.record.as_ref().and_then(|r| Some((r, r.part()?)))
+        {
             json_fast::key(buf, b",\"record\":");
-            json_fast::web(buf, &web);
+            json_fast::part(buf, r.index, r.offset, &**part);
         }
         buf.extend_from_slice(b"}\n");
         out.write_all(buf)

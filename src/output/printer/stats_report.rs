@@ -139,7 +139,7 @@ impl<W: Write> Emit<W> for StatsReport {
         let hit = url.hit;
         let cur = &mut self.cur;
         let mail = hit.record.as_ref().and_then(|r| Some((r, r.mail()?)));
-        let web = hit.record.as_ref().and_then(|r| r.web());
+        let part = hit.record.as_ref().and_then(|r| r.part());
         let mut new_message = hit.record.is_none();
         if let Some(r) = &hit.record {
             if cur.message != Some(r.index) {
@@ -158,13 +158,11 @@ impl<W: Write> Emit<W> for StatsReport {
         let host = host_ref(hit.url, hit.host);
         if let Some(by) = &mut self.by {
             if new_message || cur.period.is_none() {
-                let key = match (by.period(), web) {
+                let key = match (by.period(), part) {
                     (Period::Site, w) => w
-                        .and_then(|w| {
-                            url::host(w.target_uri.as_deref()?.as_bytes())
-                        })
+                        .and_then(|w| url::host(w.page()?.as_bytes()))
                         .unwrap_or_else(|| "unknown".to_string()),
-                    (p, Some(w)) => p.key_rfc3339(w.date.as_deref()),
+                    (p, Some(w)) => p.key_rfc3339(w.date()),
                     (p, None) => {
                         p.key(mail.and_then(|(_, m)| m.meta?.date_utc))
                     }

@@ -4,7 +4,9 @@
 //! match record held to each other on every field, for every container.
 
 use super::*;
-use crate::container::{Fields, MailFields, Provenance, WebFields, WebRecord};
+use crate::container::{
+    Fields, MailFields, PartFields, Provenance, RecordPart, WebRecord,
+};
 use crate::driver::Hit;
 use crate::mail::{self, Encoding, HtmlLink, Location, Mailbox};
 use crate::output::escape;
@@ -215,8 +217,10 @@ fn sources() -> Vec<Source> {
 fn same(ones: &[One], metas: &[Metadata], webs: &[WebRecord]) {
     let metas: Vec<Arc<Metadata>> =
         metas.iter().cloned().map(Arc::new).collect();
-    let webs: Vec<Arc<WebRecord>> =
-        webs.iter().cloned().map(Arc::new).collect();
+    let webs: Vec<Arc<dyn RecordPart>> = webs
+        .iter()
+        .map(|w| Arc::new(w.clone()) as Arc<dyn RecordPart>)
+        .collect();
     let opts = PrinterOptions {
         stdin_label: "<st\"din>".into(),
         ..PrinterOptions::default()
@@ -276,8 +280,8 @@ fn same(ones: &[One], metas: &[Metadata], webs: &[WebRecord]) {
                 offset: message_offset,
                 id: o.id.as_deref(),
                 fields: match web {
-                    Some(record) if !o.mail => Fields::Web(WebFields {
-                        record,
+                    Some(part) if !o.mail => Fields::Part(PartFields {
+                        part,
                         html: o.html.and_then(|k| links.get(k)),
                     }),
                     _ => Fields::Mail(MailFields {
