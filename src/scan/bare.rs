@@ -63,6 +63,7 @@ pub(crate) fn bare_end(
         let Some(b) = hay.get(i)? else { break };
         match b {
             b'(' => paren += 1,
+            b'[' if footnote_after_host(hay, from, i, limit)? => break,
             b'[' => bracket += 1,
             b')' if paren == 0 => break,
             b')' => paren -= 1,
@@ -87,8 +88,75 @@ pub(crate) fn bare_end(
     let hard_end = i;
     // A run cut by the cap was not ended by a reader: its openers stay
     // (the rejected candidate spans the cap).
-    let end = trim(&hay.bytes[from..hard_end], !too_long) + from;
+    let mut end = trim(&hay.bytes[from..hard_end], !too_long) + from;
+    if dns_host && !too_long {
+        end = from + host_dash(&hay.bytes[from..end]);
+    }
     Ok(BareEnd { end, hard_end, trimmed: end < hard_end, too_long })
+}
+
+/// Whether the `[` at `i` stands in the authority of the URL whose text
+/// after the scheme's colon starts at `from`, not where a host begins
+/// (right after `//` or a userinfo's `@`), and its `[…]` ends the run (a
+/// stop, a closer or trailing punctuation after the `]`): a `[` opens an
+/// IP-literal host and nothing else in an authority (RFC 3986 §3.2.2), so
+/// a reader sees `(http://example.org[1])` end before the footnote mark.
+/// A `[…]` the URL goes on after (`http://example[.]com/`, defanged) is
+/// left to the validator and `--find defanged`; in the path, query and
+/// fragment a `[` is counted as a bracket.
+fn footnote_after_host(
+    hay: &Hay<'_>,
+    from: usize,
+    i: usize,
+    limit: usize,
+) -> Result<bool, Incomplete> {
+    let bytes = hay.bytes;
+    let Some(authority) = bytes.get(from..i) else { return Ok(false) };
+    let Some(rest) = authority.strip_prefix(b"//") else { return Ok(false) };
+    if rest.is_empty()
+        || rest.ends_with(b"@")
+        || rest.iter().any(|&b| matches!(b, b'/' | b'?' | b'#'))
+    {
+        return Ok(false);
+    }
+    let mut k = i + 1;
+    loop {
+        match hay.get(k)? {
+            _ if k >= limit => return Ok(false),
+            Some(b']') => break,
+            Some(b) if is_hard_stop(b) || b == b'[' => return Ok(false),
+            Some(_) => k += 1,
+            None => return Ok(false),
+        }
+    }
+    Ok(match hay.get(k + 1)? {
+        None => true,
+        Some(b) => {
+            is_hard_stop(b)
+                || is_trailing_punct(b)
+                || matches!(b, b')' | b']' | b'[' | b'\'')
+        }
+    })
+}
+
+/// The length of `run` (a trimmed bare URL after its colon) once the
+/// `-` that ends its authority is given back, with the punctuation
+/// before it: a host name label ends in a letter or digit and a port is
+/// digits (RFC 1123 §2.1, RFC 3986 §3.2.3), so `http://example.org- where`
+/// is `http://example.org` and a dash. A `-` ending a path stays
+/// (`…/foo-`, §2.3 unreserved).
+fn host_dash(run: &[u8]) -> usize {
+    let Some(rest) = run.strip_prefix(b"//") else { return run.len() };
+    if rest.iter().any(|&b| matches!(b, b'/' | b'?' | b'#'))
+        || !rest.ends_with(b"-")
+    {
+        return run.len();
+    }
+    let mut end = run.len();
+    while end > 2 && matches!(run[end - 1], b'-') {
+        end -= 1;
+    }
+    trim(&run[..end], true)
 }
 
 /// The length of `run` (a bare URL after its colon) once a reader's
@@ -413,6 +481,21 @@ mod tests {
         assert_eq!(end_of("http://a.b/c)."), "http://a.b/c");
         assert_eq!(end_of("http://a.b/W_(x))"), "http://a.b/W_(x)");
         assert_eq!(end_of("http://a.b/[1]]"), "http://a.b/[1]");
+        // `[` opens an IP literal only where a host begins (§3.2.2).
+        assert_eq!(end_of("http://a.example[1])"), "http://a.example");
+        assert_eq!(end_of("http://a.example:80[1]"), "http://a.example:80");
+        assert_eq!(end_of("http://[::1]:80/[1] x"), "http://[::1]:80/[1]");
+        assert_eq!(end_of("http://u@[::1]/ x"), "http://u@[::1]/");
+        assert_eq!(end_of("http://a.example[1]. x"), "http://a.example");
+        // A `[…]` the URL goes on after is no footnote (defanged text).
+        assert_eq!(end_of("http://c[.]example/ x"), "http://c[.]example/");
+        assert_eq!(end_of("http://c[.]example[1] x"), "http://c[.]example");
+        // A host or port does not end in `-` (RFC 1123 §2.1); a path may.
+        assert_eq!(end_of("http://a.example- x"), "http://a.example");
+        assert_eq!(end_of("http://a.example.-- x"), "http://a.example");
+        assert_eq!(end_of("http://a.example:8- x"), "http://a.example:8");
+        assert_eq!(end_of("http://a.example/b- x"), "http://a.example/b-");
+        assert_eq!(end_of("http://u-@a.example x"), "http://u-@a.example");
         assert_eq!(end_of("http://a.b/c',"), "http://a.b/c");
         assert_eq!(end_of("http://a.b/c>d"), "http://a.b/c");
         assert_eq!(end_of("http://a.b/ü/x y"), "http://a.b/ü/x");

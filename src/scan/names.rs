@@ -609,8 +609,13 @@ pub(crate) fn email(
     }
     // A `'` that starts the local part opens a quotation, as one before
     // a scheme does (`'hi@example.com'`); inside it is `atext` (RFC 5322
-    // §3.2.3: `o'neil@…`).
-    while s < at && matches!(bytes[s], b'.' | b'\'') {
+    // §3.2.3: `o'neil@…`). So do `{`, `}`, `|`, `^` and the backtick:
+    // `atext` too, but no URI characters (RFC 3986 §2), so no `mailto:`
+    // address starts with them unescaped (RFC 6068 §2), and a reader sees
+    // `{john@example.org}` as braces around an address.
+    while s < at
+        && matches!(bytes[s], b'.' | b'\'' | b'{' | b'}' | b'|' | b'^' | b'`')
+    {
         s += 1;
     }
     let local = &bytes[s..at];
