@@ -146,10 +146,12 @@ fn footnote_after_host(
 /// is `http://example.org` and a dash. A `-` ending a path stays
 /// (`…/foo-`, §2.3 unreserved).
 fn host_dash(run: &[u8]) -> usize {
+    // Checked on every bare URL: the last byte first.
+    if run.last() != Some(&b'-') {
+        return run.len();
+    }
     let Some(rest) = run.strip_prefix(b"//") else { return run.len() };
-    if rest.iter().any(|&b| matches!(b, b'/' | b'?' | b'#'))
-        || !rest.ends_with(b"-")
-    {
+    if rest.iter().any(|&b| matches!(b, b'/' | b'?' | b'#')) {
         return run.len();
     }
     let mut end = run.len();
