@@ -222,6 +222,7 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
     let opts = PrinterOptions {
         format,
         records: None,
+        record_refs: None,
         with_filename,
         line_number: args.line_number,
         byte_offset: args.byte_offset,

@@ -17,6 +17,8 @@ mod options;
 mod plain;
 mod printer;
 mod record;
+mod record_refs;
+mod record_visitor;
 mod records;
 mod seen;
 mod select;
@@ -28,4 +30,5 @@ mod url_stats;
 
 pub use options::{Format, PrinterOptions, RecordSender};
 pub use printer::Printer;
+pub use record_visitor::RecordVisitor;
 pub use url::{host, host_from, host_of, redact, tld};

@@ -39,6 +39,9 @@ impl Format {
             Format::StatsJson => Box::new(StatsReport::json(exact_stats, by)),
             Format::StatsTsv => Box::new(StatsReport::tsv(exact_stats, by)),
             Format::Records => Box::new(Records::new(opts.records.clone())),
+            Format::RecordRefs => Box::new(
+                super::record_refs::RecordRefs::new(opts.record_refs.clone()),
+            ),
         }
     }
 }

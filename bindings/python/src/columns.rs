@@ -1,5 +1,5 @@
 //! The Arrow columns of `scan_arrow`, built in Rust from the match
-//! records: [`COLUMNS`] says each column's name, type and where in a
+//! records (borrowed, on the scan's thread: src/run.rs): [`COLUMNS`] says each column's name, type and where in a
 //! `MatchRecord` its value is; [`Columns`] collects a batch of rows into
 //! the buffers of the Arrow columnar format (validity bitmaps, `i32`
 //! offsets, values), which Python wraps with `pyarrow.Array.from_buffers`
@@ -288,6 +288,12 @@ impl Builder {
 pub struct Columns {
     cols: Vec<Builder>,
     rows: usize,
+}
+
+impl std::fmt::Debug for Columns {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Columns").field("rows", &self.rows).finish()
+    }
 }
 
 impl Columns {

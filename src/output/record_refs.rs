@@ -1,0 +1,101 @@
+//! [`Format::RecordRefs`](super::Format::RecordRefs): every record of the
+//! JSON Lines output handed, borrowed, to a function instead of written.
+//! [`Format::Records`](super::Format::Records) gives each record owned
+//! (an allocation per string per URL); a reader that copies the fields
+//! at once (the Python module's Arrow columns) takes them here, borrowed
+//! from the hit, for the time of the call.
+
+use super::emit::{Ctx, Emit, Run, Tally, Url};
+use super::json::Record;
+use super::record::{
+    end_record, error_record, match_record, origin, reject_record,
+    summary_record,
+};
+use super::record_visitor::RecordVisitor;
+use crate::driver::InputDone;
+use crate::input::{Input, InputError};
+use crate::parse::Reject;
+use std::io::{self, Write};
+
+/// The borrowed records writer: shows, writes nothing.
+#[derive(Debug)]
+pub(super) struct RecordRefs {
+    visit: Option<RecordVisitor>,
+}
+
+impl RecordRefs {
+    /// A writer showing to `visit` (nowhere when `None`).
+    pub(super) fn new(visit: Option<RecordVisitor>) -> RecordRefs {
+        RecordRefs { visit }
+    }
+
+    fn visit(&self, rec: &Record<'_>) -> io::Result<()> {
+        match &self.visit {
+            Some(v) => v.visit(rec),
+            None => Ok(()),
+        }
+    }
+}
+
+impl<W: Write> Emit<W> for RecordRefs {
+    fn needs_scheme(&self) -> bool {
+        true
+    }
+
+    fn begin(
+        &mut self,
+        _: &mut W,
+        cx: &Ctx<'_>,
+        input: &Input,
+    ) -> io::Result<()> {
+        self.visit(&Record::Begin(origin(&cx.opts.stdin_label, &input.source)))
+    }
+
+    fn url(
+        &mut self,
+        _: &mut W,
+        cx: &Ctx<'_>,
+        url: &Url<'_>,
+    ) -> io::Result<()> {
+        self.visit(&Record::Match(match_record(cx, url)))
+    }
+
+    fn reject(
+        &mut self,
+        _: &mut W,
+        cx: &Ctx<'_>,
+        url: &Url<'_>,
+        reject: Reject,
+    ) -> io::Result<()> {
+        self.visit(&Record::Reject(reject_record(cx, url, reject)))
+    }
+
+    fn error(
+        &mut self,
+        _: &mut W,
+        cx: &Ctx<'_>,
+        err: &InputError,
+    ) -> io::Result<()> {
+        self.visit(&Record::Error(error_record(cx, err)))
+    }
+
+    fn end(
+        &mut self,
+        _: &mut W,
+        cx: &Ctx<'_>,
+        input: &Input,
+        done: &InputDone,
+        tally: &Tally,
+    ) -> io::Result<()> {
+        self.visit(&Record::End(end_record(cx, &input.source, done, tally)))
+    }
+
+    fn finish(
+        &mut self,
+        _: &mut W,
+        _: &Ctx<'_>,
+        run: &Run<'_>,
+    ) -> io::Result<()> {
+        self.visit(&Record::Summary(summary_record(run)))
+    }
+}
