@@ -56,7 +56,9 @@ fn web<'a>(m: &'a MatchRecord<'a>) -> Option<&'a WebRecordJson<'a>> {
 
 /// The columns, one row per match record: the record's fields, its
 /// `mail` (with `from`), `html` and `record` (web-archive record)
-/// objects flattened. Every column is nullable.
+/// objects flattened. Every column is nullable. A `*_truncated` flag is
+/// null where its object is absent (`from_truncated`: null when the
+/// message has no `from`), else true or false.
 pub const COLUMNS: &[(&str, Type, Get)] = &[
     ("path", Type::Str, |m| Val::Str(m.path.as_deref())),
     ("path_escaped", Type::Bool, |m| Val::Bool(Some(m.path_escaped))),
@@ -77,6 +79,9 @@ pub const COLUMNS: &[(&str, Type, Get)] = &[
     ("message_id", Type::Str, |m| {
         Val::Str(mail(m).and_then(|x| x.message_id.as_deref()))
     }),
+    ("message_id_truncated", Type::Bool, |m| {
+        Val::Bool(mail(m).map(|x| x.message_id_truncated))
+    }),
     ("part", Type::U64, |m| Val::U64(mail(m).map(|x| x.part))),
     ("location", Type::Str, |m| Val::Str(mail(m).map(|x| &*x.location))),
     ("encoding", Type::Str, |m| Val::Str(mail(m).map(|x| &*x.encoding))),
@@ -87,10 +92,19 @@ pub const COLUMNS: &[(&str, Type, Get)] = &[
     ("from_name", Type::Str, |m| {
         Val::Str(mail(m).and_then(|x| x.from.as_ref()?.name.as_deref()))
     }),
+    ("from_truncated", Type::Bool, |m| {
+        Val::Bool(mail(m).and_then(|x| Some(x.from.as_ref()?.truncated)))
+    }),
     ("subject", Type::Str, |m| {
         Val::Str(mail(m).and_then(|x| x.subject.as_deref()))
     }),
+    ("subject_truncated", Type::Bool, |m| {
+        Val::Bool(mail(m).map(|x| x.subject_truncated))
+    }),
     ("date", Type::Str, |m| Val::Str(mail(m).and_then(|x| x.date.as_deref()))),
+    ("date_truncated", Type::Bool, |m| {
+        Val::Bool(mail(m).map(|x| x.date_truncated))
+    }),
     ("date_utc", Type::Str, |m| {
         Val::Str(mail(m).and_then(|x| x.date_utc.as_deref()))
     }),

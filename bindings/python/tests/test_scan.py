@@ -132,6 +132,9 @@ def test_scan_arrow_equals_scan():
         assert row["date_utc"] == mail.get("date_utc")
         assert row["from_address"] == sender.get("address")
         assert row["link_text"] == html.get("link_text")
+        for flag in ("message_id_truncated", "subject_truncated", "date_truncated"):
+            assert row[flag] == (mail.get(flag, False) if mail else None)
+        assert row["from_truncated"] == (sender.get("truncated", False) if "from" in mail else None)
     assert sum(1 for r in rows if r["subject"]) > 10
 
 
