@@ -155,6 +155,11 @@ impl Bits {
         Bits { bytes: Vec::with_capacity(bits.div_ceil(8)), len: 0 }
     }
 
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.len = 0;
+    }
+
     fn push(&mut self, bit: bool) {
         if self.len.is_multiple_of(8) {
             self.bytes.push(0);
@@ -186,6 +191,13 @@ impl Strings {
     fn push(&mut self, s: &str) {
         self.data.extend_from_slice(s.as_bytes());
         self.end();
+    }
+
+    /// No strings, the room kept.
+    fn clear(&mut self) {
+        self.offsets.truncate(4);
+        self.data.clear();
+        self.count = 0;
     }
 
     /// Ends the current string (empty for a null).
@@ -266,12 +278,22 @@ impl Builder {
         }
     }
 
+    /// No rows, the room kept.
+    fn clear(&mut self) {
+        self.valid.clear();
+        self.nulls = 0;
+        self.strings.clear();
+        self.values.clear();
+        self.bits.clear();
+        self.lists.truncate(4);
+    }
+
     /// The column for Python: `(length, null_count, validity or None,
     /// buffers)`; the buffers are `[offsets, data]` (`string`),
     /// `[values]` (`uint64`, `bool`) or `[offsets, item offsets, item
     /// data]` (`list<string>`).
-    fn into_py<'py>(
-        self,
+    fn to_py<'py>(
+        &self,
         py: Python<'py>,
         len: usize,
     ) -> PyResult<Bound<'py, PyTuple>> {
@@ -345,12 +367,19 @@ impl Columns {
     }
 
     /// The columns for Python, in [`COLUMNS`]' order.
-    pub fn into_py<'py>(
-        self,
+    pub fn to_py<'py>(
+        &self,
         py: Python<'py>,
     ) -> PyResult<Vec<Bound<'py, PyTuple>>> {
         let rows = self.rows;
-        self.cols.into_iter().map(|b| b.into_py(py, rows)).collect()
+        self.cols.iter().map(|b| b.to_py(py, rows)).collect()
+    }
+
+    /// No rows, the buffers kept for the next batch (no fresh pages to
+    /// fault in).
+    pub fn clear(&mut self) {
+        self.cols.iter_mut().for_each(Builder::clear);
+        self.rows = 0;
     }
 }
 

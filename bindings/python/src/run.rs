@@ -113,6 +113,9 @@ struct State {
     /// Columns mode: the string bytes per column of the last batch sent
     /// (the next one's room).
     sizes: Vec<usize>,
+    /// Columns mode: batches Python has read, emptied, their buffers
+    /// kept for the next ones.
+    spare: Vec<Columns>,
 }
 
 impl State {
@@ -172,7 +175,9 @@ fn visitor(state: Arc<Mutex<State>>) -> RecordVisitor {
             let st = &mut *guard;
             let cols = st.columns.get_or_insert_with(|| {
                 st.first = Some(Instant::now());
-                Columns::new(st.rows.min(1 << 16), &st.sizes)
+                st.spare.pop().unwrap_or_else(|| {
+                    Columns::new(st.rows.min(1 << 16), &st.sizes)
+                })
             });
             cols.push(m);
         }
@@ -345,6 +350,8 @@ pub struct Running {
     /// Set to stop the run.
     pub stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
+    /// What the printer gave (`None` once closed).
+    state: Option<Arc<Mutex<State>>>,
 }
 
 impl Running {
@@ -385,7 +392,7 @@ impl Running {
         let printer = Printer::new(opts, Out(state.clone()), messages.clone());
         let mut relay = Relay {
             printer,
-            state,
+            state: state.clone(),
             messages,
             tx,
             stop: stop.clone(),
@@ -409,7 +416,24 @@ impl Running {
             // The consumer may be gone: nothing to tell then.
             let _ = relay.tx.send(Msg::Done(done));
         })?;
-        Ok(Running { rx: Mutex::new(Some(rx)), stop, thread: Some(thread) })
+        Ok(Running {
+            rx: Mutex::new(Some(rx)),
+            stop,
+            thread: Some(thread),
+            state: Some(state),
+        })
+    }
+
+    /// Columns mode: gives back a batch Python has read, for its
+    /// buffers to hold a later one (as many as can be in flight).
+    pub fn recycle(&self, mut cols: Columns) {
+        if let Some(state) = &self.state {
+            let mut st = lock(state);
+            if st.spare.len() < IN_FLIGHT {
+                cols.clear();
+                st.spare.push(cols);
+            }
+        }
     }
 
     /// The receiver, taken out (to wait on it without the GIL).
@@ -428,6 +452,7 @@ impl Running {
             rx: Mutex::new(None),
             stop: Arc::new(AtomicBool::new(true)),
             thread: None,
+            state: None,
         }
     }
 

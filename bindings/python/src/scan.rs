@@ -340,7 +340,9 @@ impl Scan {
         if self.columns {
             while let Some(item) = self.next_checked(py)? {
                 if let Some(cols) = item.columns.filter(|c| c.rows() > 0) {
-                    return cols.into_py(py).map(Some);
+                    let got = cols.to_py(py);
+                    self.run.recycle(cols);
+                    return got.map(Some);
                 }
             }
             return Ok(None);
@@ -357,7 +359,7 @@ impl Scan {
             return Ok(None);
         }
         self.sizes = cols.sizes();
-        cols.into_py(py).map(Some)
+        cols.to_py(py).map(Some)
     }
 
     /// Stops the scan and waits for its thread to end; the iterator then
