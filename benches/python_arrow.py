@@ -2,14 +2,18 @@
 """urlgrep.scan_arrow into a pyarrow Table against the CLI's `--json`
 (issue 31's benchmark row): time and peak memory.
 
-On one folder (default: the SpamAssassin messages, unpacked under
-/tmp/urlgrep-bench-sa from ../shared/corpora), each in its own process
+On one input (default: the mbox spool of benches/compare.py,
+/tmp/urlgrep-bench/spool.mbox, written from ../shared/corpora when
+missing; ``--sa`` the SpamAssassin folder), each in its own process
 under `/usr/bin/time` (elapsed seconds, peak RSS), RUNS rounds with the
 cases interleaved; the median, the spread (least-most) and the ratio to
 the CLI:
 
-- ``urlgrep --json FOLDER > /dev/null`` (the release CLI);
-- ``urlgrep.scan_arrow(FOLDER, metadata=True).read_all()``;
+- ``urlgrep --json INPUT > /dev/null`` (the release CLI);
+- ``urlgrep.scan_arrow(INPUT, metadata=True).read_all()``, the whole
+  process (the interpreter's start and ``import pyarrow`` included);
+- the same call timed inside its process (``time.perf_counter`` around
+  the call alone, after the imports): what a notebook user waits;
 - ``urlgrep.scan(FOLDER, metadata=True)`` consumed (dicts only);
 - ``python -c "import pyarrow, urlgrep"``: the interpreter's start and
   the imports alone, which every Python row pays;
@@ -17,12 +21,12 @@ the CLI:
   beforehand (the load alone: what a user does without the module).
 
 Then one process times its parts (``time.perf_counter``): the imports,
-``scan_arrow``'s batches, ``Scan._next_columns`` alone (the Rust side
-without pyarrow), and ``scan``'s dicts.
+``scan_arrow``'s batches, ``Scan._next_columns`` alone (the columns
+the scan's thread built, without pyarrow), and ``scan``'s dicts.
 
     pip install ./bindings/python pyarrow
     cargo build --release
-    python3 benches/python_arrow.py [--runs N] [FOLDER]
+    python3 benches/python_arrow.py [--runs N] [--sa | INPUT]
 """
 
 import argparse
@@ -48,13 +52,27 @@ def spamassassin():
     return WORK
 
 
-def timed(argv, stdout=subprocess.DEVNULL):
-    """Elapsed seconds and peak RSS (KiB) of one run of `argv`."""
+def spool():
+    """The mbox spool of benches/compare.py (written when missing)."""
+    sys.path.insert(0, HERE)
+    import compare
+
+    return compare.corpora()["spool.mbox"][0]
+
+
+def timed(argv, inside=False):
+    """Elapsed seconds, peak RSS (KiB) and CPU seconds (user + system,
+    every thread) of one run of `argv`; `inside`: the elapsed and CPU
+    seconds the process prints itself (its last stdout line)."""
     with tempfile.NamedTemporaryFile("r") as out:
-        subprocess.run(["/usr/bin/time", "-f", "%e %M", "-o", out.name, *argv],
-                       stdout=stdout, check=True)
-        e, m = out.read().split()[-2:]
-    return float(e), int(m)
+        p = subprocess.run(["/usr/bin/time", "-f", "%e %M %U %S", "-o", out.name, *argv],
+                           stdout=subprocess.PIPE if inside else subprocess.DEVNULL,
+                           check=True)
+        e, m, u, s = out.read().split()[-4:]
+    cpu = float(u) + float(s)
+    if inside:
+        e, cpu = p.stdout.split()[-2:]
+    return float(e), int(m), float(cpu)
 
 
 def measure_all(runs, cases):
@@ -64,10 +82,11 @@ def measure_all(runs, cases):
     got = {name: [] for name, _ in cases}
     for _ in range(runs):
         for name, argv in cases:
-            got[name].append(timed(argv))
-    return [(name, statistics.median(s for s, _ in got[name]),
-             min(s for s, _ in got[name]), max(s for s, _ in got[name]),
-             max(m for _, m in got[name])) for name, _ in cases]
+            got[name].append(timed(argv, inside="in process" in name))
+    return [(name, statistics.median(s for s, _, _ in got[name]),
+             min(s for s, _, _ in got[name]), max(s for s, _, _ in got[name]),
+             max(m for _, m, _ in got[name]),
+             statistics.median(c for _, _, c in got[name])) for name, _ in cases]
 
 
 SPLIT = """
@@ -80,7 +99,7 @@ n = 0
 for b in r:
     n += b.num_rows
 t2 = time.perf_counter()
-s = urlgrep.scan(sys.argv[1], metadata=True)
+s = urlgrep.scan(sys.argv[1], metadata=True, _arrow_rows=8192)
 while s._next_columns(8192) is not None:
     pass
 t3 = time.perf_counter()
@@ -96,12 +115,18 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--urlgrep", default=os.path.join(ROOT, "target", "release", "urlgrep"))
+    p.add_argument("--sa", action="store_true",
+                   help="the SpamAssassin folder instead of the spool")
     p.add_argument("folder", nargs="?")
     args = p.parse_args()
-    folder = args.folder or spamassassin()
+    folder = args.folder or (spamassassin() if args.sa else spool())
     py = sys.executable
     arrow = ("import urlgrep, sys; t = urlgrep.scan_arrow(sys.argv[1], "
              "metadata=True).read_all(); print(t.num_rows, file=sys.stderr)")
+    inside = ("import time, sys, pyarrow, urlgrep; t0 = time.perf_counter(); "
+              "c0 = time.process_time(); "
+              "t = urlgrep.scan_arrow(sys.argv[1], metadata=True).read_all(); "
+              "print(time.perf_counter() - t0, time.process_time() - c0)")
     dicts = ("import urlgrep, sys; print(sum(1 for _ in urlgrep.scan(sys.argv[1], "
              "metadata=True)), file=sys.stderr)")
     imports = "import pyarrow, urlgrep"
@@ -112,17 +137,19 @@ def main():
         rows = measure_all(args.runs, [
             ("urlgrep --json > /dev/null", [args.urlgrep, "--json", folder]),
             ("urlgrep.scan_arrow(...).read_all()", [py, "-c", arrow, folder]),
+            ("the same, in process (the call alone)", [py, "-c", inside, folder]),
             ("urlgrep.scan(...) consumed", [py, "-c", dicts, folder]),
             ("python -c 'import pyarrow, urlgrep' (start-up alone)", [py, "-c", imports]),
             ("pyarrow.json.read_json(--json output)", [py, "-c", load, f.name]),
         ])
-    base = rows[0][1]
-    print(f"{args.runs} rounds, interleaved")
+    base, cbase = rows[0][1], rows[0][5]
+    print(f"{args.runs} rounds, interleaved; load average {os.getloadavg()[0]:.1f} at the end")
     print()
-    print("| run | median s | min-max s | x CLI | peak RSS MiB |")
-    print("|---|---:|---:|---:|---:|")
-    for name, med, lo, hi, rss in rows:
-        print(f"| {name} | {med:.2f} | {lo:.2f}-{hi:.2f} | {med / base:.2f} | {rss / 1024:.0f} |")
+    print("| run | median s | min-max s | x CLI | CPU s (median) | CPU x CLI | peak RSS MiB |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for name, med, lo, hi, rss, cpu in rows:
+        print(f"| {name} | {med:.2f} | {lo:.2f}-{hi:.2f} | {med / base:.2f} "
+              f"| {cpu:.2f} | {cpu / cbase:.2f} | {rss / 1024:.0f} |")
     print()
     split = subprocess.run([py, "-c", SPLIT, folder], capture_output=True, text=True, check=True)
     print(split.stdout.strip())

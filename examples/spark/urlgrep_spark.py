@@ -457,16 +457,83 @@ def as_piped(record, uri):
     return record
 
 
+def record_batch(batch, schema, uri=None):
+    """The rows of a ``urlgrep.scan_arrow`` batch (match records, the
+    columns of ``urlgrep.ARROW_SCHEMA``) as a batch of ``schema``
+    (``RECORD_SCHEMA``), column by column: no Python object per row. A
+    ``*_truncated`` flag that is false is null, as an absent member of
+    ``--json`` reads. ``uri``: the file's URI of binary read mode (the
+    record labelled as piped input)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    n = batch.num_rows
+
+    def col(name, type=None):
+        c = batch.column(name)
+        return c if type is None or c.type == type else c.cast(type)
+
+    def const(value, type=pa.string()):
+        nulls = pa.nulls(n, type)
+        return nulls if value is None else pc.fill_null(nulls, pa.scalar(value, type))
+
+    def flag(name):
+        return pc.if_else(batch.column(name), pa.scalar(True), pa.scalar(None, pa.bool_()))
+
+    def struct(type, arrays, absent):
+        return pa.StructArray.from_arrays(
+            [arrays.get(f.name, pa.nulls(n, f.type)) for f in type],
+            fields=list(type), mask=pc.is_null(absent))
+
+    mail_t = schema.field("mail").type
+    sender = struct(mail_t.field("from").type, {
+        "address": col("from_address"), "name": col("from_name"),
+        "truncated": flag("from_truncated")}, batch.column("from_truncated"))
+    mail = struct(mail_t, {
+        "message": col("message", pa.int64()),
+        "message_offset": col("message_offset", pa.int64()),
+        "message_id": col("message_id"),
+        "message_id_truncated": flag("message_id_truncated"),
+        "part": col("part", pa.int64()), "location": col("location"),
+        "encoding": col("encoding"), "decoded": col("decoded"),
+        "from": sender, "subject": col("subject"),
+        "subject_truncated": flag("subject_truncated"), "date": col("date"),
+        "date_truncated": flag("date_truncated"), "date_utc": col("date_utc"),
+    }, batch.column("message"))
+    html = struct(schema.field("html").type, {
+        "in": col("html_in"), "element": col("html_element"),
+        "attribute": col("html_attribute"), "link_text": col("link_text"),
+    }, batch.column("html_in"))
+    arrays = {
+        "type": const("match"),
+        "path": col("path") if uri is None else const("-"),
+        "source": const(uri),
+        "offset": col("offset", pa.int64()), "line": col("line", pa.int64()),
+        "column": col("column", pa.int64()), "kind": col("kind"),
+        "url": col("url"), "scheme": col("scheme"), "host": col("host"),
+        "flags": col("flags", schema.field("flags").type),
+        "mail": mail, "html": html,
+    }
+    return pa.RecordBatch.from_arrays(
+        [arrays.get(f.name, pa.nulls(n, f.type)) for f in schema], schema=schema)
+
+
 def module_jsonl_task(opts, shipped, read, schema, batch_rows=8192):
     """The ``mapInArrow`` function of jsonl mode: Arrow batches of paths
     (manifest read) or of ``binaryFile`` rows (binary read) in, Arrow
-    batches of match and reject records (``schema``) out."""
+    batches of match and reject records (``schema``) out. Without
+    ``--rejects`` the records come as ``urlgrep.scan_arrow`` columns,
+    rearranged by ``record_batch``; with it (rejects are no rows of
+    ``scan_arrow``) as ``urlgrep.scan`` dicts."""
 
     def task(batches):
         import pyarrow as pa
         import urlgrep
 
         kwargs = module_kwargs(opts, shipped, "jsonl")
+        if not kwargs.get("rejects"):
+            yield from columns_task(urlgrep, batches, kwargs)
+            return
         rows = []
 
         def records(batch):
@@ -493,6 +560,28 @@ def module_jsonl_task(opts, shipped, read, schema, batch_rows=8192):
                     rows = []
         if rows:
             yield pa.RecordBatch.from_pylist(rows, schema=schema)
+
+    def arrow_or_raise(urlgrep, paths, label, kwargs, uri=None):
+        try:
+            for b in urlgrep.scan_arrow(paths, batch_size=batch_rows, **kwargs):
+                yield record_batch(b, schema, uri)
+        except OSError as e:
+            raise UrlgrepError(f"urlgrep (module) failed on {label}: {e}") from e
+
+    def columns_task(urlgrep, batches, kwargs):
+        for batch in batches:
+            if read == "manifest":
+                paths = batch.column("path").to_pylist()
+                label = paths[0] if len(paths) == 1 else f"{len(paths)} files"
+                yield from arrow_or_raise(urlgrep, paths, label, kwargs)
+                continue
+            uris = batch.column("path").to_pylist()
+            contents = batch.column("content")
+            for i, uri in enumerate(uris):
+                with tempfile.NamedTemporaryFile(prefix="urlgrep-") as f:
+                    f.write(contents[i].as_py())
+                    f.flush()
+                    yield from arrow_or_raise(urlgrep, f.name, uri, kwargs, uri)
 
     return task
 

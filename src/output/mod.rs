@@ -12,6 +12,7 @@ mod json_fast;
 mod options;
 mod printer;
 mod record;
+mod record_visitor;
 mod seen;
 mod select;
 pub mod stats;
@@ -21,4 +22,5 @@ mod url_stats;
 
 pub use options::{Format, PrinterOptions, RecordSender};
 pub use printer::Printer;
+pub use record_visitor::RecordVisitor;
 pub use url::{host, host_from, host_of, redact, tld};

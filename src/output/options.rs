@@ -37,6 +37,10 @@ pub enum Format {
     /// [`PrinterOptions::records`] instead of written: for programs and
     /// bindings that read records, not JSON text.
     Records,
+    /// Every record of [`Format::Json`], borrowed, shown to
+    /// [`PrinterOptions::record_refs`]: for readers that copy the fields
+    /// at once (the Python module's Arrow columns).
+    RecordRefs,
 }
 
 /// Where [`Format::Records`](super::Format::Records) sends each record,
@@ -74,6 +78,9 @@ pub struct PrinterOptions {
     pub format: Format,
     /// Where [`Format::Records`] sends its records (nowhere when `None`).
     pub records: Option<RecordSender>,
+    /// Where [`Format::RecordRefs`] shows its records (nowhere when
+    /// `None`).
+    pub record_refs: Option<super::record_visitor::RecordVisitor>,
     /// Prefix each line with the input's name.
     pub with_filename: bool,
     /// Prefix each line with the line number.

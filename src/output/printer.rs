@@ -17,6 +17,7 @@ mod stats_report;
 use super::emit::{Ctx, Emit, Run, Tally, Url};
 use super::escape::{self, json_text};
 use super::options::{Format, PrinterOptions};
+use super::record_visitor::RecordVisitor;
 use super::select::Selection;
 use super::stats::Counts;
 use crate::driver::{Hit, InputDone, Report, Wants};
@@ -50,7 +51,12 @@ impl Format {
             Format::Stats => Box::new(StatsReport::text(exact_stats, by)),
             Format::StatsJson => Box::new(StatsReport::json(exact_stats, by)),
             Format::StatsTsv => Box::new(StatsReport::tsv(exact_stats, by)),
-            Format::Records => Box::new(Records::new(opts.records.clone())),
+            Format::Records => Box::new(Records::new(
+                opts.records.clone().map(RecordVisitor::owned),
+            )),
+            Format::RecordRefs => {
+                Box::new(Records::new(opts.record_refs.clone()))
+            }
         }
     }
 }

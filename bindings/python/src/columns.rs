@@ -1,5 +1,5 @@
 //! The Arrow columns of `scan_arrow`, built in Rust from the match
-//! records: [`COLUMNS`] says each column's name, type and where in a
+//! records (borrowed, on the scan's thread: src/run.rs): [`COLUMNS`] says each column's name, type and where in a
 //! `MatchRecord` its value is; [`Columns`] collects a batch of rows into
 //! the buffers of the Arrow columnar format (validity bitmaps, `i32`
 //! offsets, values), which Python wraps with `pyarrow.Array.from_buffers`
@@ -66,7 +66,9 @@ fn web_str<'a>(m: &'a MatchRecord<'a>, name: &str) -> Val<'a> {
 
 /// The columns, one row per match record: the record's fields, its
 /// `mail` (with `from`), `html` and `record` (web-archive record)
-/// objects flattened. Every column is nullable.
+/// objects flattened. Every column is nullable. A `*_truncated` flag is
+/// null where its object is absent (`from_truncated`: null when the
+/// message has no `from`), else true or false.
 pub const COLUMNS: &[(&str, Type, Get)] = &[
     ("path", Type::Str, |m| Val::Str(m.path.as_deref())),
     ("path_escaped", Type::Bool, |m| Val::Bool(Some(m.path_escaped))),
@@ -87,6 +89,9 @@ pub const COLUMNS: &[(&str, Type, Get)] = &[
     ("message_id", Type::Str, |m| {
         Val::Str(mail(m).and_then(|x| x.message_id.as_deref()))
     }),
+    ("message_id_truncated", Type::Bool, |m| {
+        Val::Bool(mail(m).map(|x| x.message_id_truncated))
+    }),
     ("part", Type::U64, |m| Val::U64(mail(m).map(|x| x.part))),
     ("location", Type::Str, |m| Val::Str(mail(m).map(|x| &*x.location))),
     ("encoding", Type::Str, |m| Val::Str(mail(m).map(|x| &*x.encoding))),
@@ -97,10 +102,19 @@ pub const COLUMNS: &[(&str, Type, Get)] = &[
     ("from_name", Type::Str, |m| {
         Val::Str(mail(m).and_then(|x| x.from.as_ref()?.name.as_deref()))
     }),
+    ("from_truncated", Type::Bool, |m| {
+        Val::Bool(mail(m).and_then(|x| Some(x.from.as_ref()?.truncated)))
+    }),
     ("subject", Type::Str, |m| {
         Val::Str(mail(m).and_then(|x| x.subject.as_deref()))
     }),
+    ("subject_truncated", Type::Bool, |m| {
+        Val::Bool(mail(m).map(|x| x.subject_truncated))
+    }),
     ("date", Type::Str, |m| Val::Str(mail(m).and_then(|x| x.date.as_deref()))),
+    ("date_truncated", Type::Bool, |m| {
+        Val::Bool(mail(m).map(|x| x.date_truncated))
+    }),
     ("date_utc", Type::Str, |m| {
         Val::Str(mail(m).and_then(|x| x.date_utc.as_deref()))
     }),
@@ -141,6 +155,11 @@ impl Bits {
         Bits { bytes: Vec::with_capacity(bits.div_ceil(8)), len: 0 }
     }
 
+    fn clear(&mut self) {
+        self.bytes.clear();
+        self.len = 0;
+    }
+
     fn push(&mut self, bit: bool) {
         if self.len.is_multiple_of(8) {
             self.bytes.push(0);
@@ -172,6 +191,13 @@ impl Strings {
     fn push(&mut self, s: &str) {
         self.data.extend_from_slice(s.as_bytes());
         self.end();
+    }
+
+    /// No strings, the room kept.
+    fn clear(&mut self) {
+        self.offsets.truncate(4);
+        self.data.clear();
+        self.count = 0;
     }
 
     /// Ends the current string (empty for a null).
@@ -252,12 +278,22 @@ impl Builder {
         }
     }
 
+    /// No rows, the room kept.
+    fn clear(&mut self) {
+        self.valid.clear();
+        self.nulls = 0;
+        self.strings.clear();
+        self.values.clear();
+        self.bits.clear();
+        self.lists.truncate(4);
+    }
+
     /// The column for Python: `(length, null_count, validity or None,
     /// buffers)`; the buffers are `[offsets, data]` (`string`),
     /// `[values]` (`uint64`, `bool`) or `[offsets, item offsets, item
     /// data]` (`list<string>`).
-    fn into_py<'py>(
-        self,
+    fn to_py<'py>(
+        &self,
         py: Python<'py>,
         len: usize,
     ) -> PyResult<Bound<'py, PyTuple>> {
@@ -288,6 +324,12 @@ impl Builder {
 pub struct Columns {
     cols: Vec<Builder>,
     rows: usize,
+}
+
+impl std::fmt::Debug for Columns {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Columns").field("rows", &self.rows).finish()
+    }
 }
 
 impl Columns {
@@ -325,12 +367,19 @@ impl Columns {
     }
 
     /// The columns for Python, in [`COLUMNS`]' order.
-    pub fn into_py<'py>(
-        self,
+    pub fn to_py<'py>(
+        &self,
         py: Python<'py>,
     ) -> PyResult<Vec<Bound<'py, PyTuple>>> {
         let rows = self.rows;
-        self.cols.into_iter().map(|b| b.into_py(py, rows)).collect()
+        self.cols.iter().map(|b| b.to_py(py, rows)).collect()
+    }
+
+    /// No rows, the buffers kept for the next batch (no fresh pages to
+    /// fault in).
+    pub fn clear(&mut self) {
+        self.cols.iter_mut().for_each(Builder::clear);
+        self.rows = 0;
     }
 }
 

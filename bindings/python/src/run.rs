@@ -3,7 +3,12 @@
 //!
 //! In record mode the printer is in `Format::Records`: its record
 //! sender puts each `match`, `reject` and `error` record, owned, into
-//! the batch, and the batches go through the channel; in whole mode
+//! the batch, and the batches go through the channel; in columns mode
+//! (`scan_arrow`) it is in `Format::RecordRefs`: each `match` record,
+//! borrowed, is copied into the Arrow columns of the batch being built
+//! ([`Columns`]), on the scan's side, and the finished columns go
+//! through the channel (no owned record, no Python work per row); in
+//! whole mode
 //! (the statistics) the printer writes into [`Out`], kept and sent when
 //! the run ends. The report in front of the printer ([`Relay`]) stops
 //! the run once the consumer is gone: it says `Wants::Nothing` when the
@@ -18,8 +23,12 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 use urlgrep::input::{Input, InputError};
 use urlgrep::output::json::Record;
-use urlgrep::output::{Format, Printer, PrinterOptions, RecordSender};
+use urlgrep::output::{
+    Format, Printer, PrinterOptions, RecordSender, RecordVisitor,
+};
 use urlgrep::{Driver, Hit, InputDone, Report, Wants};
+
+use crate::columns::Columns;
 
 /// Records in a batch before it is sent.
 const BATCH: usize = 512;
@@ -46,13 +55,34 @@ pub struct ErrorInfo {
 }
 
 /// One thing the run gives: a record, an error, or both (an error
-/// record in record mode).
+/// record in record mode); in columns mode, a batch of rows.
 #[derive(Debug)]
 pub struct Item {
     /// The `match`, `reject` or `error` record.
     pub record: Option<Record<'static>>,
     /// The error, for an error record.
     pub error: Option<ErrorInfo>,
+    /// Columns mode: the rows of the match records before this item's
+    /// error (if any), in Arrow columns.
+    pub columns: Option<Columns>,
+}
+
+impl Item {
+    fn record(record: Record<'static>) -> Item {
+        Item { record: Some(record), error: None, columns: None }
+    }
+}
+
+/// What a run gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// The whole output, when the run ends (the statistics).
+    Whole,
+    /// The records, owned, in batches (`scan`).
+    Records,
+    /// The match records as Arrow columns, in batches of at most this
+    /// many rows (`scan_arrow`); errors as items.
+    Columns(usize),
 }
 
 /// What the channel carries.
@@ -74,6 +104,33 @@ struct State {
     batch: Vec<Item>,
     /// Whole mode: the output is kept, no records are made.
     whole: bool,
+    /// Columns mode: the rows not yet sent (`None` before the first).
+    columns: Option<Columns>,
+    /// Columns mode: the most rows in a batch.
+    rows: usize,
+    /// Columns mode: when the first row of `columns` came.
+    first: Option<Instant>,
+    /// Columns mode: the string bytes per column of the last batch sent
+    /// (the next one's room).
+    sizes: Vec<usize>,
+    /// Columns mode: batches Python has read, emptied, their buffers
+    /// kept for the next ones.
+    spare: Vec<Columns>,
+}
+
+impl State {
+    /// Columns mode: whether the rows should go now (the batch is full,
+    /// or its first row waited [`BATCH_WAIT`]).
+    fn columns_due(&self) -> bool {
+        match &self.columns {
+            Some(c) => {
+                c.rows() >= self.rows
+                    || c.full()
+                    || self.first.is_some_and(|t| t.elapsed() >= BATCH_WAIT)
+            }
+            None => false,
+        }
+    }
 }
 
 fn lock(m: &Mutex<State>) -> MutexGuard<'_, State> {
@@ -102,7 +159,27 @@ fn sender(state: Arc<Mutex<State>>) -> RecordSender {
             rec,
             Record::Match(_) | Record::Reject(_) | Record::Error(_)
         ) {
-            lock(&state).batch.push(Item { record: Some(rec), error: None });
+            lock(&state).batch.push(Item::record(rec));
+        }
+        Ok(())
+    })
+}
+
+/// The record visitor of columns mode: each `match` record's row goes
+/// into the columns being built, the other records nowhere (errors come
+/// as items, from [`Relay`]).
+fn visitor(state: Arc<Mutex<State>>) -> RecordVisitor {
+    RecordVisitor::new(move |rec| {
+        if let Record::Match(m) = rec {
+            let mut guard = lock(&state);
+            let st = &mut *guard;
+            let cols = st.columns.get_or_insert_with(|| {
+                st.first = Some(Instant::now());
+                st.spare.pop().unwrap_or_else(|| {
+                    Columns::new(st.rows.min(1 << 16), &st.sizes)
+                })
+            });
+            cols.push(m);
         }
         Ok(())
     })
@@ -144,16 +221,37 @@ struct Relay {
 }
 
 impl Relay {
-    /// Sends the batch when it is full or old (or `force`).
+    /// Sends the batch when it is full or old (or `force`); in columns
+    /// mode the rows before it first, as an item of their own.
     fn send(&mut self, force: bool) -> io::Result<()> {
         let batch = {
             let mut st = lock(&self.state);
             let due = st.batch.len() >= BATCH
                 || (!st.batch.is_empty() && self.sent.elapsed() >= BATCH_WAIT);
-            if !(force || due) || st.batch.is_empty() {
+            let items = (force || due) && !st.batch.is_empty();
+            let columns = match st.columns.is_some()
+                && (force || items || st.columns_due())
+            {
+                true => st.columns.take(),
+                false => None,
+            };
+            if !items && columns.is_none() {
                 return Ok(());
             }
-            std::mem::take(&mut st.batch)
+            let mut batch = Vec::with_capacity(st.batch.len() + 1);
+            if let Some(c) = columns {
+                st.first = None;
+                st.sizes = c.sizes();
+                batch.push(Item {
+                    record: None,
+                    error: None,
+                    columns: Some(c),
+                });
+            }
+            if items {
+                batch.append(&mut st.batch);
+            }
+            batch
         };
         self.sent = Instant::now();
         self.tx.send(Msg::Items(batch)).map_err(|_| gone())
@@ -195,7 +293,11 @@ impl Report for Relay {
                 {
                     last.error = Some(info);
                 }
-                _ => st.batch.push(Item { record: None, error: Some(info) }),
+                _ => st.batch.push(Item {
+                    record: None,
+                    error: Some(info),
+                    columns: None,
+                }),
             }
         }
         self.send(true)
@@ -248,17 +350,21 @@ pub struct Running {
     /// Set to stop the run.
     pub stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
+    /// What the printer gave (`None` once closed).
+    state: Option<Arc<Mutex<State>>>,
 }
 
 impl Running {
     /// Starts `driver` over `inputs`, printing with `opts` (whole mode:
     /// the output is sent whole when the run ends; record mode: `opts`'
-    /// format is made `Format::Records`, its records sent in batches).
+    /// format is made `Format::Records`, its records sent in batches;
+    /// columns mode: `Format::RecordRefs`, its match records' rows sent
+    /// as Arrow columns).
     pub fn start<I>(
         driver: Driver,
         inputs: I,
         mut opts: PrinterOptions,
-        whole: bool,
+        mode: Mode,
     ) -> io::Result<Running>
     where
         I: IntoIterator<Item = Result<Input, InputError>> + Send + 'static,
@@ -266,16 +372,27 @@ impl Running {
     {
         let (tx, rx) = sync_channel(IN_FLIGHT);
         let stop = Arc::new(AtomicBool::new(false));
-        let state = Arc::new(Mutex::new(State { whole, ..State::default() }));
+        let state = Arc::new(Mutex::new(State {
+            whole: mode == Mode::Whole,
+            ..State::default()
+        }));
         let messages = Messages::default();
-        if !whole {
-            opts.format = Format::Records;
-            opts.records = Some(sender(state.clone()));
+        match mode {
+            Mode::Whole => {}
+            Mode::Records => {
+                opts.format = Format::Records;
+                opts.records = Some(sender(state.clone()));
+            }
+            Mode::Columns(rows) => {
+                lock(&state).rows = rows.max(1);
+                opts.format = Format::RecordRefs;
+                opts.record_refs = Some(visitor(state.clone()));
+            }
         }
         let printer = Printer::new(opts, Out(state.clone()), messages.clone());
         let mut relay = Relay {
             printer,
-            state,
+            state: state.clone(),
             messages,
             tx,
             stop: stop.clone(),
@@ -299,7 +416,24 @@ impl Running {
             // The consumer may be gone: nothing to tell then.
             let _ = relay.tx.send(Msg::Done(done));
         })?;
-        Ok(Running { rx: Mutex::new(Some(rx)), stop, thread: Some(thread) })
+        Ok(Running {
+            rx: Mutex::new(Some(rx)),
+            stop,
+            thread: Some(thread),
+            state: Some(state),
+        })
+    }
+
+    /// Columns mode: gives back a batch Python has read, for its
+    /// buffers to hold a later one (as many as can be in flight).
+    pub fn recycle(&self, mut cols: Columns) {
+        if let Some(state) = &self.state {
+            let mut st = lock(state);
+            if st.spare.len() < IN_FLIGHT {
+                cols.clear();
+                st.spare.push(cols);
+            }
+        }
     }
 
     /// The receiver, taken out (to wait on it without the GIL).
@@ -318,6 +452,7 @@ impl Running {
             rx: Mutex::new(None),
             stop: Arc::new(AtomicBool::new(true)),
             thread: None,
+            state: None,
         }
     }
 

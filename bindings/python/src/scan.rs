@@ -5,7 +5,7 @@
 use crate::columns::Columns;
 use crate::options::{self, FilterArgs, Search};
 use crate::record;
-use crate::run::{ErrorInfo, Item, Msg, Running};
+use crate::run::{ErrorInfo, Item, Mode, Msg, Running};
 use pyo3::exceptions::{
     PyFileNotFoundError, PyOSError, PyPermissionError, PyRuntimeError,
 };
@@ -213,8 +213,11 @@ pub struct Scan {
     on_error: OnError,
     done: bool,
     /// The string bytes per column of the last `_next_columns` batch:
-    /// the next one's room.
+    /// the next one's room (record mode).
     sizes: Vec<usize>,
+    /// Columns mode (`scan_arrow`): the rows come built, as Arrow
+    /// columns, from the scan's thread.
+    columns: bool,
 }
 
 impl Scan {
@@ -278,21 +281,27 @@ impl Scan {
 }
 
 impl Scan {
+    /// The next item, its error raised under `on_error="raise"`.
+    fn next_checked(&mut self, py: Python<'_>) -> PyResult<Option<Item>> {
+        let Some(item) = self.next_item(py)? else { return Ok(None) };
+        if let Some(e) = &item.error {
+            if self.on_error == OnError::Raise {
+                let err = exception(e);
+                self.done = true;
+                self.ready.clear();
+                self.close(py);
+                return Err(err);
+            }
+        }
+        Ok(Some(item))
+    }
+
     /// The next record (an error raised under `on_error="raise"`).
     fn next_record(
         &mut self,
         py: Python<'_>,
     ) -> PyResult<Option<Record<'static>>> {
-        while let Some(item) = self.next_item(py)? {
-            if let Some(e) = &item.error {
-                if self.on_error == OnError::Raise {
-                    let err = exception(e);
-                    self.done = true;
-                    self.ready.clear();
-                    self.close(py);
-                    return Err(err);
-                }
-            }
+        while let Some(item) = self.next_checked(py)? {
             if let Some(r) = item.record {
                 return Ok(Some(r));
             }
@@ -316,16 +325,28 @@ impl Scan {
         Ok(None)
     }
 
-    /// The next `rows` match records as Arrow columns, for `scan_arrow`:
-    /// for each column of `_arrow_columns()`, `(length, null_count,
-    /// validity, buffers)` (src/columns.rs). Records of other types are
-    /// left out; errors are handled as by iteration. `None` at the end.
+    /// The next match records (at most `rows`) as Arrow columns, for
+    /// `scan_arrow`: for each column of `_arrow_columns()`, `(length,
+    /// null_count, validity, buffers)` (src/columns.rs). Records of other
+    /// types are left out; errors are handled as by iteration. `None` at
+    /// the end. A scan started with `_arrow_rows=N` gives the batches
+    /// its thread built, of at most N rows each, whatever `rows` says.
     #[pyo3(name = "_next_columns")]
     fn next_columns<'py>(
         &mut self,
         py: Python<'py>,
         rows: usize,
     ) -> PyResult<Option<Vec<Bound<'py, pyo3::types::PyTuple>>>> {
+        if self.columns {
+            while let Some(item) = self.next_checked(py)? {
+                if let Some(cols) = item.columns.filter(|c| c.rows() > 0) {
+                    let got = cols.to_py(py);
+                    self.run.recycle(cols);
+                    return got.map(Some);
+                }
+            }
+            return Ok(None);
+        }
         let rows = rows.max(1);
         let mut cols = Columns::new(rows.min(1 << 16), &self.sizes);
         while cols.rows() < rows && !cols.full() {
@@ -338,7 +359,7 @@ impl Scan {
             return Ok(None);
         }
         self.sizes = cols.sizes();
-        cols.into_py(py).map(Some)
+        cols.to_py(py).map(Some)
     }
 
     /// Stops the scan and waits for its thread to end; the iterator then
@@ -375,7 +396,8 @@ impl Scan {
     ignore_case=false, rejects=false, metadata=false, html_context=false,
     header=None, strict=false, redact=false, unique=false, max_count=None,
     keep_defanged=false, text=false, qp_repair=false, follow=false,
-    max_depth=None, glob=None, warc=true, resolve=false, on_error="raise"))]
+    max_depth=None, glob=None, warc=true, resolve=false, on_error="raise",
+    _arrow_rows=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn scan(
     paths: &Bound<'_, PyAny>,
@@ -408,6 +430,7 @@ pub fn scan(
     warc: bool,
     resolve: bool,
     on_error: &str,
+    _arrow_rows: Option<usize>,
 ) -> PyResult<Scan> {
     let on_error = OnError::new(on_error)?;
     let c = common(
@@ -454,7 +477,10 @@ pub fn scan(
         keep_defanged,
         ..c.printer(Format::Json, rejects)?
     };
-    let run = Running::start(driver, c.inputs(), opts, false)
+    // `_arrow_rows` (scan_arrow's batch size): the rows built on the
+    // scan's thread, from borrowed records.
+    let mode = _arrow_rows.map_or(Mode::Records, Mode::Columns);
+    let run = Running::start(driver, c.inputs(), opts, mode)
         .map_err(|e| PyOSError::new_err(e.to_string()))?;
     Ok(Scan {
         run,
@@ -462,6 +488,7 @@ pub fn scan(
         on_error,
         done: false,
         sizes: Vec::new(),
+        columns: mode != Mode::Records,
     })
 }
 
@@ -553,7 +580,7 @@ pub fn stats(
     let format = if partial { Format::StatsTsv } else { Format::StatsJson };
     let opts =
         PrinterOptions { top, exact_stats, by, ..c.printer(format, rejects)? };
-    let run = Running::start(driver, c.inputs(), opts, true)
+    let run = Running::start(driver, c.inputs(), opts, Mode::Whole)
         .map_err(|e| PyOSError::new_err(e.to_string()))?;
     let mut scan = Scan {
         run,
@@ -561,6 +588,7 @@ pub fn stats(
         on_error,
         done: false,
         sizes: Vec::new(),
+        columns: false,
     };
     let mut output = None;
     loop {

@@ -132,6 +132,9 @@ def test_scan_arrow_equals_scan():
         assert row["date_utc"] == mail.get("date_utc")
         assert row["from_address"] == sender.get("address")
         assert row["link_text"] == html.get("link_text")
+        for flag in ("message_id_truncated", "subject_truncated", "date_truncated"):
+            assert row[flag] == (mail.get(flag, False) if mail else None)
+        assert row["from_truncated"] == (sender.get("truncated", False) if "from" in mail else None)
     assert sum(1 for r in rows if r["subject"]) > 10
 
 
@@ -155,6 +158,22 @@ def test_records_before_an_error_come_first(tmp_path):
     with pytest.raises(FileNotFoundError):
         next(it)
     assert list(it) == []
+
+
+def test_scan_arrow_rows_before_an_error_come_first(tmp_path):
+    """The rows read before an error are a batch of their own, then the
+    error raises (collected: no row); none is lost or repeated."""
+    pytest.importorskip("pyarrow")
+    ok = tmp_path / "a.txt"
+    ok.write_bytes(b"http://a.example/ http://b.example/\n")
+    missing = tmp_path / "missing"
+    reader = urlgrep.scan_arrow([ok, missing, ok], batch_size=100)
+    assert reader.read_next_batch().column("url").to_pylist() == [
+        "http://a.example/", "http://b.example/"]
+    with pytest.raises(FileNotFoundError):
+        reader.read_next_batch()
+    table = urlgrep.scan_arrow([ok, missing, ok], on_error="collect").read_all()
+    assert table.column("url").to_pylist() == ["http://a.example/", "http://b.example/"] * 2
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root reads any file")

@@ -1,35 +1,39 @@
-//! [`Format::Records`](super::Format::Records): every record of the JSON
-//! Lines output handed, owned, to a function instead of written: what a
-//! program or a binding (the Python module) reads without parsing JSON
-//! text, and holds past the batch it came from.
+//! [`Format::RecordRefs`](crate::output::Format::RecordRefs) and
+//! [`Format::Records`](crate::output::Format::Records): every record of
+//! the JSON Lines output handed to a function instead of written,
+//! borrowed from the hit for the time of the call (a reader that copies
+//! the fields at once: the Python module's Arrow columns), or owned (an
+//! allocation per string per URL: what a program holds past the batch it
+//! came from). One writer: an owned record is a borrowed one made owned
+//! ([`RecordVisitor::owned`]).
 
 use crate::driver::InputDone;
 use crate::input::{Input, InputError};
 use crate::output::emit::{Ctx, Emit, Run, Tally, Url};
 use crate::output::json::Record;
-use crate::output::options::RecordSender;
 use crate::output::record::{
     end_record, error_record, match_record, origin, reject_record,
     summary_record,
 };
+use crate::output::record_visitor::RecordVisitor;
 use crate::parse::Reject;
 use std::io::{self, Write};
 
-/// The records writer: sends, writes nothing.
+/// The borrowed records writer: shows, writes nothing.
 #[derive(Debug)]
 pub(super) struct Records {
-    send: Option<RecordSender>,
+    visit: Option<RecordVisitor>,
 }
 
 impl Records {
-    /// A writer sending to `send` (nowhere when `None`).
-    pub(super) fn new(send: Option<RecordSender>) -> Records {
-        Records { send }
+    /// A writer showing to `visit` (nowhere when `None`).
+    pub(super) fn new(visit: Option<RecordVisitor>) -> Records {
+        Records { visit }
     }
 
-    fn send(&self, rec: Record<'_>) -> io::Result<()> {
-        match &self.send {
-            Some(s) => s.send(rec.into_owned()),
+    fn visit(&self, rec: &Record<'_>) -> io::Result<()> {
+        match &self.visit {
+            Some(v) => v.visit(rec),
             None => Ok(()),
         }
     }
@@ -46,7 +50,7 @@ impl<W: Write> Emit<W> for Records {
         cx: &Ctx<'_>,
         input: &Input,
     ) -> io::Result<()> {
-        self.send(Record::Begin(origin(&cx.opts.stdin_label, &input.source)))
+        self.visit(&Record::Begin(origin(&cx.opts.stdin_label, &input.source)))
     }
 
     fn url(
@@ -55,7 +59,7 @@ impl<W: Write> Emit<W> for Records {
         cx: &Ctx<'_>,
         url: &Url<'_>,
     ) -> io::Result<()> {
-        self.send(Record::Match(match_record(cx, url)))
+        self.visit(&Record::Match(match_record(cx, url)))
     }
 
     fn reject(
@@ -65,7 +69,7 @@ impl<W: Write> Emit<W> for Records {
         url: &Url<'_>,
         reject: Reject,
     ) -> io::Result<()> {
-        self.send(Record::Reject(reject_record(cx, url, reject)))
+        self.visit(&Record::Reject(reject_record(cx, url, reject)))
     }
 
     fn error(
@@ -74,7 +78,7 @@ impl<W: Write> Emit<W> for Records {
         cx: &Ctx<'_>,
         err: &InputError,
     ) -> io::Result<()> {
-        self.send(Record::Error(error_record(cx, err)))
+        self.visit(&Record::Error(error_record(cx, err)))
     }
 
     fn end(
@@ -85,7 +89,7 @@ impl<W: Write> Emit<W> for Records {
         done: &InputDone,
         tally: &Tally,
     ) -> io::Result<()> {
-        self.send(Record::End(end_record(cx, &input.source, done, tally)))
+        self.visit(&Record::End(end_record(cx, &input.source, done, tally)))
     }
 
     fn finish(
@@ -94,6 +98,6 @@ impl<W: Write> Emit<W> for Records {
         _: &Ctx<'_>,
         run: &Run<'_>,
     ) -> io::Result<()> {
-        self.send(Record::Summary(summary_record(run)))
+        self.visit(&Record::Summary(summary_record(run)))
     }
 }
