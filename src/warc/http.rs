@@ -10,7 +10,7 @@ use flate2::bufread::{DeflateDecoder, MultiGzDecoder, ZlibDecoder};
 
 use super::chunked::{looks_chunked, read_line, Chunked};
 use super::error::{quote, Error, Fault};
-use super::head::{parse_fields, trim_end_cr};
+use super::head::{parse_fields, trim_end_cr, Fields};
 
 /// The longest HTTP head read; a longer one is an error
 /// (`Fault::HeadTooLong`) and its record's payload is not read.
@@ -97,7 +97,7 @@ impl<R: Read> BufRead for Buffered<R> {
 pub struct HttpHead {
     start_line: String,
     status: Option<u16>,
-    fields: Vec<(String, String)>,
+    fields: Fields,
     len: u64,
 }
 
@@ -115,15 +115,12 @@ impl HttpHead {
 
     /// The first field named `name` (ignoring ASCII case).
     pub fn field(&self, name: &str) -> Option<&str> {
-        self.fields
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
+        self.fields.get(name)
     }
 
     /// The fields in order.
     pub fn fields(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.fields.iter().map(|(n, v)| (n.as_str(), v.as_str()))
+        self.fields.iter()
     }
 
     /// The body's `Content-Type`.
