@@ -89,15 +89,26 @@ fn drain<R: Read>(dec: &mut R, buf: &mut [u8]) -> io::Result<u64> {
 /// Inflates `path` member by member, and the coded bodies of its records.
 fn layers(path: &str, c: &mut Counts) -> io::Result<()> {
     let mut rdr = BufReader::with_capacity(WINDOW, File::open(path)?);
-    let mut member = Vec::new();
+    let mut member: Vec<u8> = Vec::new();
     let mut body = Vec::new();
     let mut buf = vec![0u8; WINDOW];
     while !rdr.fill_buf()?.is_empty() {
-        member.clear();
-        GzDecoder::new(&mut rdr).read_to_end(&mut member)?;
-        c.bytes += member.len() as u64;
+        // Read a window at a time into the buffer kept from the member
+        // before (zeroed only where it grows), as the outer floor reads.
+        let mut dec = GzDecoder::new(&mut rdr);
+        let mut len = 0;
+        loop {
+            if member.len() < len + WINDOW {
+                member.resize(len + WINDOW, 0);
+            }
+            match dec.read(&mut member[len..len + WINDOW])? {
+                0 => break,
+                n => len += n,
+            }
+        }
+        c.bytes += len as u64;
         c.members += 1;
-        let mut rest = &member[..];
+        let mut rest = &member[..len];
         while let Some((block, after)) = next_record(rest) {
             inner(block, &mut body, &mut buf, c)?;
             rest = after;
