@@ -42,9 +42,13 @@ impl Spare {
     /// 1.4 MiB, more with `--find all`.
     pub(super) const LARGEST: usize = 2 << 20;
 
-    /// A cleared batch, or a new one.
+    /// A cleared batch, or a new one; its parts
+    /// ([`Batch::take_part`]) take their batches from this pool too.
     pub(super) fn take(&self) -> Box<Batch> {
-        self.0.lock().ok().and_then(|mut v| v.pop()).unwrap_or_default()
+        let mut batch: Box<Batch> =
+            self.0.lock().ok().and_then(|mut v| v.pop()).unwrap_or_default();
+        batch.spare = Some(self.clone());
+        batch
     }
 
     /// Clears `batch` and keeps it for [`Spare::take`]. The pool holds
@@ -119,6 +123,10 @@ pub(super) struct Batch {
     /// message numbers relative to the slice, as a slice's batch), and
     /// whether that slice is its file's first.
     pub(super) sliced: Option<bool>,
+    /// The pool it was taken from, where [`Batch::take_part`] takes the
+    /// vectors the batch goes on with (none in the pool itself: a pooled
+    /// batch holding its pool would keep it alive).
+    pub(super) spare: Option<Spare>,
 }
 
 /// A candidate whose URL is `urls[url.0..url.1]` of its batch.
@@ -147,17 +155,27 @@ impl Batch {
     }
 
     /// Takes the candidates found so far (with their warnings) out, as
-    /// a part to send on.
+    /// a part to send on. The batch goes on with the vectors of a
+    /// reported part from its pool ([`Spare::take`]), or of the same
+    /// capacities: vectors grown again from nothing for every part of
+    /// 16,384 hits made `realloc` copies and page faults (96% of the page
+    /// faults of `-j1 -c` on a 200 MiB `.warc.gz`).
     pub(super) fn take_part(&mut self) -> Box<Batch> {
-        Box::new(Batch {
-            hits: std::mem::take(&mut self.hits),
-            records: std::mem::take(&mut self.records),
-            urls: std::mem::take(&mut self.urls),
-            warnings: std::mem::take(&mut self.warnings),
-            faults: std::mem::take(&mut self.faults),
-            opened: true,
-            ..Batch::default()
-        })
+        let mut part = match &self.spare {
+            Some(spare) => spare.take(),
+            None => Box::new(Batch {
+                hits: Vec::with_capacity(self.hits.capacity()),
+                urls: Vec::with_capacity(self.urls.capacity()),
+                ..Batch::default()
+            }),
+        };
+        std::mem::swap(&mut part.hits, &mut self.hits);
+        std::mem::swap(&mut part.records, &mut self.records);
+        std::mem::swap(&mut part.urls, &mut self.urls);
+        part.warnings = std::mem::take(&mut self.warnings);
+        part.faults = std::mem::take(&mut self.faults);
+        part.opened = true;
+        part
     }
 
     pub(super) fn failed() -> Box<Batch> {

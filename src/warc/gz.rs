@@ -88,15 +88,17 @@ impl<R: BufRead> BufRead for Counting<R> {
     }
 }
 
-/// The compressed bytes read ahead: a buffer of its own, filled to
-/// `INPUT` bytes at a time (or to the end), and realigned so that each
-/// member starts a fill. So the decoder sees every member in the same
-/// pieces whatever the reader beneath hands out (a 1-byte `BufReader`, a
-/// pipe, a slice of the file that starts at the member): how much a
-/// damaged member inflates before its error depends on those pieces, and
-/// must not depend on the reader.
+/// The compressed bytes read ahead: a buffer of its own, filled `INPUT`
+/// bytes at a time (or to the end), and at each member's start filled to
+/// `INPUT` bytes after that start. So the decoder sees every member in the
+/// same pieces whatever the reader beneath hands out (a 1-byte
+/// `BufReader`, a pipe, a slice of the file that starts at the member):
+/// how much a damaged member inflates before its error depends on those
+/// pieces, and must not depend on the reader.
 pub(crate) struct Window<R> {
     inner: Counting<R>,
+    /// `buf[start..end]` is read and not consumed; `buf.len()` is at least
+    /// [`HOLD`] once filled (more after an `unread` that did not fit).
     buf: Vec<u8>,
     start: usize,
     end: usize,
@@ -106,6 +108,14 @@ pub(crate) struct Window<R> {
 
 /// The compressed bytes are read in pieces of this size.
 const INPUT: usize = 64 * 1024;
+
+/// The window's buffer: a member's first piece is read in place after
+/// the bytes before it, and what is left is moved to the front only when
+/// fewer than `INPUT` bytes of room follow the member's start. Moving it
+/// to the front at every member (a buffer of `INPUT`) moved up to 64 KiB
+/// a member: 15% of the instructions of `-j1 -c` on a `.warc.gz` of
+/// 2.7 KiB members, 16 times the bytes of the file.
+const HOLD: usize = 8 * INPUT;
 
 impl<R: BufRead> Window<R> {
     fn new(inner: Counting<R>, count: u64) -> Window<R> {
@@ -127,22 +137,32 @@ impl<R: BufRead> Window<R> {
         self.count -= n as u64;
     }
 
-    /// Moves what is left to the front and fills the rest, so that the
-    /// next member's pieces start at its first byte.
+    /// Fills the window to `INPUT` bytes after its start (or to the
+    /// end), so that the next member's first piece is the `INPUT` bytes
+    /// from its first byte; what is left is moved to the front first when
+    /// the buffer has no room for that.
     fn realign(&mut self) -> io::Result<()> {
-        self.buf.copy_within(self.start..self.end, 0);
-        self.end -= self.start;
-        self.start = 0;
-        self.fill()
+        if self.start + INPUT > self.buf.len().max(HOLD) {
+            self.buf.copy_within(self.start..self.end, 0);
+            self.end -= self.start;
+            self.start = 0;
+        }
+        self.fill_to(self.start + INPUT)
     }
 
-    /// Reads to `INPUT` bytes, or to the end.
+    /// Reads to `INPUT` bytes (the window empty, at the buffer's front),
+    /// or to the end.
     fn fill(&mut self) -> io::Result<()> {
-        if self.buf.len() < INPUT {
-            self.buf.resize(INPUT, 0);
+        self.fill_to(INPUT)
+    }
+
+    /// Reads to `buf[..to]`, or to the end.
+    fn fill_to(&mut self, to: usize) -> io::Result<()> {
+        if self.buf.len() < to {
+            self.buf.resize(to.max(HOLD), 0);
         }
-        while self.end < INPUT {
-            match self.inner.read(&mut self.buf[self.end..INPUT]) {
+        while self.end < to {
+            match self.inner.read(&mut self.buf[self.end..to]) {
                 Ok(0) => break,
                 Ok(n) => self.end += n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}

@@ -92,7 +92,7 @@ pub struct Head {
     /// ARC's header line: URL, IP, date, content type, length.
     pub(crate) arc: Option<[String; 5]>,
     /// WARC: the fields in order, names as written, values unfolded.
-    pub(crate) fields: Vec<(String, String)>,
+    pub(crate) fields: Fields,
 }
 
 impl Head {
@@ -145,15 +145,12 @@ impl Head {
             let i = ARC.iter().position(|n| n.eq_ignore_ascii_case(name))?;
             return Some(&arc[i]);
         }
-        self.fields
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
+        self.fields.get(name)
     }
 
     /// The named fields in order (WARC; empty for ARC).
     pub fn fields(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.fields.iter().map(|(n, v)| (n.as_str(), v.as_str()))
+        self.fields.iter()
     }
 
     /// `WARC-Target-URI` (ARC: the header line's URL), the `<…>` that
@@ -229,9 +226,28 @@ pub const MAX_HEAD: usize = 256 * 1024;
 pub(crate) fn parse_fields(
     raw: &[u8],
     strict: bool,
-) -> Result<Vec<(String, String)>, String> {
-    let mut fields: Vec<(String, String)> = Vec::new();
-    let mut lines = raw.split(|&c| c == b'\n');
+) -> Result<Fields, String> {
+    // Checked once: a head that is UTF-8 (as nearly all are) gives its
+    // pieces, cut at ASCII bytes, as they are.
+    let utf8 = std::str::from_utf8(raw).ok();
+    let push_lossy = |text: &mut String, piece: &[u8]| {
+        // Where `piece` (a part of `raw`, or an empty slice of its own) is
+        // in `raw`.
+        let at = (piece.as_ptr() as usize).checked_sub(raw.as_ptr() as usize);
+        let whole =
+            at.and_then(|at| utf8?.get(at..at.checked_add(piece.len())?));
+        match whole {
+            Some(s) if std::ptr::eq(s.as_ptr(), piece.as_ptr()) => {
+                text.push_str(s)
+            }
+            _ => push_lossy(text, piece),
+        }
+    };
+    let mut fields = Fields {
+        text: String::with_capacity(raw.len()),
+        ends: Vec::with_capacity(memchr::memchr_iter(b'\n', raw).count()),
+    };
+    let mut lines = split_lines(raw);
     lines.next(); // the version line
     for line in lines {
         let line = trim_end_cr(line);
@@ -240,17 +256,18 @@ pub(crate) fn parse_fields(
         }
         if line[0] == b' ' || line[0] == b'\t' {
             // RFC 2616 §2.2 LWS: a continuation line, joined by one space.
-            let Some((_, value)) = fields.last_mut() else {
+            let Some((name_end, value_end)) = fields.ends.last_mut() else {
                 if !strict {
                     continue;
                 }
                 return Err("a continuation line before any field".into());
             };
-            let more = String::from_utf8_lossy(trim(line));
-            if !value.is_empty() && !more.is_empty() {
-                value.push(' ');
+            let more = trim(line);
+            if *value_end > *name_end && !more.is_empty() {
+                fields.text.push(' ');
             }
-            value.push_str(&more);
+            push_lossy(&mut fields.text, more);
+            *value_end = fields.text.len();
             continue;
         }
         let Some(colon) = memchr::memchr(b':', line) else {
@@ -272,13 +289,70 @@ pub(crate) fn parse_fields(
                 super::error::quote(&line[..colon])
             ));
         }
-        let value = String::from_utf8_lossy(trim(&line[colon + 1..]));
-        fields.push((
-            String::from_utf8_lossy(name).into_owned(),
-            value.into_owned(),
-        ));
+        push_lossy(&mut fields.text, name);
+        let name_end = fields.text.len();
+        push_lossy(&mut fields.text, trim(&line[colon + 1..]));
+        fields.ends.push((name_end, fields.text.len()));
     }
     Ok(fields)
+}
+
+/// Appends `bytes` to `text`, a byte that is no UTF-8 as U+FFFD (as
+/// `String::from_utf8_lossy`, whose byte-by-byte check of every piece was
+/// 1.4% of the instructions of a `.warc.gz`).
+fn push_lossy(text: &mut String, bytes: &[u8]) {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => text.push_str(s),
+        Err(_) => text.push_str(&String::from_utf8_lossy(bytes)),
+    }
+}
+
+/// The pieces of `raw` between its newlines (as `raw.split(|&c| c ==
+/// b'\n')` gives them), found with `memchr`.
+fn split_lines(raw: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut rest = Some(raw);
+    std::iter::from_fn(move || {
+        let r = rest?;
+        match memchr::memchr(b'\n', r) {
+            Some(i) => {
+                rest = Some(&r[i + 1..]);
+                Some(&r[..i])
+            }
+            None => {
+                rest = None;
+                Some(r)
+            }
+        }
+    })
+}
+
+/// The named fields of a head, in order: their names and values end to
+/// end in one string, so that a head costs two allocations, not two a
+/// field (they were 5% of the instructions of `-j1 -c` on a `.warc.gz`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Fields {
+    text: String,
+    /// Each field's name end and value end in `text`; its name begins
+    /// where the field before it ends.
+    ends: Vec<(usize, usize)>,
+}
+
+impl Fields {
+    /// The fields in order: (name, value).
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        let mut start = 0;
+        self.ends.iter().map(move |&(name_end, value_end)| {
+            let name = self.text.get(start..name_end).unwrap_or_default();
+            let value = self.text.get(name_end..value_end).unwrap_or_default();
+            start = value_end;
+            (name, value)
+        })
+    }
+
+    /// The value of the first field named `name` (ignoring ASCII case).
+    pub(crate) fn get(&self, name: &str) -> Option<&str> {
+        self.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v)
+    }
 }
 
 /// `line` without its trailing CRs (`\r\r\n` ends are seen in the wild).
@@ -360,10 +434,7 @@ mod tests {
     fn fields_fold_and_ignore_case() {
         let raw = b"WARC/1.1\r\nWARC-Type: response\r\nX-Long: one\r\n  two\r\n\ttwo-b\r\ncontent-length:  12 \r\n\r\n";
         let fields = parse_fields(raw, true).unwrap();
-        assert_eq!(
-            fields[1],
-            ("X-Long".to_string(), "one two two-b".to_string())
-        );
+        assert_eq!(fields.iter().nth(1), Some(("X-Long", "one two two-b")));
         let head = Head {
             format: Format::Warc,
             offset: 0,
@@ -376,6 +447,23 @@ mod tests {
         };
         assert_eq!(head.field("CONTENT-LENGTH"), Some("12"));
         assert_eq!(head.field("x-long"), Some("one two two-b"));
+    }
+
+    /// A head with a byte that is no UTF-8 gives it as U+FFFD, the rest
+    /// as it is; a value of spaces alone is empty.
+    #[test]
+    fn fields_not_utf8_and_empty_values() {
+        let raw = b"WARC/1.1\r\nA: caf\xc3\xa9\r\nB: x\xffy\r\nC:   \r\n  \r\nD: d\r\n\r\n";
+        let fields = parse_fields(raw, true).unwrap();
+        let all: Vec<_> = fields.iter().collect();
+        assert_eq!(
+            all,
+            [("A", "caf\u{e9}"), ("B", "x\u{fffd}y"), ("C", ""), ("D", "d")]
+        );
+        let utf8 = b"WARC/1.1\r\nA: caf\xc3\xa9\r\nC:\r\n\r\n";
+        let fields = parse_fields(utf8, true).unwrap();
+        assert_eq!(fields.get("a"), Some("caf\u{e9}"));
+        assert_eq!(fields.get("c"), Some(""));
     }
 
     #[test]

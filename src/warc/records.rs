@@ -278,19 +278,26 @@ impl<R: BufRead> Records<R> {
     /// also ends where a gzip member begins.
     fn read_line(&mut self, max: usize) -> Result<Option<bool>, Error> {
         self.buf.clear();
+        self.read_line_after(0, max)
+    }
+
+    /// [`read_line`](Records::read_line) appending to `buf` (its first
+    /// `keep` bytes), in place: at most `max` bytes of the line.
+    fn read_line_after(
+        &mut self,
+        keep: usize,
+        max: usize,
+    ) -> Result<Option<bool>, Error> {
         loop {
-            if !self.buf.is_empty() && self.resync && self.src.fresh() {
+            let line = self.buf.len() - keep;
+            if line > 0 && self.resync && self.src.fresh() {
                 return Ok(Some(true));
             }
             let b = self.src.fill_buf()?;
             if b.is_empty() {
-                return Ok(if self.buf.is_empty() {
-                    None
-                } else {
-                    Some(true)
-                });
+                return Ok(if line == 0 { None } else { Some(true) });
             }
-            let room = max - self.buf.len();
+            let room = max - line;
             let look = &b[..b.len().min(room)];
             if let Some(i) = memchr::memchr(b'\n', look) {
                 self.buf.extend_from_slice(&look[..=i]);
@@ -300,7 +307,7 @@ impl<R: BufRead> Records<R> {
             let n = look.len();
             self.buf.extend_from_slice(look);
             self.src.consume(n);
-            if self.buf.len() >= max {
+            if self.buf.len() - keep >= max {
                 return Ok(Some(false));
             }
         }
@@ -396,7 +403,7 @@ impl<R: BufRead> Records<R> {
                 record_type,
                 content_length,
                 arc: Some(parts),
-                fields: Vec::new(),
+                fields: head::Fields::default(),
             });
         }
         // WARC: the fields, to the empty line.
@@ -426,15 +433,9 @@ impl<R: BufRead> Records<R> {
         let fields = head::parse_fields(&raw, true)
             .map_err(|why| bad(Fault::BadHead(why)))?;
         let record_type = fields
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case("WARC-Type"))
-            .map_or(RecordType::Other(String::new()), |(_, v)| {
-                RecordType::from_name(v)
-            });
-        let length = fields
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case("Content-Length"))
-            .map(|(_, v)| v.as_str());
+            .get("WARC-Type")
+            .map_or(RecordType::Other(String::new()), RecordType::from_name);
+        let length = fields.get("Content-Length");
         let content_length = match length.map(head::parse_length) {
             Some(Some(n)) => n,
             Some(None) => {
@@ -462,13 +463,11 @@ impl<R: BufRead> Records<R> {
         })
     }
 
-    /// [`read_line`](Records::read_line) appending to `buf`.
+    /// [`read_line`](Records::read_line) appending to `buf` (a head's
+    /// lines read into one buffer: a new one a line was 9 allocations a
+    /// record).
     fn read_line_append(&mut self, max: usize) -> Result<Option<bool>, Error> {
-        let kept = std::mem::take(&mut self.buf);
-        let got = self.read_line(max);
-        let mut line = std::mem::replace(&mut self.buf, kept);
-        self.buf.append(&mut line);
-        got
+        self.read_line_after(self.buf.len(), max)
     }
 }
 
