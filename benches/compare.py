@@ -355,6 +355,9 @@ def warc_tools(python):
         ("urlgrep -j1", [urlgrep, "-j1"]),
         ("inflate floor", [inflate]),
         ("inflate floor --multi", [inflate, "--multi"]),
+        # Every compressed layer a reader of the pages undoes: the gzip
+        # members and the responses' own chunked/gzip/deflate codings.
+        ("inflate floor --layers", [inflate, "--layers"]),
     ], [
         ("urlgrep -j1 -c", [urlgrep, "-j1", "-c"]),
         (f"urlgrep -j{n} -c", [urlgrep, f"-j{n}", "-c"]),
@@ -362,6 +365,7 @@ def warc_tools(python):
         ("FastWARC + re", [python, peer, "fastwarc"]),
         ("warcio + re", [python, peer, "warcio"]),
         ("inflate floor", [inflate]),
+        ("inflate floor --layers", [inflate, "--layers"]),
     ]
 
 
