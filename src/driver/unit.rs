@@ -1,7 +1,8 @@
 //! Searching one unit: a whole input, a stream, or a slice.
 
 use super::batch::{
-    Batch, Collect, Counted, Eager, Part, Parts, RangeCollect, PART_EVERY,
+    Batch, Collect, Counted, Eager, Part, Parts, RangeCollect, Scan,
+    PART_EVERY, PLAIN_PART_HITS,
 };
 use super::config::Driver;
 use super::how::{read_block, read_head, How, SNIFF_LEN};
@@ -9,6 +10,7 @@ use super::plan::{Done, FileState, SliceUnit, Unit};
 use crate::container::Reading;
 use crate::input::{self, Compression, Input, InputError, Source};
 use crate::search::buffer::{read_at, read_retry, Buffer};
+use crate::search::lines::LineCounter;
 use rayon::prelude::*;
 use std::cell::RefCell;
 use std::fs::File;
@@ -253,6 +255,7 @@ impl Driver {
         }
         let mut sink = Collect {
             batch: &mut batch,
+            spare: &self.spare,
             input,
             part,
             raw: &raw,
@@ -321,8 +324,9 @@ impl Driver {
     /// A slice of a big file, scanned from its start or, when the
     /// previous slice spilled into it, from `resume` (absolute). A read
     /// that ended early is in [`Batch::ended`], and what it read before
-    /// that is searched. An mbox slice too long to hold sends its
-    /// matches on in parts to `part` when there is one.
+    /// that is searched. With a `part` to send to, a plain slice sends
+    /// its hits on in parts of [`PLAIN_PART_HITS`] ([`Parts::put`]), and
+    /// an mbox slice too long to hold its matches as it reads them.
     pub(super) fn search_slice(
         &self,
         slice: &SliceUnit,
@@ -362,8 +366,32 @@ impl Driver {
                 self.finder.candidates_from(bytes, from, stop)
             }
         };
-        let mut lines =
-            batch.collect(it.by_ref(), bytes, slice.start, self.lines);
+        batch.opened = true;
+        let mut lines = LineCounter::default();
+        let scan = Scan { bytes, base: slice.start, lines: self.lines };
+        match part {
+            None => {
+                batch.collect_some(&mut it, scan, &mut lines, usize::MAX);
+            }
+            // The hits go on in parts: a 4 MiB slice of one URL a line
+            // held 175 k hits (26 MB) until it ended, one such slice a
+            // thread (issue 33.6).
+            Some(part) => {
+                while !batch.collect_some(
+                    &mut it,
+                    scan,
+                    &mut lines,
+                    PLAIN_PART_HITS,
+                ) {
+                    let mut p = batch.take_part(&self.spare);
+                    p.sliced = Some(slice.first);
+                    p.plain = Some(slice.start);
+                    if !part.put(&slice.input, p) {
+                        break;
+                    }
+                }
+            }
+        }
         batch.resume = slice.start + it.resume() as u64;
         if self.lines {
             // Counted on from the last candidate's line.
@@ -397,6 +425,7 @@ impl Driver {
         };
         let mut sink = RangeCollect {
             batch: &mut batch,
+            spare: &self.spare,
             part: part.map(|p| (p, &slice.input, slice.first)),
             stopped: false,
             eager: Eager::default(),
