@@ -98,6 +98,20 @@ impl Driver {
                 }
             }
         }
+        self.count_on(file, slice, batch);
+        rescan
+    }
+
+    /// Counts the batch of `slice`, scanned from where the scan of the
+    /// whole file goes on, in its file: offsets, line and message
+    /// numbers counted on from the slices before it, which `file` then
+    /// counts it with.
+    pub(super) fn count_on(
+        &self,
+        file: &mut FileState,
+        slice: &SliceUnit,
+        batch: &mut Batch,
+    ) {
         file.resume = file.resume.max(batch.resume);
         // A slice whose offsets count from its own start in the
         // decompressed stream moves by what the slices before it held.
@@ -108,7 +122,6 @@ impl Driver {
         file.lines += batch.newlines;
         file.bytes += batch.bytes;
         file.messages += batch.messages;
-        rescan
     }
 }
 

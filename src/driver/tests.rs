@@ -592,12 +592,17 @@ impl Report for Messages {
 }
 
 /// Dense text, every line pair a URL wrapped across its newline: a slice
-/// cut there is spilled into by the slice before.
+/// cut there is spilled into by the slice before, and scanned from its
+/// start it would find another URL (the one inside the wrapped URL's
+/// query).
 fn dense_wrapped(units: usize) -> Vec<u8> {
     let mut t = Vec::new();
     for i in 0..units {
-        writeln!(t, "http://a{i}.example/ <URL:http://w{i}.exa\n mple/>")
-            .unwrap();
+        writeln!(
+            t,
+            "http://a{i}.example/ <URL:http://w{i}.exa\n mple/?u=http://in{i}.ex/>"
+        )
+        .unwrap();
     }
     t
 }
@@ -674,6 +679,53 @@ fn plain_slices_in_parts_report_as_the_whole_file() {
             .count();
         let got = run(&path, 2, slice as usize);
         assert!(got == whole, "slice {slice} differs");
+        // Walked without sizes, the file is found big by its worker
+        // (`search_big`), which searches dense slices itself, in parts.
+        let d = Driver::builder()
+            .threads(2)
+            .slice_size(slice as usize)
+            .build(Finder::new());
+        let opts =
+            input::WalkOptions { skip_stat: true, ..Default::default() };
+        let mut r = Record::default();
+        d.run(input::walk(&[dir.path().to_path_buf()], opts), &mut r).unwrap();
+        assert!(r.0 == whole, "slice {slice} found big differs");
     }
     assert!(spilled > 0, "no slice was spilled into");
+}
+
+/// Issue 33.6: a file found big by its worker (walked without sizes,
+/// as a folder's files are) sends a dense plain slice's hits on in
+/// parts too: its slices were searched a few at a time on the pool and
+/// held whole (97 MB at `-j2 -c` on a folder of the 4 M-host file).
+#[test]
+fn a_file_found_big_sends_plain_slices_in_bounded_parts() {
+    use super::batch::PLAIN_PART_HITS;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("dense.txt");
+    let text = dense_wrapped(50_000);
+    std::fs::write(&path, &text).unwrap();
+    let d = Driver::builder()
+        .threads(2)
+        .slice_size(text.len() / 3)
+        .build(Finder::new());
+    let input = Input {
+        source: Source::Path(path.clone()),
+        size: None,
+        regular: true,
+        walked: true,
+        anchor: None,
+    };
+    let mut sizes = Sizes::default();
+    let file = File::open(&path).unwrap();
+    let size = text.len() as u64;
+    let (batch, err) =
+        d.search_big(&input, file, size, &mut Buffer::default(), &mut sizes);
+    assert!(err.is_none(), "{err:?}");
+    let all = Finder::new().candidates(&text).count();
+    assert!(all > 6 * PLAIN_PART_HITS, "{all}");
+    assert!(sizes.0.len() >= all / PLAIN_PART_HITS, "{:?}", sizes.0);
+    let largest = sizes.0.iter().max().copied();
+    assert!(largest <= Some(PLAIN_PART_HITS), "{largest:?}");
+    assert_eq!(sizes.0.iter().sum::<usize>() + batch.hits.len(), all);
 }

@@ -307,18 +307,31 @@ impl Driver {
 
     /// [`Driver::search_slice`] from its start, in the calling thread's
     /// buffer `cell` (a fresh one when that is in use further up the
-    /// stack: rayon may run a slice inside another's wait).
+    /// stack: rayon may run a slice inside another's wait). A plain
+    /// slice of more hits than a part ([`PLAIN_PART_HITS`]) stops there:
+    /// `None`, and [`Driver::search_big`] searches it again itself,
+    /// sending its hits on in parts.
     pub(super) fn search_slice_in(
         &self,
         slice: &SliceUnit,
         cell: &RefCell<Buffer>,
-    ) -> Box<Batch> {
-        match cell.try_borrow_mut() {
-            Ok(mut buf) => self.search_slice(slice, None, &mut buf, None),
+    ) -> Option<Box<Batch>> {
+        let mut cap = Capped { spare: &self.spare, capped: false };
+        let part: Option<Part<'_>> = match slice.reading.records() {
+            true => None,
+            false => Some(&mut cap),
+        };
+        let batch = match cell.try_borrow_mut() {
+            Ok(mut buf) => self.search_slice(slice, None, &mut buf, part),
             Err(_) => {
-                self.search_slice(slice, None, &mut Buffer::default(), None)
+                self.search_slice(slice, None, &mut Buffer::default(), part)
             }
+        };
+        if cap.capped {
+            self.spare.give(batch);
+            return None;
         }
+        Some(batch)
     }
 
     /// A slice of a big file, scanned from its start or, when the
@@ -518,20 +531,52 @@ impl Driver {
                     lines: file.lines,
                     messages: file.messages,
                 };
-                vec![self.search_record_range(first, Some(&mut shifted))]
+                vec![Some(self.search_record_range(first, Some(&mut shifted)))]
             } else {
                 chunk
                     .par_iter()
                     .map(|s| SLICE_BUF.with(|b| self.search_slice_in(s, b)))
                     .collect()
             };
-            for (slice, mut batch) in chunk.iter().zip(batches) {
-                if let Some((at, e)) = batch.ended.take() {
-                    error = Some(fail(e, Some(at)));
-                }
-                if let Err(e) = self.join(&mut file, slice, &mut batch, buf) {
-                    error = Some(fail(e, Some(slice.start)));
-                }
+            for (slice, found) in chunk.iter().zip(batches) {
+                let mut batch = match found {
+                    Some(mut batch) => {
+                        if let Some((at, e)) = batch.ended.take() {
+                            error = Some(fail(e, Some(at)));
+                        }
+                        let joined =
+                            self.join(&mut file, slice, &mut batch, buf);
+                        if let Err(e) = joined {
+                            error = Some(fail(e, Some(slice.start)));
+                        }
+                        batch
+                    }
+                    // A plain slice of more hits than a part is searched
+                    // here, from where the scan of the file goes on, and
+                    // sends its hits on in parts as it scans: a chunk of
+                    // dense slices held all their hits at once (4 slices
+                    // of one URL a line, ~100 MB at `-j2`, issue 33.6).
+                    None => {
+                        let from =
+                            (file.resume > slice.start).then_some(file.resume);
+                        let mut shifted = Shifted {
+                            inner: &mut *part,
+                            lines: file.lines,
+                            messages: file.messages,
+                        };
+                        let mut batch = self.search_slice(
+                            slice,
+                            from,
+                            buf,
+                            Some(&mut shifted),
+                        );
+                        if let Some((at, e)) = batch.ended.take() {
+                            error = Some(fail(e, Some(at)));
+                        }
+                        self.count_on(&mut file, slice, &mut batch);
+                        batch
+                    }
+                };
                 batch.raw = slice.end - slice.start;
                 if !part.send(input, batch) || error.is_some() {
                     break 'slices;
@@ -567,6 +612,26 @@ impl Parts for Shifted<'_, '_> {
 
     fn eager(&self) -> bool {
         self.inner.eager()
+    }
+}
+
+/// The parts of a plain slice searched on the pool for
+/// [`Driver::search_big`]: the first one stops the search, which the
+/// worker then does again, in order, with parts it can send on.
+struct Capped<'s> {
+    spare: &'s super::batch::Spare,
+    capped: bool,
+}
+
+impl Parts for Capped<'_> {
+    fn send(&mut self, _: &Input, batch: Box<Batch>) -> bool {
+        self.spare.give(batch);
+        self.capped = true;
+        false
+    }
+
+    fn due(&mut self) -> bool {
+        true
     }
 }
 
