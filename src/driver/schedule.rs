@@ -297,7 +297,27 @@ impl Driver {
                     report.begin(&slice.input)?;
                 }
                 if !file.skip {
-                    if let Err(e) = self.join(file, &slice, &mut batch, buf) {
+                    // The slice before spilled into this plain slice (its
+                    // parts were dropped): scanned again here, its hits
+                    // reported as they are found.
+                    if file.resume > slice.start && !slice.reading.records() {
+                        let mut direct = Direct {
+                            report: &mut *report,
+                            spare: &self.spare,
+                            lines: file.lines,
+                            messages: file.messages,
+                            result: Ok(()),
+                        };
+                        let mut b =
+                            self.rescan(file, &slice, buf, &mut direct);
+                        direct.result?;
+                        if let Some((at, e)) = b.ended.take() {
+                            error = Some(failure(&slice.input, e, Some(at)));
+                        }
+                        self.spare.give(std::mem::replace(&mut batch, b));
+                    } else if let Err(e) =
+                        self.join(file, &slice, &mut batch, buf)
+                    {
                         let at = Some(slice.start);
                         error = Some(failure(&slice.input, e, at));
                     }
@@ -395,6 +415,31 @@ impl<I, R: Report> Parts for UnitParts<'_, '_, '_, I, R> {
         // that it stopped, and end.
         shared.stop.load(Ordering::SeqCst)
             || shared.reported.lock().map_or(true, |r| *r >= self.seq)
+    }
+}
+
+/// Where the reporter's scan of a slice again sends its parts: reported
+/// at once, numbered on from the `lines` newlines and `messages`
+/// messages before the slice.
+struct Direct<'a, R> {
+    report: &'a mut R,
+    spare: &'a super::batch::Spare,
+    lines: u64,
+    messages: u64,
+    /// The report failed: the scan stops, and the run with this error.
+    result: io::Result<()>,
+}
+
+impl<R: Report> Parts for Direct<'_, R> {
+    fn send(&mut self, input: &Input, mut batch: Box<Batch>) -> bool {
+        batch.shift(self.lines, self.messages);
+        self.result = batch.report(input, self.report);
+        self.spare.give(batch);
+        self.result.is_ok()
+    }
+
+    fn due(&mut self) -> bool {
+        true
     }
 }
 

@@ -729,3 +729,52 @@ fn a_file_found_big_sends_plain_slices_in_bounded_parts() {
     assert!(largest <= Some(PLAIN_PART_HITS), "{largest:?}");
     assert_eq!(sizes.0.iter().sum::<usize>() + batch.hits.len(), all);
 }
+
+/// A plain slice that the slice before spilled into is scanned again by
+/// the reporter in parts too (`Driver::rescan`): the join's rescan held
+/// all its hits at once, one slice's worth at every spilled cut.
+#[test]
+fn a_spilled_slice_is_scanned_again_in_bounded_parts() {
+    use super::batch::PLAIN_PART_HITS;
+    use super::plan::FileState;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("dense.txt");
+    let text = dense_wrapped(50_000);
+    std::fs::write(&path, &text).unwrap();
+    let size = text.len() as u64;
+    let input = Input {
+        source: Source::Path(path.clone()),
+        size: Some(size),
+        regular: true,
+        walked: false,
+        anchor: None,
+    };
+    let mut buf = Buffer::default();
+    let mut spilled = 0;
+    for slice in (0..40).map(|k| text.len() / 2 + 7 * k) {
+        let d = Driver::builder()
+            .threads(1)
+            .slice_size(slice)
+            .build(Finder::new());
+        let slices = d.cut(&input, File::open(&path).unwrap(), size).unwrap();
+        let mut file = FileState::default();
+        let mut first = d.search_slice(&slices[0], None, &mut buf, None);
+        d.join(&mut file, &slices[0], &mut first, &mut buf).unwrap();
+        if file.resume <= slices[1].start {
+            continue;
+        }
+        spilled += 1;
+        // The join's way: one batch of all the slice's hits.
+        let whole =
+            d.search_slice(&slices[1], Some(file.resume), &mut buf, None);
+        assert!(whole.hits.len() > 2 * PLAIN_PART_HITS);
+        let mut sizes = Sizes::default();
+        let last = d.rescan(&mut file, &slices[1], &mut buf, &mut sizes);
+        let largest = sizes.0.iter().copied().chain([last.hits.len()]).max();
+        assert!(largest <= Some(PLAIN_PART_HITS), "{largest:?}");
+        let n = sizes.0.iter().sum::<usize>() + last.hits.len();
+        assert_eq!(n, whole.hits.len());
+        assert_eq!(file.resume, last.resume);
+    }
+    assert!(spilled > 0, "no cut spilled");
+}
