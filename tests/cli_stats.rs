@@ -192,7 +192,7 @@ fn stats_stay_bounded_and_honest_past_the_summary() {
     assert_eq!(exact["unique_urls"], 150_003);
     let bounded = stats(&[]);
     let err = bounded["top_hosts_max_error"].as_u64().unwrap();
-    assert!(err > 0 && err <= 153_500 / 65_536, "{err}");
+    assert!(err > 0 && err <= 153_500 / 32_768, "{err}");
     assert_eq!(bounded["top_hosts"][0]["key"], "heavy.example");
     assert_eq!(bounded["top_hosts"][1]["key"], "second.example");
     let c0 = bounded["top_hosts"][0]["count"].as_u64().unwrap();
@@ -200,7 +200,7 @@ fn stats_stay_bounded_and_honest_past_the_summary() {
     assert_eq!(bounded["unique_hosts_estimated"], true);
     let hosts = bounded["unique_hosts"].as_u64().unwrap() as f64;
     assert!((hosts - 150_002.0).abs() <= 150_002.0 * 0.025, "{hosts}");
-    // Under 2^20 URLs the unique count is still exact.
+    // Under 2^19 URLs the unique count is still exact.
     assert_eq!(bounded["unique_urls"], 150_003);
     assert_eq!(bounded["unique_urls_estimated"], false);
     let text = stdout(&run(&["--stats", p(&f)], b""));
@@ -214,7 +214,7 @@ fn stats_stay_bounded_and_honest_past_the_summary() {
 }
 
 /// Issue 33.6: `--stats --by` keeps bounded summaries per period: past
-/// 131,072 distinct hosts the `by-P-host` counters stop growing, and the
+/// 32,768 distinct hosts the `by-P-host` counters stop growing, and the
 /// partial says how far they may be over (`error`/`by-day-host`).
 #[test]
 fn stats_by_period_keep_bounded_host_counters() {
@@ -226,7 +226,7 @@ fn stats_by_period_keep_bounded_host_counters() {
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let out = stdout(&o);
     let hosts = out.lines().filter(|l| l.starts_with("by-day-host\t")).count();
-    assert!((65_536..=131_072).contains(&hosts), "{hosts} host counters");
+    assert!((16_384..=32_768).contains(&hosts), "{hosts} host counters");
     assert!(out.contains("error\tby-day-host\t"), "no error line");
     assert!(out.contains("by-day\tunknown\t140000\n"));
 }

@@ -200,8 +200,8 @@ pub struct Args {
 
     /// Exact statistics: every host and TLD counted, every URL kept (as a
     /// 64-bit hash) for the unique count; memory grows with the input. By
-    /// default, top hosts and TLDs are exact up to 131,072 distinct keys
-    /// and unique URLs up to 2^20, then bounded summaries (±0.81 %).
+    /// default, top hosts and TLDs are exact up to 65,536 distinct keys
+    /// and unique URLs up to 2^19, then bounded summaries (±0.81 %).
     #[arg(long)]
     pub exact_stats: bool,
 

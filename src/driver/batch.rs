@@ -42,13 +42,9 @@ impl Spare {
     /// 1.4 MiB, more with `--find all`.
     pub(super) const LARGEST: usize = 2 << 20;
 
-    /// A cleared batch, or a new one; its parts
-    /// ([`Batch::take_part`]) take their batches from this pool too.
+    /// A cleared batch, or a new one.
     pub(super) fn take(&self) -> Box<Batch> {
-        let mut batch: Box<Batch> =
-            self.0.lock().ok().and_then(|mut v| v.pop()).unwrap_or_default();
-        batch.spare = Some(self.clone());
-        batch
+        self.0.lock().ok().and_then(|mut v| v.pop()).unwrap_or_default()
     }
 
     /// Clears `batch` and keeps it for [`Spare::take`]. The pool holds
@@ -123,10 +119,11 @@ pub(super) struct Batch {
     /// message numbers relative to the slice, as a slice's batch), and
     /// whether that slice is its file's first.
     pub(super) sliced: Option<bool>,
-    /// The pool it was taken from, where [`Batch::take_part`] takes the
-    /// vectors the batch goes on with (none in the pool itself: a pooled
-    /// batch holding its pool would keep it alive).
-    pub(super) spare: Option<Spare>,
+    /// A part of a plain (newline-aligned) slice: the slice's start. The
+    /// reporter drops it when the slice before spilled past that start:
+    /// the slice is then scanned again whole when it ends
+    /// ([`Driver::join`](super::config::Driver)).
+    pub(super) plain: Option<u64>,
 }
 
 /// A candidate whose URL is `urls[url.0..url.1]` of its batch.
@@ -155,20 +152,12 @@ impl Batch {
     }
 
     /// Takes the candidates found so far (with their warnings) out, as
-    /// a part to send on. The batch goes on with the vectors of a
-    /// reported part from its pool ([`Spare::take`]), or of the same
-    /// capacities: vectors grown again from nothing for every part of
-    /// 16,384 hits made `realloc` copies and page faults (96% of the page
-    /// faults of `-j1 -c` on a 200 MiB `.warc.gz`).
-    pub(super) fn take_part(&mut self) -> Box<Batch> {
-        let mut part = match &self.spare {
-            Some(spare) => spare.take(),
-            None => Box::new(Batch {
-                hits: Vec::with_capacity(self.hits.capacity()),
-                urls: Vec::with_capacity(self.urls.capacity()),
-                ..Batch::default()
-            }),
-        };
+    /// a part to send on; the search goes on in the vectors of a batch
+    /// of `spare`. A part taken fresh left the search to grow new
+    /// vectors while the parts reported filled the pool (up to its 16
+    /// MiB) unused: a third of the peak heap at the repro of issue 33.2.
+    pub(super) fn take_part(&mut self, spare: &Spare) -> Box<Batch> {
+        let mut part = spare.take();
         std::mem::swap(&mut part.hits, &mut self.hits);
         std::mem::swap(&mut part.records, &mut self.records);
         std::mem::swap(&mut part.urls, &mut self.urls);
@@ -283,28 +272,44 @@ impl Batch {
     /// `lines`).
     pub(super) fn collect<'h>(
         &mut self,
-        it: impl Iterator<Item = Candidate<'h>>,
+        mut it: impl Iterator<Item = Candidate<'h>>,
         bytes: &[u8],
         base: u64,
         lines: bool,
     ) -> LineCounter {
         self.opened = true;
         let mut counter = LineCounter::default();
-        for c in it {
+        let at = Scan { bytes, base, lines };
+        self.collect_some(&mut it, at, &mut counter, usize::MAX);
+        counter
+    }
+
+    /// [`Batch::collect`] until the batch holds `most` hits (the scan then
+    /// goes on, from `it` and `counter`, into the next part); returns
+    /// whether `it` ended.
+    pub(super) fn collect_some<'h>(
+        &mut self,
+        it: &mut impl Iterator<Item = Candidate<'h>>,
+        scan: Scan<'_>,
+        counter: &mut LineCounter,
+        most: usize,
+    ) -> bool {
+        while self.hits.len() < most {
+            let Some(c) = it.next() else { return true };
             let span = c.as_match().span();
-            let (l, col) = match lines {
-                true => counter.at(bytes, 0, span.start as u64),
+            let (l, col) = match scan.lines {
+                true => counter.at(scan.bytes, 0, span.start as u64),
                 false => (0, 0),
             };
             let at = Position {
-                start: base + span.start as u64,
-                end: base + span.end as u64,
+                start: scan.base + span.start as u64,
+                end: scan.base + span.end as u64,
                 line: l,
                 column: col,
             };
             self.push(at, c.as_match(), c.reject());
         }
-        counter
+        false
     }
 
     /// Reports the candidates (a slice's after [`Driver::join`](super::config::Driver) has
@@ -388,11 +393,30 @@ impl RecordSink for Batch {
     }
 }
 
+/// What a slice scan reads: the slice's `bytes` from absolute offset
+/// `base`, and whether lines are counted.
+#[derive(Clone, Copy)]
+pub(super) struct Scan<'a> {
+    pub(super) bytes: &'a [u8],
+    pub(super) base: u64,
+    pub(super) lines: bool,
+}
+
 /// Where a long stream sends the matches it has found so far.
 pub(super) trait Parts {
     /// Sends a part on; returns whether the run goes on (a run whose
     /// output was closed has stopped, and its streams stop reading).
     fn send(&mut self, input: &Input, batch: Box<Batch>) -> bool;
+
+    /// Sends a part of a plain slice on: as [`Parts::send`], but a unit
+    /// not due yet goes on at once while the results waiting to be
+    /// reported hold little; it waits only past that bound. (A stream
+    /// waits after each part, so that a slow one is read as it is
+    /// reported; a dense slice's worker that waited would leave the
+    /// other threads idle.)
+    fn put(&mut self, input: &Input, batch: Box<Batch>) -> bool {
+        self.send(input, batch)
+    }
 
     /// Whether the unit is being reported now, or the run stopped: a part
     /// of a unit not due yet makes its worker wait.
@@ -416,6 +440,8 @@ pub(super) type Part<'p> = &'p mut dyn Parts;
 /// thread (1.15 GB at `-j2`, issue 33.2).
 pub(super) struct RangeCollect<'b, 'p> {
     pub(super) batch: &'b mut Batch,
+    /// Where a part's vectors are taken from.
+    pub(super) spare: &'b Spare,
     /// Where parts go (none for a slice searched inside another unit),
     /// the slice's input, and whether it is its file's first slice.
     pub(super) part: Option<(Part<'p>, &'b Input, bool)>,
@@ -465,7 +491,7 @@ impl RangeCollect<'_, '_> {
         {
             return;
         }
-        let mut batch = self.batch.take_part();
+        let mut batch = self.batch.take_part(self.spare);
         batch.sliced = Some(*first);
         self.stopped = !part.send(input, batch);
     }
@@ -500,6 +526,8 @@ impl RecordSink for RangeCollect<'_, '_> {
 /// Collects the results of a reader search, sending them on in parts.
 pub(super) struct Collect<'b, 'p> {
     pub(super) batch: &'b mut Batch,
+    /// Where a part's vectors are taken from.
+    pub(super) spare: &'b Spare,
     pub(super) input: &'b Input,
     pub(super) part: Part<'p>,
     /// Input bytes (as stored) read so far, and how many of them the
@@ -518,6 +546,12 @@ pub(super) struct Collect<'b, 'p> {
 /// Matches of a stream are sent on in parts of this many, or sooner
 /// when the stream is slow.
 pub(super) const PART_HITS: usize = 16 * 1024;
+
+/// A plain slice's hits are sent on in parts of this many (about 0.5
+/// MB at 24-byte URLs): smaller than a stream's, as a slice's worker
+/// goes on while its parts wait ([`Parts::put`]). Parts of `PART_HITS`
+/// held 70 MB at the peak of `-j2 --stats` on 4 M hosts, these 64 MB.
+pub(super) const PLAIN_PART_HITS: usize = 4 * 1024;
 
 /// A stream sends what it has found at least this often.
 pub(super) const PART_EVERY: std::time::Duration =
@@ -546,7 +580,7 @@ impl Collect<'_, '_> {
             }
         }
         let raw = self.raw.load(Ordering::Relaxed);
-        let mut part = self.batch.take_part();
+        let mut part = self.batch.take_part(self.spare);
         part.raw = raw.saturating_sub(self.sent);
         self.sent = raw;
         self.stopped = !self.part.send(self.input, part);

@@ -1,7 +1,7 @@
 //! Cutting big files into newline-aligned slices (and mbox slices at
 //! separator lines), and putting a slice's batch back in its file.
 
-use super::batch::Batch;
+use super::batch::{Batch, Part};
 use super::config::Driver;
 use super::how::{How, SNIFF_LEN};
 use super::plan::{FileState, SliceUnit};
@@ -98,6 +98,39 @@ impl Driver {
                 }
             }
         }
+        self.count_on(file, slice, batch);
+        rescan
+    }
+
+    /// Scans a plain `slice` that the slice before spilled into again,
+    /// from where the scan of the whole file goes on (`file.resume`),
+    /// sending its hits on to `part` in parts as it scans, then counts
+    /// it in its file ([`Driver::count_on`]). Returns its last part; a
+    /// read that ended early is in its `ended`. [`Driver::join`]'s
+    /// rescan held a dense slice's hits all at once.
+    pub(super) fn rescan(
+        &self,
+        file: &mut FileState,
+        slice: &SliceUnit,
+        buf: &mut Buffer,
+        part: Part<'_>,
+    ) -> Box<Batch> {
+        let from = Some(file.resume);
+        let mut batch = self.search_slice(slice, from, buf, Some(part));
+        self.count_on(file, slice, &mut batch);
+        batch
+    }
+
+    /// Counts the batch of `slice`, scanned from where the scan of the
+    /// whole file goes on, in its file: offsets, line and message
+    /// numbers counted on from the slices before it, which `file` then
+    /// counts it with.
+    pub(super) fn count_on(
+        &self,
+        file: &mut FileState,
+        slice: &SliceUnit,
+        batch: &mut Batch,
+    ) {
         file.resume = file.resume.max(batch.resume);
         // A slice whose offsets count from its own start in the
         // decompressed stream moves by what the slices before it held.
@@ -108,7 +141,6 @@ impl Driver {
         file.lines += batch.newlines;
         file.bytes += batch.bytes;
         file.messages += batch.messages;
-        rescan
     }
 }
 

@@ -16,8 +16,10 @@
 //! slices are scanned with [`crate::Finder::candidates_in`]; when the previous
 //! slice's last candidate spilled past a slice's start, that slice is
 //! scanned again from there with [`crate::Finder::candidates_from`] when it is
-//! reported. The result equals a scan of the whole file. Line numbers are
-//! counted per slice and summed in order. An mbox slice too long to hold
+//! reported. The result equals a scan of the whole file. A slice sends
+//! its hits on in parts as it scans (a dense slice held them all until it
+//! ended); the reporter drops the parts of a slice it scans again. Line
+//! numbers are counted per slice and summed in order. An mbox slice too long to hold
 //! (one long message runs it to the next separator) is read as a stream,
 //! and sends its matches on in parts as a stream does: the reporter
 //! numbers them on from the slices before it.

@@ -297,7 +297,27 @@ impl Driver {
                     report.begin(&slice.input)?;
                 }
                 if !file.skip {
-                    if let Err(e) = self.join(file, &slice, &mut batch, buf) {
+                    // The slice before spilled into this plain slice (its
+                    // parts were dropped): scanned again here, its hits
+                    // reported as they are found.
+                    if file.resume > slice.start && !slice.reading.records() {
+                        let mut direct = Direct {
+                            report: &mut *report,
+                            spare: &self.spare,
+                            lines: file.lines,
+                            messages: file.messages,
+                            result: Ok(()),
+                        };
+                        let mut b =
+                            self.rescan(file, &slice, buf, &mut direct);
+                        direct.result?;
+                        if let Some((at, e)) = b.ended.take() {
+                            error = Some(failure(&slice.input, e, Some(at)));
+                        }
+                        self.spare.give(std::mem::replace(&mut batch, b));
+                    } else if let Err(e) =
+                        self.join(file, &slice, &mut batch, buf)
+                    {
                         let at = Some(slice.start);
                         error = Some(failure(&slice.input, e, at));
                     }
@@ -334,9 +354,21 @@ impl Driver {
 /// 236 MiB at `-j2` before).
 const PENDING_MAX: usize = 16 << 20;
 
-/// The parts of unit `seq`, delivered to the scheduler: one that is not
-/// due yet waits after each part, so at most one part per unit is
-/// buffered.
+/// A plain slice's worker sends no more parts on while the results
+/// waiting to be reported hold more than this: it waits until its unit
+/// is due, or, when it is, for the worker reporting its parts, and
+/// reports the rest itself (a due unit's worker searched on ahead of a
+/// slower report: 36 parts were held at the peak of `--stats` on 4 M
+/// hosts). With [`PLAIN_PART_HITS`] about 8 parts of 24-byte URLs; a
+/// worker of a later slice is that far ahead at most.
+///
+/// [`PLAIN_PART_HITS`]: super::batch::PLAIN_PART_HITS
+const PARTS_PENDING_MAX: usize = 4 << 20;
+
+/// The parts of unit `seq`, delivered to the scheduler: a stream's
+/// worker that is not due yet waits after each part, so at most one
+/// part per stream is buffered; a plain slice's goes on while the parts
+/// waiting hold less than [`PARTS_PENDING_MAX`].
 struct UnitParts<'a, 'd, 'r, I, R> {
     driver: &'a Driver,
     shared: &'a Shared<'d, 'r, I, R>,
@@ -352,6 +384,27 @@ impl<I, R: Report> Parts for UnitParts<'_, '_, '_, I, R> {
             && shared.skip_unit.load(Ordering::SeqCst) != seq + 1
     }
 
+    fn put(&mut self, input: &Input, batch: Box<Batch>) -> bool {
+        let (shared, seq) = (self.shared, self.seq);
+        self.driver.deliver(shared, Msg::Part(seq, input.clone(), batch));
+        let over =
+            || shared.pending.load(Ordering::SeqCst) >= PARTS_PENDING_MAX;
+        while over() && !shared.stop.load(Ordering::SeqCst) {
+            if self.due() {
+                // Another worker reports this unit's parts: wait for it
+                // and report the rest here, rather than search on ahead
+                // of the report.
+                if let Ok(mut rep) = shared.reporter.lock() {
+                    self.driver.report_due(shared, &mut rep);
+                }
+                break;
+            }
+            shared.wait_until(|reported| reported >= seq || !over());
+        }
+        !shared.stop.load(Ordering::SeqCst)
+            && shared.skip_unit.load(Ordering::SeqCst) != seq + 1
+    }
+
     fn eager(&self) -> bool {
         self.shared.eager
     }
@@ -362,6 +415,31 @@ impl<I, R: Report> Parts for UnitParts<'_, '_, '_, I, R> {
         // that it stopped, and end.
         shared.stop.load(Ordering::SeqCst)
             || shared.reported.lock().map_or(true, |r| *r >= self.seq)
+    }
+}
+
+/// Where the reporter's scan of a slice again sends its parts: reported
+/// at once, numbered on from the `lines` newlines and `messages`
+/// messages before the slice.
+struct Direct<'a, R> {
+    report: &'a mut R,
+    spare: &'a super::batch::Spare,
+    lines: u64,
+    messages: u64,
+    /// The report failed: the scan stops, and the run with this error.
+    result: io::Result<()>,
+}
+
+impl<R: Report> Parts for Direct<'_, R> {
+    fn send(&mut self, input: &Input, mut batch: Box<Batch>) -> bool {
+        batch.shift(self.lines, self.messages);
+        self.result = batch.report(input, self.report);
+        self.spare.give(batch);
+        self.result.is_ok()
+    }
+
+    fn due(&mut self) -> bool {
+        true
     }
 }
 
@@ -552,6 +630,11 @@ impl<R: Report> Reporter<'_, R> {
         }
         if batch.sliced.is_some() {
             if self.file.skip {
+                return Ok(());
+            }
+            // The slice before spilled into this plain slice: it is
+            // scanned again from there, whole, when it ends.
+            if batch.plain.is_some_and(|start| self.file.resume > start) {
                 return Ok(());
             }
             batch.shift(self.file.lines, self.file.messages);

@@ -590,3 +590,191 @@ impl Report for Messages {
         self.0.end(input, d)
     }
 }
+
+/// Dense text, every line pair a URL wrapped across its newline: a slice
+/// cut there is spilled into by the slice before, and scanned from its
+/// start it would find another URL (the one inside the wrapped URL's
+/// query).
+fn dense_wrapped(units: usize) -> Vec<u8> {
+    let mut t = Vec::new();
+    for i in 0..units {
+        writeln!(
+            t,
+            "http://a{i}.example/ <URL:http://w{i}.exa\n mple/?u=http://in{i}.ex/>"
+        )
+        .unwrap();
+    }
+    t
+}
+
+/// Issue 33.6: a plain slice sends its hits on in parts of at most
+/// `PLAIN_PART_HITS` (a 4 MiB slice of one URL a line held 175 k hits, 26 MB,
+/// until it ended, one such slice per thread); none is lost.
+#[test]
+fn a_plain_slice_sends_its_hits_in_bounded_parts() {
+    use super::batch::PLAIN_PART_HITS as PART_HITS;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("dense.txt");
+    let text = dense_wrapped(50_000);
+    std::fs::write(&path, &text).unwrap();
+    let d = Driver::builder()
+        .threads(1)
+        .slice_size(text.len() / 2)
+        .build(Finder::new());
+    let size = text.len() as u64;
+    let input = Input {
+        source: Source::Path(path.clone()),
+        size: Some(size),
+        regular: true,
+        walked: false,
+        anchor: None,
+    };
+    let slices = d.cut(&input, File::open(&path).unwrap(), size).unwrap();
+    assert_eq!(slices.len(), 2);
+    let first = &slices[0];
+    let mut sizes = Sizes::default();
+    let batch =
+        d.search_slice(first, None, &mut Buffer::default(), Some(&mut sizes));
+    let all = Finder::new()
+        .candidates(&text)
+        .filter(|c| (c.as_match().span().start as u64) < first.end)
+        .count();
+    assert!(all > 2 * PART_HITS, "{all}");
+    assert!(sizes.0.len() >= all / PART_HITS, "{:?}", sizes.0);
+    let largest = sizes.0.iter().copied().chain([batch.hits.len()]).max();
+    assert!(largest <= Some(PART_HITS), "{largest:?}");
+    assert_eq!(sizes.0.iter().sum::<usize>() + batch.hits.len(), all);
+    assert!(batch.ended.is_none());
+}
+
+/// Plain slices sent in parts report as the whole file, also where the
+/// slice before spilled into one (its parts are dropped and it is
+/// scanned again), with two workers.
+#[test]
+fn plain_slices_in_parts_report_as_the_whole_file() {
+    use super::batch::PLAIN_PART_HITS as PART_HITS;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("dense.txt");
+    let text = dense_wrapped(40_000);
+    std::fs::write(&path, &text).unwrap();
+    let spans: Vec<_> =
+        Finder::new().candidates(&text).map(|c| c.as_match().span()).collect();
+    let whole = run(&path, 1, 1 << 30);
+    assert_eq!(whole.len(), spans.len() + 2);
+    let mut spilled = 0;
+    for slice in [500_000, 500_011, 500_023, 500_037, 500_041] {
+        let file = File::open(&path).unwrap();
+        let ends =
+            super::cut::boundaries(&file, text.len() as u64, slice).unwrap();
+        // A slice is spilled into when a candidate straddles its start,
+        // and then more than a part of hits follow in it.
+        spilled += ends
+            .iter()
+            .filter(|&&e| {
+                let e = e as usize;
+                let over = spans.iter().any(|s| s.start < e && s.end > e);
+                let after = spans.iter().filter(|s| s.start >= e).count();
+                over && after > PART_HITS
+            })
+            .count();
+        let got = run(&path, 2, slice as usize);
+        assert!(got == whole, "slice {slice} differs");
+        // Walked without sizes, the file is found big by its worker
+        // (`search_big`), which searches dense slices itself, in parts.
+        let d = Driver::builder()
+            .threads(2)
+            .slice_size(slice as usize)
+            .build(Finder::new());
+        let opts =
+            input::WalkOptions { skip_stat: true, ..Default::default() };
+        let mut r = Record::default();
+        d.run(input::walk(&[dir.path().to_path_buf()], opts), &mut r).unwrap();
+        assert!(r.0 == whole, "slice {slice} found big differs");
+    }
+    assert!(spilled > 0, "no slice was spilled into");
+}
+
+/// Issue 33.6: a file found big by its worker (walked without sizes,
+/// as a folder's files are) sends a dense plain slice's hits on in
+/// parts too: its slices were searched a few at a time on the pool and
+/// held whole (97 MB at `-j2 -c` on a folder of the 4 M-host file).
+#[test]
+fn a_file_found_big_sends_plain_slices_in_bounded_parts() {
+    use super::batch::PLAIN_PART_HITS;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("dense.txt");
+    let text = dense_wrapped(50_000);
+    std::fs::write(&path, &text).unwrap();
+    let d = Driver::builder()
+        .threads(2)
+        .slice_size(text.len() / 3)
+        .build(Finder::new());
+    let input = Input {
+        source: Source::Path(path.clone()),
+        size: None,
+        regular: true,
+        walked: true,
+        anchor: None,
+    };
+    let mut sizes = Sizes::default();
+    let file = File::open(&path).unwrap();
+    let size = text.len() as u64;
+    let (batch, err) =
+        d.search_big(&input, file, size, &mut Buffer::default(), &mut sizes);
+    assert!(err.is_none(), "{err:?}");
+    let all = Finder::new().candidates(&text).count();
+    assert!(all > 6 * PLAIN_PART_HITS, "{all}");
+    assert!(sizes.0.len() >= all / PLAIN_PART_HITS, "{:?}", sizes.0);
+    let largest = sizes.0.iter().max().copied();
+    assert!(largest <= Some(PLAIN_PART_HITS), "{largest:?}");
+    assert_eq!(sizes.0.iter().sum::<usize>() + batch.hits.len(), all);
+}
+
+/// A plain slice that the slice before spilled into is scanned again by
+/// the reporter in parts too (`Driver::rescan`): the join's rescan held
+/// all its hits at once, one slice's worth at every spilled cut.
+#[test]
+fn a_spilled_slice_is_scanned_again_in_bounded_parts() {
+    use super::batch::PLAIN_PART_HITS;
+    use super::plan::FileState;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("dense.txt");
+    let text = dense_wrapped(50_000);
+    std::fs::write(&path, &text).unwrap();
+    let size = text.len() as u64;
+    let input = Input {
+        source: Source::Path(path.clone()),
+        size: Some(size),
+        regular: true,
+        walked: false,
+        anchor: None,
+    };
+    let mut buf = Buffer::default();
+    let mut spilled = 0;
+    for slice in (0..40).map(|k| text.len() / 2 + 7 * k) {
+        let d = Driver::builder()
+            .threads(1)
+            .slice_size(slice)
+            .build(Finder::new());
+        let slices = d.cut(&input, File::open(&path).unwrap(), size).unwrap();
+        let mut file = FileState::default();
+        let mut first = d.search_slice(&slices[0], None, &mut buf, None);
+        d.join(&mut file, &slices[0], &mut first, &mut buf).unwrap();
+        if file.resume <= slices[1].start {
+            continue;
+        }
+        spilled += 1;
+        // The join's way: one batch of all the slice's hits.
+        let whole =
+            d.search_slice(&slices[1], Some(file.resume), &mut buf, None);
+        assert!(whole.hits.len() > 2 * PLAIN_PART_HITS);
+        let mut sizes = Sizes::default();
+        let last = d.rescan(&mut file, &slices[1], &mut buf, &mut sizes);
+        let largest = sizes.0.iter().copied().chain([last.hits.len()]).max();
+        assert!(largest <= Some(PLAIN_PART_HITS), "{largest:?}");
+        let n = sizes.0.iter().sum::<usize>() + last.hits.len();
+        assert_eq!(n, whole.hits.len());
+        assert_eq!(file.resume, last.resume);
+    }
+    assert!(spilled > 0, "no cut spilled");
+}

@@ -1,7 +1,8 @@
 //! Searching one unit: a whole input, a stream, or a slice.
 
 use super::batch::{
-    Batch, Collect, Counted, Eager, Part, Parts, RangeCollect, PART_EVERY,
+    Batch, Collect, Counted, Eager, Part, Parts, RangeCollect, Scan,
+    PART_EVERY, PLAIN_PART_HITS,
 };
 use super::config::Driver;
 use super::how::{read_block, read_head, How, SNIFF_LEN};
@@ -9,6 +10,7 @@ use super::plan::{Done, FileState, SliceUnit, Unit};
 use crate::container::Reading;
 use crate::input::{self, Compression, Input, InputError, Source};
 use crate::search::buffer::{read_at, read_retry, Buffer};
+use crate::search::lines::LineCounter;
 use rayon::prelude::*;
 use std::cell::RefCell;
 use std::fs::File;
@@ -253,6 +255,7 @@ impl Driver {
         }
         let mut sink = Collect {
             batch: &mut batch,
+            spare: &self.spare,
             input,
             part,
             raw: &raw,
@@ -304,25 +307,39 @@ impl Driver {
 
     /// [`Driver::search_slice`] from its start, in the calling thread's
     /// buffer `cell` (a fresh one when that is in use further up the
-    /// stack: rayon may run a slice inside another's wait).
+    /// stack: rayon may run a slice inside another's wait). A plain
+    /// slice of more hits than a part ([`PLAIN_PART_HITS`]) stops there:
+    /// `None`, and [`Driver::search_big`] searches it again itself,
+    /// sending its hits on in parts.
     pub(super) fn search_slice_in(
         &self,
         slice: &SliceUnit,
         cell: &RefCell<Buffer>,
-    ) -> Box<Batch> {
-        match cell.try_borrow_mut() {
-            Ok(mut buf) => self.search_slice(slice, None, &mut buf, None),
+    ) -> Option<Box<Batch>> {
+        let mut cap = Capped { spare: &self.spare, capped: false };
+        let part: Option<Part<'_>> = match slice.reading.records() {
+            true => None,
+            false => Some(&mut cap),
+        };
+        let batch = match cell.try_borrow_mut() {
+            Ok(mut buf) => self.search_slice(slice, None, &mut buf, part),
             Err(_) => {
-                self.search_slice(slice, None, &mut Buffer::default(), None)
+                self.search_slice(slice, None, &mut Buffer::default(), part)
             }
+        };
+        if cap.capped {
+            self.spare.give(batch);
+            return None;
         }
+        Some(batch)
     }
 
     /// A slice of a big file, scanned from its start or, when the
     /// previous slice spilled into it, from `resume` (absolute). A read
     /// that ended early is in [`Batch::ended`], and what it read before
-    /// that is searched. An mbox slice too long to hold sends its
-    /// matches on in parts to `part` when there is one.
+    /// that is searched. With a `part` to send to, a plain slice sends
+    /// its hits on in parts of [`PLAIN_PART_HITS`] ([`Parts::put`]), and
+    /// an mbox slice too long to hold its matches as it reads them.
     pub(super) fn search_slice(
         &self,
         slice: &SliceUnit,
@@ -362,8 +379,32 @@ impl Driver {
                 self.finder.candidates_from(bytes, from, stop)
             }
         };
-        let mut lines =
-            batch.collect(it.by_ref(), bytes, slice.start, self.lines);
+        batch.opened = true;
+        let mut lines = LineCounter::default();
+        let scan = Scan { bytes, base: slice.start, lines: self.lines };
+        match part {
+            None => {
+                batch.collect_some(&mut it, scan, &mut lines, usize::MAX);
+            }
+            // The hits go on in parts: a 4 MiB slice of one URL a line
+            // held 175 k hits (26 MB) until it ended, one such slice a
+            // thread (issue 33.6).
+            Some(part) => {
+                while !batch.collect_some(
+                    &mut it,
+                    scan,
+                    &mut lines,
+                    PLAIN_PART_HITS,
+                ) {
+                    let mut p = batch.take_part(&self.spare);
+                    p.sliced = Some(slice.first);
+                    p.plain = Some(slice.start);
+                    if !part.put(&slice.input, p) {
+                        break;
+                    }
+                }
+            }
+        }
         batch.resume = slice.start + it.resume() as u64;
         if self.lines {
             // Counted on from the last candidate's line.
@@ -397,6 +438,7 @@ impl Driver {
         };
         let mut sink = RangeCollect {
             batch: &mut batch,
+            spare: &self.spare,
             part: part.map(|p| (p, &slice.input, slice.first)),
             stopped: false,
             eager: Eager::default(),
@@ -489,20 +531,52 @@ impl Driver {
                     lines: file.lines,
                     messages: file.messages,
                 };
-                vec![self.search_record_range(first, Some(&mut shifted))]
+                vec![Some(self.search_record_range(first, Some(&mut shifted)))]
             } else {
                 chunk
                     .par_iter()
                     .map(|s| SLICE_BUF.with(|b| self.search_slice_in(s, b)))
                     .collect()
             };
-            for (slice, mut batch) in chunk.iter().zip(batches) {
-                if let Some((at, e)) = batch.ended.take() {
-                    error = Some(fail(e, Some(at)));
-                }
-                if let Err(e) = self.join(&mut file, slice, &mut batch, buf) {
-                    error = Some(fail(e, Some(slice.start)));
-                }
+            for (slice, found) in chunk.iter().zip(batches) {
+                let mut batch = match found {
+                    Some(mut batch) => {
+                        if let Some((at, e)) = batch.ended.take() {
+                            error = Some(fail(e, Some(at)));
+                        }
+                        let joined =
+                            self.join(&mut file, slice, &mut batch, buf);
+                        if let Err(e) = joined {
+                            error = Some(fail(e, Some(slice.start)));
+                        }
+                        batch
+                    }
+                    // A plain slice of more hits than a part is searched
+                    // here, from where the scan of the file goes on, and
+                    // sends its hits on in parts as it scans: a chunk of
+                    // dense slices held all their hits at once (4 slices
+                    // of one URL a line, ~100 MB at `-j2`, issue 33.6).
+                    None => {
+                        let from =
+                            (file.resume > slice.start).then_some(file.resume);
+                        let mut shifted = Shifted {
+                            inner: &mut *part,
+                            lines: file.lines,
+                            messages: file.messages,
+                        };
+                        let mut batch = self.search_slice(
+                            slice,
+                            from,
+                            buf,
+                            Some(&mut shifted),
+                        );
+                        if let Some((at, e)) = batch.ended.take() {
+                            error = Some(fail(e, Some(at)));
+                        }
+                        self.count_on(&mut file, slice, &mut batch);
+                        batch
+                    }
+                };
                 batch.raw = slice.end - slice.start;
                 if !part.send(input, batch) || error.is_some() {
                     break 'slices;
@@ -538,6 +612,26 @@ impl Parts for Shifted<'_, '_> {
 
     fn eager(&self) -> bool {
         self.inner.eager()
+    }
+}
+
+/// The parts of a plain slice searched on the pool for
+/// [`Driver::search_big`]: the first one stops the search, which the
+/// worker then does again, in order, with parts it can send on.
+struct Capped<'s> {
+    spare: &'s super::batch::Spare,
+    capped: bool,
+}
+
+impl Parts for Capped<'_> {
+    fn send(&mut self, _: &Input, batch: Box<Batch>) -> bool {
+        self.spare.give(batch);
+        self.capped = true;
+        false
+    }
+
+    fn due(&mut self) -> bool {
+        true
     }
 }
 

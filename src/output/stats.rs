@@ -32,8 +32,8 @@
 //! The period is in the dimension's keys, so partials of many runs (and
 //! the Spark driver's) still merge by addition. During a run each `by-`
 //! dimension is a bounded Space-Saving summary (`by_stats.rs`): exact up
-//! to 131,072 keys (`PERIOD HOST`, `PERIOD SCHEME`) or 32,768 periods,
-//! then the largest counts, each over by at most `error`/`by-P-…`.
+//! to 32,768 keys (periods, `PERIOD HOST`, `PERIOD SCHEME`), then the
+//! largest counts, each over by at most `error`/`by-P-…`.
 //!
 //! `total`/`messages` counts the messages of the inputs searched as mail;
 //! `urls-per-message` sums to it.
@@ -46,7 +46,7 @@
 //! Elapsed time is not part of the partials.
 //!
 //! Hosts and TLDs come from a bounded Space-Saving summary during a run:
-//! exact while a run meets at most 131,072 distinct hosts (or TLDs), and
+//! exact while a run meets at most 65,536 distinct hosts (or TLDs), and
 //! after that the largest counts, each over by at most `error`/`host`
 //! (see `url_stats.rs` for the memory each mode needs).
 

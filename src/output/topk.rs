@@ -21,8 +21,8 @@
 //! also feeds the HyperLogLog): no allocation and no second hash per key.
 //! A probe for a new key reads one cache line, the one it then writes
 //! (with a separate control array, as in hashbrown, it was three misses
-//! in a table far larger than the caches: the table of 131,072 keys is
-//! 8 MiB). A key's bytes are read only when its hash matches. Eviction
+//! in a table far larger than the caches: the table of 65,536 keys is
+//! 4 MiB). A key's bytes are read only when its hash matches. Eviction
 //! empties the slots of the keys dropped and moves the others back along
 //! their probe runs in one sequential pass (no tombstones), and rebuilds
 //! the arena when its bytes of dropped keys pass those of the keys held
@@ -31,8 +31,10 @@
 
 use super::hll::hash64;
 
-/// Keys counted exactly before the first eviction: `2 × CAPACITY`.
-pub const CAPACITY: usize = 1 << 16;
+/// Keys counted exactly before the first eviction: `2 × CAPACITY`
+/// (65,536). It was 131,072: the host summary then took up to 16 MiB,
+/// and `--stats` at `-j2` on 4 M hosts 92 MiB (issue 33.6: at most 64).
+pub const CAPACITY: usize = 1 << 15;
 
 /// One key: its count (0: an empty slot), its [`hash64`] (where it
 /// probes from, and the tie-break) and where its bytes are in the arena.

@@ -3,7 +3,7 @@
 //!
 //! | mode                 | unique URLs                   | hosts, TLDs                 | memory            |
 //! |----------------------|-------------------------------|-----------------------------|-------------------|
-//! | default              | exact up to 2^20 URLs ([`Seen`]), then HyperLogLog (±0.81 %) | Space-Saving, exact up to 131,072 distinct keys each | at most ~40 MiB |
+//! | default              | exact up to 2^19 URLs ([`Seen`]), then HyperLogLog (±0.81 %) | Space-Saving, exact up to 65,536 distinct keys each | at most ~20 MiB |
 //! | `--exact-stats`      | exact ([`Seen`], 10–21 B a URL) | exact (every key: a 32-byte slot at a load of 1/4 to 1/2, so 64–128 B, and its bytes) | grows with the input |
 //!
 //! Either way the HyperLogLog sketches of URLs and hosts (16 KiB each) are
@@ -17,8 +17,10 @@ use super::topk::TopK;
 use super::url::tld;
 
 /// URLs counted exactly for the unique count before the sketch takes
-/// over (default mode): at most about 21 MiB.
-pub const EXACT_UNIQUE_LIMIT: usize = 1 << 20;
+/// over (default mode): at most about 11 MiB. It was 2^20 (21 MiB):
+/// with the host summaries, `--stats --by day` at `-j2` on 4 M hosts
+/// took 90 MiB (issue 33.6: at most 64).
+pub const EXACT_UNIQUE_LIMIT: usize = 1 << 19;
 
 /// Unique URLs and hosts, top hosts and TLDs.
 #[derive(Debug)]
@@ -107,6 +109,24 @@ impl UrlStats {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 33.6: the unique count is exact up to 2^19 URLs (it was
+    /// 2^20, 21 MiB), then the sketch's.
+    #[test]
+    fn the_unique_count_is_exact_up_to_the_limit() {
+        let mut s = UrlStats::new(false);
+        let mut url = Vec::new();
+        for i in 0..=EXACT_UNIQUE_LIMIT {
+            if i == EXACT_UNIQUE_LIMIT {
+                assert_eq!(s.exact_unique_urls(), Some(i as u64));
+            }
+            url.clear();
+            url.extend_from_slice(format!("http://u.example/{i}").as_bytes());
+            s.add(&url, None);
+        }
+        assert_eq!(s.exact_unique_urls(), None);
+        assert_eq!(EXACT_UNIQUE_LIMIT, 1 << 19);
+    }
 
     #[test]
     fn exact_and_bounded_agree_while_the_keys_fit() {
