@@ -89,7 +89,10 @@ pub(crate) fn bare_end(
     // A run cut by the cap was not ended by a reader: its openers stay
     // (the rejected candidate spans the cap).
     let mut end = trim(&hay.bytes[from..hard_end], !too_long) + from;
-    if dns_host && !too_long {
+    // A `-` at a line break is a URL broken there (the host goes on
+    // below: `http://www.dcc-` then `servers.net/`), not a dash after it.
+    let broken = matches!(hay.get(hard_end)?, Some(b'\n' | b'\r'));
+    if dns_host && !too_long && !broken {
         end = from + host_dash(&hay.bytes[from..end]);
     }
     Ok(BareEnd { end, hard_end, trimmed: end < hard_end, too_long })
@@ -144,7 +147,8 @@ fn footnote_after_host(
 /// before it: a host name label ends in a letter or digit and a port is
 /// digits (RFC 1123 §2.1, RFC 3986 §3.2.3), so `http://example.org- where`
 /// is `http://example.org` and a dash. A `-` ending a path stays
-/// (`…/foo-`, §2.3 unreserved).
+/// (`…/foo-`, §2.3 unreserved), and so does one at a line break (the
+/// caller's: a URL broken after a hyphen goes on below).
 fn host_dash(run: &[u8]) -> usize {
     // Checked on every bare URL: the last byte first.
     if run.last() != Some(&b'-') {
@@ -498,6 +502,8 @@ mod tests {
         assert_eq!(end_of("http://a.example:8- x"), "http://a.example:8");
         assert_eq!(end_of("http://a.example/b- x"), "http://a.example/b-");
         assert_eq!(end_of("http://u-@a.example x"), "http://u-@a.example");
+        // At a line break the host goes on below: no dash given back.
+        assert_eq!(end_of("http://www.dcc-\nservers.net/"), "http://www.dcc-");
         assert_eq!(end_of("http://a.b/c',"), "http://a.b/c");
         assert_eq!(end_of("http://a.b/c>d"), "http://a.b/c");
         assert_eq!(end_of("http://a.b/ü/x y"), "http://a.b/ü/x");
