@@ -91,8 +91,13 @@ pub(crate) fn bare_end(
     let mut end = trim(&hay.bytes[from..hard_end], !too_long) + from;
     // A `-` at a line break is a URL broken there (the host goes on
     // below: `http://www.dcc-` then `servers.net/`), not a dash after it.
-    let broken = matches!(hay.get(hard_end)?, Some(b'\n' | b'\r'));
-    if dns_host && !too_long && !broken {
+    // Most URLs end in no `-`: that is looked at first.
+    if end > from
+        && hay.bytes[end - 1] == b'-'
+        && dns_host
+        && !too_long
+        && !matches!(hay.get(hard_end)?, Some(b'\n' | b'\r'))
+    {
         end = from + host_dash(&hay.bytes[from..end]);
     }
     Ok(BareEnd { end, hard_end, trimmed: end < hard_end, too_long })
@@ -150,19 +155,17 @@ fn footnote_after_host(
 /// (`…/foo-`, §2.3 unreserved), and so does one at a line break (the
 /// caller's: a URL broken after a hyphen goes on below).
 fn host_dash(run: &[u8]) -> usize {
-    // Checked on every bare URL: the last byte first.
-    if run.last() != Some(&b'-') {
-        return run.len();
-    }
     let Some(rest) = run.strip_prefix(b"//") else { return run.len() };
     if rest.iter().any(|&b| matches!(b, b'/' | b'?' | b'#')) {
         return run.len();
     }
+    // The dashes, and the sentence punctuation before them (`….-`).
     let mut end = run.len();
-    while end > 2 && matches!(run[end - 1], b'-') {
+    while end > 2 && (run[end - 1] == b'-' || is_trailing_punct(run[end - 1]))
+    {
         end -= 1;
     }
-    trim(&run[..end], true)
+    end
 }
 
 /// The length of `run` (a bare URL after its colon) once a reader's
