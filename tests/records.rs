@@ -1,6 +1,7 @@
-//! `Format::Records`: every record of `--json`, owned, handed to a
-//! function. Written back with the JSON writer's serializer, the records of
-//! a run are the `--json` output byte for byte, on the bundled corpora
+//! `Format::Records` and `Format::RecordRefs`: every record of `--json`
+//! handed to a function, owned or borrowed. Written back with the JSON
+//! writer's serializer (a borrowed one during the call), the records of a
+//! run are the `--json` output byte for byte, on the bundled corpora
 //! searched as mail (with metadata and HTML context) and raw (with
 //! rejects), at one thread and at two.
 
@@ -9,7 +10,9 @@ use std::sync::{Arc, Mutex};
 use urlgrep::input::{Input, InputError, Walk, WalkOptions};
 use urlgrep::output::escape::write_json;
 use urlgrep::output::json::Record;
-use urlgrep::output::{Format, Printer, PrinterOptions, RecordSender};
+use urlgrep::output::{
+    Format, Printer, PrinterOptions, RecordSender, RecordVisitor,
+};
 use urlgrep::{Driver, Finder, MailMode};
 
 /// The inputs under `dir`, in walk order.
@@ -142,5 +145,72 @@ fn a_failing_sender_stops_the_run() {
         .build(finder)
         .run(inputs(&corpus("rfc")), &mut printer);
     let e = got.expect_err("the sender's error ends the run");
+    assert_eq!(e.to_string(), "consumer gone");
+}
+
+/// The records of a run, each written as `--json` writes it while it is
+/// shown, and how many there were.
+fn record_refs(dir: &Path, mail: bool, threads: usize) -> (Vec<u8>, usize) {
+    let got: Arc<Mutex<(Vec<u8>, usize)>> = Arc::default();
+    let sink = Arc::clone(&got);
+    let opts = PrinterOptions {
+        format: Format::RecordRefs,
+        record_refs: Some(RecordVisitor::new(move |rec| {
+            let mut g = sink.lock().expect("not poisoned");
+            write_json(&mut g.0, rec)?;
+            g.0.push(b'\n');
+            g.1 += 1;
+            Ok(())
+        })),
+        rejects: true,
+        ..PrinterOptions::default()
+    };
+    let out = run(dir, opts, mail, threads);
+    assert!(out.is_empty(), "RecordRefs writes nothing");
+    let got = std::mem::take(&mut *got.lock().expect("not poisoned"));
+    got
+}
+
+#[test]
+fn record_refs_are_the_json_output() {
+    for (name, mail) in [("mail", true), ("news", true), ("rfc", false)] {
+        let dir = corpus(name);
+        let opts = PrinterOptions {
+            format: Format::Json,
+            rejects: true,
+            ..PrinterOptions::default()
+        };
+        let want = run(&dir, opts, mail, 1);
+        for threads in [1, 2] {
+            let (got, n) = record_refs(&dir, mail, threads);
+            assert!(n > 10, "{name}: {n} records");
+            assert!(
+                got == want,
+                "{name} at -j{threads}: {} bytes of records, {} of JSON",
+                got.len(),
+                want.len()
+            );
+        }
+    }
+}
+
+/// An error of the visitor stops the run, as a write error does.
+#[test]
+fn a_failing_visitor_stops_the_run() {
+    let opts = PrinterOptions {
+        format: Format::RecordRefs,
+        record_refs: Some(RecordVisitor::new(|_| {
+            Err(std::io::Error::other("consumer gone"))
+        })),
+        ..PrinterOptions::default()
+    };
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let mut printer = Printer::new(opts, &mut out, &mut err);
+    let finder = Finder::builder().build();
+    let got = Driver::builder()
+        .threads(1)
+        .build(finder)
+        .run(inputs(&corpus("rfc")), &mut printer);
+    let e = got.expect_err("the visitor's error ends the run");
     assert_eq!(e.to_string(), "consumer gone");
 }
