@@ -119,8 +119,14 @@ const PAIRS: &[u8; 200] = b"\
 
 /// Appends `n` in decimal: two digits a division (a digit a division
 /// cost ~100 instructions an offset of the spool).
-pub(crate) fn number(out: &mut Vec<u8>, mut n: u64) {
-    let mut digits = [0u8; 20];
+pub(crate) fn number(out: &mut Vec<u8>, n: u64) {
+    out.extend_from_slice(decimal(n, &mut [0u8; 20]));
+}
+
+/// `n` in decimal, written at the end of `digits` (for writers that do
+/// not write to a `Vec`: `-n` and `-b` prefixes, where `write!` and
+/// `core::fmt` cost 220 instructions a line).
+pub(crate) fn decimal(mut n: u64, digits: &mut [u8; 20]) -> &[u8] {
     let mut k = digits.len();
     while n >= 100 {
         let pair = (n % 100) as usize * 2;
@@ -136,7 +142,7 @@ pub(crate) fn number(out: &mut Vec<u8>, mut n: u64) {
         k -= 1;
         digits[k] = b'0' + n as u8;
     }
-    out.extend_from_slice(&digits[k..]);
+    &digits[k..]
 }
 
 /// Appends `name`, a name of this crate's own (a kind, a location, an

@@ -5,6 +5,7 @@
 use crate::input::Input;
 use crate::output::emit::{color, Ctx, Emit, Url};
 use crate::output::escape;
+use crate::output::json_fast::decimal;
 use crate::parse::Reject;
 use std::io::{self, Write};
 
@@ -34,12 +35,13 @@ fn prefix<W: Write>(
     if cx.opts.line_number {
         let (on, off) = cx.paint(color::LINE);
         out.write_all(on)?;
-        write!(out, "{}", url.hit.at.line)?;
+        out.write_all(decimal(url.hit.at.line, &mut [0; 20]))?;
         out.write_all(off)?;
         out.write_all(b":")?;
     }
     if offset {
-        write!(out, "{}:", url.hit.at.start)?;
+        out.write_all(decimal(url.hit.at.start, &mut [0; 20]))?;
+        out.write_all(b":")?;
     }
     Ok(())
 }
