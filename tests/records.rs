@@ -77,7 +77,8 @@ fn records(dir: &Path, mail: bool, threads: usize) -> (Vec<u8>, usize) {
 #[test]
 fn records_are_the_json_output() {
     for (name, mail) in [("mail", true), ("news", true), ("rfc", false)] {
-        same_records(&corpus(name), name, mail);
+        same_records(&corpus(name), name, mail, records);
+        same_records(&corpus(name), name, mail, record_refs);
     }
 }
 
@@ -103,10 +104,18 @@ fn records_of_web_archives_are_the_json_output() {
         std::fs::File::open(&tarball).expect("opens"),
     );
     tar::Archive::new(gz).unpack(dir.path()).expect("unpacks");
-    same_records(&dir.path().join("pywb-sample-archive"), "warc", true);
+    let dir = dir.path().join("pywb-sample-archive");
+    same_records(&dir, "warc", true, records);
+    same_records(&dir, "warc", true, record_refs);
 }
 
-fn same_records(dir: &Path, name: &str, mail: bool) {
+/// How a test collects a run's records as JSON text ([`records`],
+/// [`record_refs`]), and how many there were.
+type Collect = fn(&Path, bool, usize) -> (Vec<u8>, usize);
+
+/// The records `collect` gets of `dir` are its `--json` output, at one
+/// thread and two.
+fn same_records(dir: &Path, name: &str, mail: bool, collect: Collect) {
     {
         let opts = PrinterOptions {
             format: Format::Json,
@@ -115,7 +124,7 @@ fn same_records(dir: &Path, name: &str, mail: bool) {
         };
         let want = run(dir, opts, mail, 1);
         for threads in [1, 2] {
-            let (got, n) = records(dir, mail, threads);
+            let (got, n) = collect(dir, mail, threads);
             assert!(n > 10, "{name}: {n} records");
             assert!(
                 got == want,
@@ -127,16 +136,8 @@ fn same_records(dir: &Path, name: &str, mail: bool) {
     }
 }
 
-/// An error of the sender stops the run, as a write error does.
-#[test]
-fn a_failing_sender_stops_the_run() {
-    let opts = PrinterOptions {
-        format: Format::Records,
-        records: Some(RecordSender::new(|_| {
-            Err(std::io::Error::other("consumer gone"))
-        })),
-        ..PrinterOptions::default()
-    };
+/// The error a run in `opts` ends with.
+fn failed(opts: PrinterOptions) -> String {
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let mut printer = Printer::new(opts, &mut out, &mut err);
     let finder = Finder::builder().build();
@@ -144,8 +145,26 @@ fn a_failing_sender_stops_the_run() {
         .threads(1)
         .build(finder)
         .run(inputs(&corpus("rfc")), &mut printer);
-    let e = got.expect_err("the sender's error ends the run");
-    assert_eq!(e.to_string(), "consumer gone");
+    got.expect_err("the consumer's error ends the run").to_string()
+}
+
+/// An error of the sender or the visitor stops the run, as a write error
+/// does.
+#[test]
+fn a_failing_consumer_stops_the_run() {
+    let gone = || std::io::Error::other("consumer gone");
+    let opts = PrinterOptions {
+        format: Format::Records,
+        records: Some(RecordSender::new(move |_| Err(gone()))),
+        ..PrinterOptions::default()
+    };
+    assert_eq!(failed(opts), "consumer gone");
+    let opts = PrinterOptions {
+        format: Format::RecordRefs,
+        record_refs: Some(RecordVisitor::new(move |_| Err(gone()))),
+        ..PrinterOptions::default()
+    };
+    assert_eq!(failed(opts), "consumer gone");
 }
 
 /// The records of a run, each written as `--json` writes it while it is
@@ -169,48 +188,4 @@ fn record_refs(dir: &Path, mail: bool, threads: usize) -> (Vec<u8>, usize) {
     assert!(out.is_empty(), "RecordRefs writes nothing");
     let got = std::mem::take(&mut *got.lock().expect("not poisoned"));
     got
-}
-
-#[test]
-fn record_refs_are_the_json_output() {
-    for (name, mail) in [("mail", true), ("news", true), ("rfc", false)] {
-        let dir = corpus(name);
-        let opts = PrinterOptions {
-            format: Format::Json,
-            rejects: true,
-            ..PrinterOptions::default()
-        };
-        let want = run(&dir, opts, mail, 1);
-        for threads in [1, 2] {
-            let (got, n) = record_refs(&dir, mail, threads);
-            assert!(n > 10, "{name}: {n} records");
-            assert!(
-                got == want,
-                "{name} at -j{threads}: {} bytes of records, {} of JSON",
-                got.len(),
-                want.len()
-            );
-        }
-    }
-}
-
-/// An error of the visitor stops the run, as a write error does.
-#[test]
-fn a_failing_visitor_stops_the_run() {
-    let opts = PrinterOptions {
-        format: Format::RecordRefs,
-        record_refs: Some(RecordVisitor::new(|_| {
-            Err(std::io::Error::other("consumer gone"))
-        })),
-        ..PrinterOptions::default()
-    };
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let mut printer = Printer::new(opts, &mut out, &mut err);
-    let finder = Finder::builder().build();
-    let got = Driver::builder()
-        .threads(1)
-        .build(finder)
-        .run(inputs(&corpus("rfc")), &mut printer);
-    let e = got.expect_err("the visitor's error ends the run");
-    assert_eq!(e.to_string(), "consumer gone");
 }
