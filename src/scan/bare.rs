@@ -118,13 +118,10 @@ fn footnote_after_host(
     i: usize,
     limit: usize,
 ) -> Result<bool, Incomplete> {
-    let bytes = hay.bytes;
-    let Some(authority) = bytes.get(from..i) else { return Ok(false) };
-    let Some(rest) = authority.strip_prefix(b"//") else { return Ok(false) };
-    if rest.is_empty()
-        || rest.ends_with(b"@")
-        || rest.iter().any(|&b| matches!(b, b'/' | b'?' | b'#'))
-    {
+    let Some(rest) = hay.bytes.get(from..i).and_then(authority) else {
+        return Ok(false);
+    };
+    if rest.is_empty() || rest.ends_with(b"@") {
         return Ok(false);
     }
     let mut k = i + 1;
@@ -147,6 +144,14 @@ fn footnote_after_host(
     })
 }
 
+/// The authority `run` (a bare URL's text after its scheme's colon, up
+/// to some byte) is all in, after its `//`: `None` when it has no `//`
+/// or a `/`, `?` or `#` has ended the authority (RFC 3986 §3.2).
+fn authority(run: &[u8]) -> Option<&[u8]> {
+    let rest = run.strip_prefix(b"//")?;
+    (!rest.iter().any(|&b| matches!(b, b'/' | b'?' | b'#'))).then_some(rest)
+}
+
 /// The length of `run` (a trimmed bare URL after its colon) once the
 /// `-` that ends its authority is given back, with the punctuation
 /// before it: a host name label ends in a letter or digit and a port is
@@ -155,8 +160,7 @@ fn footnote_after_host(
 /// (`…/foo-`, §2.3 unreserved), and so does one at a line break (the
 /// caller's: a URL broken after a hyphen goes on below).
 fn host_dash(run: &[u8]) -> usize {
-    let Some(rest) = run.strip_prefix(b"//") else { return run.len() };
-    if rest.iter().any(|&b| matches!(b, b'/' | b'?' | b'#')) {
+    if authority(run).is_none() {
         return run.len();
     }
     // The dashes, and the sentence punctuation before them (`….-`).
@@ -305,13 +309,7 @@ fn ends_host(
     i: usize,
     limit: usize,
 ) -> Result<bool, Incomplete> {
-    let bytes = hay.bytes;
-    let Some(authority) = bytes.get(from..i) else { return Ok(false) };
-    let in_authority = match authority.strip_prefix(b"//") {
-        Some(rest) => !rest.iter().any(|&b| matches!(b, b'/' | b'?' | b'#')),
-        None => false,
-    };
-    if !in_authority {
+    if hay.bytes.get(from..i).and_then(authority).is_none() {
         return Ok(false);
     }
     let mut k = i + 1;
