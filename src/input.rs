@@ -13,12 +13,14 @@
 //! gzip (multi-member files such as WARC/WET included), bzip2, xz and zstd
 //! are decompressed on the fly by [`decoder`].
 
+mod ahead;
 mod anchor;
 #[cfg(target_os = "linux")]
 pub(crate) mod deep;
 #[cfg(target_os = "linux")]
 mod named;
 
+pub use ahead::{read_ahead, Ahead};
 pub use anchor::Anchor;
 
 use crate::search::buffer::read_retry;

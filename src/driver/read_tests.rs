@@ -109,7 +109,7 @@ fn a_stream_keeps_what_it_read_before_an_error() {
         let d = driver(mode, repair);
         let mut parts = Keep::default();
         let rdr = FailAt { data: text.clone(), pos: 0, at };
-        let (batch, err) = d.search_stream(&stdin(), rdr, &mut parts);
+        let (batch, err) = d.search_stream(&stdin(), rdr, None, &mut parts);
         let err = err.expect("the error is reported");
         assert_eq!(err.offset, Some(at as u64), "{mode:?} {repair}");
         let got = found(&batch, &parts);
@@ -127,7 +127,7 @@ fn an_mbox_stream_keeps_the_messages_before_an_error() {
     let d = driver(MailMode::Auto, false);
     let mut parts = Keep::default();
     let rdr = FailAt { data: text.clone(), pos: 0, at };
-    let (batch, err) = d.search_stream(&stdin(), rdr, &mut parts);
+    let (batch, err) = d.search_stream(&stdin(), rdr, None, &mut parts);
     assert_eq!(err.map(|e| e.offset), Some(Some(at as u64)));
     let got = found(&batch, &parts);
     assert!(got >= want && got <= want + 1, "{got} of {want}");
@@ -144,7 +144,7 @@ fn a_gzip_stream_keeps_what_it_decompressed_before_an_error() {
     let d = driver(MailMode::Off, false);
     let mut parts = Keep::default();
     let rdr = FailAt { data: gz, pos: 0, at };
-    let (batch, err) = d.search_stream(&stdin(), rdr, &mut parts);
+    let (batch, err) = d.search_stream(&stdin(), rdr, None, &mut parts);
     let err = err.expect("the error is reported");
     let read = err.offset.expect("at a decompressed offset") as usize;
     let got = found(&batch, &parts);
@@ -288,4 +288,52 @@ fn a_small_gzip_file_that_shrank_says_so() {
     assert!(err.to_string().contains("shrank"), "{err}");
     assert_eq!(err.offset, Some(keep as u64));
     assert!(found(&batch, &parts) > 5000, "{}", found(&batch, &parts));
+}
+
+/// The URLs of a batch and its parts, in order, as text.
+fn urls(batch: &Batch, parts: &Keep) -> Vec<u8> {
+    let mut out = Vec::new();
+    for b in parts.0.iter().chain(std::iter::once(batch)) {
+        for h in &b.hits {
+            out.extend_from_slice(&b.urls[h.url.0..h.url.1]);
+            out.push(b'\n');
+        }
+    }
+    out
+}
+
+/// A big compressed stream decompressed on a thread of its own gives the
+/// same URLs, and an error at the same offset, as the decoder read in
+/// the searching thread; whole, cut by a read error, as mail and not.
+#[test]
+fn the_read_ahead_finds_what_the_decoder_gives() {
+    let text = [lines(30_000), mbox(3_000)].concat();
+    let gz = gzip(&text);
+    for at in [gz.len() + 1, gz.len() / 3, 10] {
+        for mode in [MailMode::Off, MailMode::Auto] {
+            let mut got = Vec::new();
+            for ahead in [false, true] {
+                let d = Driver::builder()
+                    .threads(1)
+                    .mail_mode(mode)
+                    .read_ahead(ahead)
+                    .build(Finder::new());
+                let mut parts = Keep::default();
+                let rdr = FailAt { data: gz.clone(), pos: 0, at };
+                // A size that asks for the thread when it is on.
+                let size = Some(super::unit::AHEAD_MIN);
+                let (batch, err) =
+                    d.search_stream(&stdin(), rdr, size, &mut parts);
+                let err = err.map(|e| (e.offset, e.error.to_string()));
+                got.push((urls(&batch, &parts), err));
+            }
+            assert!(got[0].0.len() > 1000 || at < gz.len(), "{mode:?} {at}");
+            assert!(
+                got[0] == got[1],
+                "{mode:?} at {at}: {:?} / {:?}",
+                got[0].1,
+                got[1].1
+            );
+        }
+    }
 }

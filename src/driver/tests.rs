@@ -304,7 +304,7 @@ fn a_stopped_run_stops_reading() {
     assert_eq!(stop.0, 1);
     let mut stop = Stop(0);
     let file = File::open(&path).unwrap();
-    let (batch, _) = d.search_stream(&input, file, &mut stop);
+    let (batch, _) = d.search_stream(&input, file, None, &mut stop);
     assert_eq!(stop.0, 1);
     assert!(batch.bytes < size, "{}", batch.bytes);
 }

@@ -72,7 +72,7 @@ impl Driver {
     ) -> (Box<Batch>, Option<InputError>) {
         let fail = |error, offset| failure(input, error, offset);
         if input.source == Source::Stdin {
-            return self.search_stream(input, io::stdin(), part);
+            return self.search_stream(input, io::stdin(), None, part);
         }
         let file = match input.open() {
             Ok(f) => f,
@@ -90,7 +90,9 @@ impl Driver {
             },
         };
         if !small {
-            return self.search_stream(input, file, part);
+            let size =
+                input.size.or_else(|| file.metadata().ok().map(|m| m.len()));
+            return self.search_stream(input, file, size, part);
         }
         let limit = (self.slice as u64).saturating_add(1);
         // A regular file of unknown size that fills the first read is
@@ -143,7 +145,7 @@ impl Driver {
         if bytes.len() as u64 >= limit {
             // It grew since we looked: stream it instead.
             return match input.open() {
-                Ok(f) => self.search_stream(input, f, part),
+                Ok(f) => self.search_stream(input, f, Some(limit), part),
                 Err(e) => (Batch::failed(), Some(fail(e, None))),
             };
         }
@@ -176,7 +178,12 @@ impl Driver {
     ) -> (Box<Batch>, Option<InputError>) {
         let format = Compression::detect(bytes);
         if format != Compression::None {
-            return self.search_stream(input, bytes, part);
+            return self.search_stream(
+                input,
+                bytes,
+                Some(bytes.len() as u64),
+                part,
+            );
         }
         match self.how(input, bytes) {
             How::Skip => return (Batch::failed(), None),
@@ -190,14 +197,17 @@ impl Driver {
         (batch, None)
     }
 
-    /// A stream, decompressed when its magic bytes say so.
+    /// A stream, decompressed when its magic bytes say so. `stored` is
+    /// its size when it is a file (or a lower bound): a compressed file
+    /// of at least [`AHEAD_MIN`] bytes is decompressed on a thread of
+    /// its own while it is searched ([`input::read_ahead`]).
     pub(super) fn search_stream<R: Read + Send>(
         &self,
         input: &Input,
         rdr: R,
+        stored: Option<u64>,
         part: Part<'_>,
     ) -> (Box<Batch>, Option<InputError>) {
-        let mut batch = Box::<Batch>::default();
         let raw = AtomicU64::new(0);
         let mut rdr = Counted { rdr, bytes: 0, shared: Some(&raw) };
         // A container that reads its input compressed (a `.warc.gz`,
@@ -209,9 +219,9 @@ impl Driver {
                 return (Batch::failed(), Some(failure(input, error, None)));
             }
         };
-        let stored = self.containers.reads_compressed(&peek);
+        let framed = self.containers.reads_compressed(&peek);
         let rdr = io::Cursor::new(peek).chain(rdr);
-        let (format, rdr): (_, Box<dyn Read + Send + '_>) = match stored {
+        let (format, rdr): (_, Box<dyn Read + Send + '_>) = match framed {
             Some(_) => (Compression::Gzip, Box::new(rdr)),
             None => match input::open_stream(rdr) {
                 Ok(x) => x,
@@ -221,11 +231,43 @@ impl Driver {
                 }
             },
         };
+        let ahead = framed.is_none()
+            && format != Compression::None
+            && self.read_ahead
+            && stored.is_some_and(|size| size >= AHEAD_MIN);
+        if ahead {
+            return input::read_ahead(rdr, |rdr| {
+                self.search_decoded(
+                    input,
+                    Box::new(rdr),
+                    format,
+                    None,
+                    &raw,
+                    part,
+                )
+            });
+        }
+        self.search_decoded(input, rdr, format, framed, &raw, part)
+    }
+
+    /// [`Driver::search_stream`] once the stream is decompressed (or a
+    /// container reads it compressed, `framed`): sniffed, then searched.
+    /// `raw` counts the stored bytes read, for the progress.
+    fn search_decoded(
+        &self,
+        input: &Input,
+        rdr: Box<dyn Read + Send + '_>,
+        format: Compression,
+        framed: Option<Reading>,
+        raw: &AtomicU64,
+        part: Part<'_>,
+    ) -> (Box<Batch>, Option<InputError>) {
+        let mut batch = Box::<Batch>::default();
         batch.compression = Some(format);
         batch.opened = true;
         let mut counted = Counted { rdr, bytes: 0, shared: None };
         let mut reading = Reading::Raw;
-        if let Some(r) = stored {
+        if let Some(r) = framed {
             reading = r;
         } else if self.sniffs(input) {
             let mut head = Vec::with_capacity(SNIFF_LEN);
@@ -258,7 +300,7 @@ impl Driver {
             spare: &self.spare,
             input,
             part,
-            raw: &raw,
+            raw,
             sent: 0,
             // The first match after a quiet spell goes out at once.
             last: std::time::Instant::now()
@@ -488,7 +530,7 @@ impl Driver {
         let fail = |error, offset| failure(input, error, offset);
         let Some(slices) = self.cut(input, file, size) else {
             return match input.open() {
-                Ok(f) => self.search_stream(input, f, part),
+                Ok(f) => self.search_stream(input, f, Some(size), part),
                 Err(e) => (Batch::failed(), Some(fail(e, None))),
             };
         };
@@ -639,6 +681,12 @@ impl Parts for Capped<'_> {
 /// container that reads it compressed (the first member's header and
 /// enough deflate to inflate a record's first line).
 const PEEK_COMPRESSED: usize = 512;
+
+/// The smallest compressed file decompressed on a thread of its own
+/// ([`input::read_ahead`]): a thread's start (tens of µs) is small
+/// beside inflating 256 KiB, and a folder of small `.gz` files starts
+/// none.
+pub(super) const AHEAD_MIN: u64 = 256 * 1024;
 
 /// An mbox slice longer than this is read as a stream, not held (1 MiB
 /// in the unit tests, so that they need no 8 MiB message).
