@@ -13,7 +13,7 @@ use std::io;
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
-use urlgrep::{Finder, Match, Position, Sink};
+use urlgrep::{Finder, Finds, Match, Position, Sink};
 
 #[path = "adversarial/inputs.rs"]
 mod inputs;
@@ -60,8 +60,12 @@ fn reader_count(finder: &Finder, hay: &[u8]) -> u64 {
     count.0
 }
 
+/// The inputs also searched with every detector on (`--find all`).
+const FIND_ALL: &[&str] = &["mail", "colons", "no-tld", "quote-http"];
+
 fn bench(c: &mut Criterion) {
-    let finder = Finder::new();
+    let default = Finder::new();
+    let all = Finder::builder().find(Finds::ALL).build();
     let mut cases: Vec<(String, Vec<u8>)> = Vec::new();
     if let Some(m) = mail() {
         cases.push(("mail".into(), m));
@@ -78,15 +82,23 @@ fn bench(c: &mut Criterion) {
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(3));
     for (name, hay) in &cases {
-        let want = finder.find_iter(hay).count() as u64;
-        assert_eq!(reader_count(&finder, hay), want, "{name}");
-        group.throughput(Throughput::Bytes(hay.len() as u64));
-        group.bench_function(format!("slice/{name}"), |b| {
-            b.iter(|| assert_eq!(finder.find_iter(hay).count() as u64, want))
-        });
-        group.bench_function(format!("reader/{name}"), |b| {
-            b.iter(|| assert_eq!(reader_count(&finder, hay), want))
-        });
+        let finders = match FIND_ALL.contains(&name.as_str()) {
+            true => vec![("", &default), ("find-all/", &all)],
+            false => vec![("", &default)],
+        };
+        for (tag, finder) in finders {
+            let want = finder.find_iter(hay).count() as u64;
+            assert_eq!(reader_count(finder, hay), want, "{tag}{name}");
+            group.throughput(Throughput::Bytes(hay.len() as u64));
+            group.bench_function(format!("slice/{tag}{name}"), |b| {
+                b.iter(|| {
+                    assert_eq!(finder.find_iter(hay).count() as u64, want)
+                })
+            });
+            group.bench_function(format!("reader/{tag}{name}"), |b| {
+                b.iter(|| assert_eq!(reader_count(finder, hay), want))
+            });
+        }
     }
     group.finish();
 }

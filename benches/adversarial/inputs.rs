@@ -17,6 +17,9 @@ pub const NAMES: &[&str] = &[
     "http-space-repeated",
     "schemes-space-cycled",
     "long-urls",
+    "quote-http",
+    "colon-slash",
+    "no-tld",
 ];
 
 /// xorshift64*.
@@ -72,6 +75,12 @@ impl Gen {
             "schemes-space-cycled" => {
                 (b"", cycle(b"http:// ftp:// news:// gopher:// "))
             }
+            // Issue 32's probe: a quoted scheme with nothing after it,
+            // a colon before a lone slash, a name under no TLD (with
+            // `--find all`).
+            "quote-http" => (b"", cycle(b"\"http:")),
+            "colon-slash" => (b"", cycle(b":/")),
+            "no-tld" => (b"", cycle(b"x.zz ")),
             // A valid 1 MiB URL (too long for the default cap), again and
             // again.
             "long-urls" => {

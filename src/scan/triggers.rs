@@ -467,6 +467,12 @@ pub(crate) fn may_start(hay: &[u8], c: usize, floor: usize) -> bool {
         None => return true,
         Some(b'/') => match hay.get(c + 2) {
             None | Some(b'/') => return true,
+            // One `/` (`:/:/:/`, rare in mail): with no scheme byte
+            // before the colon (or the floor right there) the scheme run
+            // is empty and [`named`] says no. One table look spares the
+            // word-wise look below, which finds no stop among `:` and
+            // `/` and walks 32 bytes, then the exact walk.
+            Some(_) if !after_scheme_byte(hay, c, floor) => return false,
             Some(_) => {}
         },
         // `[:]`: a defanged scheme's colon (`hxxps[:]//`).
