@@ -41,13 +41,18 @@ pub(crate) struct BareEnd {
 /// `dns_host`: the host is a DNS name, as for every registered scheme and
 /// the scheme-less finds ([`ends_host`]); an unregistered scheme's
 /// host is an RFC 3986 §3.2.2 `reg-name`, where `'` is a sub-delim and
-/// `~` unreserved.
+/// `~` unreserved. `pair`: the `_` or `~` right before the scheme, when
+/// one stands there: a trailing run of the same byte closes it
+/// (`_http://a.b/c_`, Markdown's emphasis; `~~http://a.b/~~`, its
+/// strike-through) and is given back, though both are unreserved
+/// (RFC 3986 §2.3) and may end a URL that no such mark opens.
 pub(crate) fn bare_end(
     hay: &Hay<'_>,
     start: usize,
     from: usize,
     cap: usize,
     dns_host: bool,
+    pair: Option<u8>,
 ) -> Result<BareEnd, Incomplete> {
     let limit = start.saturating_add(cap);
     let (mut paren, mut bracket) = (0usize, 0usize);
@@ -89,6 +94,16 @@ pub(crate) fn bare_end(
     // A run cut by the cap was not ended by a reader: its openers stay
     // (the rejected candidate spans the cap).
     let mut end = trim(&hay.bytes[from..hard_end], !too_long) + from;
+    if let Some(mark) = pair.filter(|_| !too_long) {
+        let closers = hay.bytes[from..end]
+            .iter()
+            .rev()
+            .take_while(|&&b| b == mark)
+            .count();
+        if closers > 0 {
+            end = trim(&hay.bytes[from..end - closers], true) + from;
+        }
+    }
     // A `-` at a line break is a URL broken there (the host goes on
     // below: `http://www.dcc-` then `servers.net/`), not a dash after it.
     // Most URLs end in no `-`: that is looked at first.
@@ -455,7 +470,7 @@ mod tests {
     fn end_of(text: &str) -> &str {
         let hay = Hay { bytes: text.as_bytes(), eof: true };
         let colon = text.find(':').unwrap();
-        let r = bare_end(&hay, 0, colon + 1, 1 << 20, true).unwrap();
+        let r = bare_end(&hay, 0, colon + 1, 1 << 20, true, None).unwrap();
         &text[..r.end]
     }
 
@@ -576,7 +591,7 @@ mod tests {
     #[test]
     fn reference_cut_by_the_window_asks_for_more() {
         let hay = Hay { bytes: b"http://a.b/c&g", eof: false };
-        assert!(bare_end(&hay, 0, 5, 100, true).is_err());
+        assert!(bare_end(&hay, 0, 5, 100, true, None).is_err());
     }
 
     #[test]
@@ -597,7 +612,7 @@ mod tests {
         let end = |text: &[u8]| {
             let hay = Hay { bytes: text, eof: true };
             let from = memchr::memchr(b':', text).unwrap() + 1;
-            bare_end(&hay, 0, from, 1000, true).unwrap().end
+            bare_end(&hay, 0, from, 1000, true, None).unwrap().end
         };
         // in the host: the URL ends there
         assert_eq!(end(b"http://example.org'/>"), 18);
@@ -646,7 +661,7 @@ mod tests {
         let end = |text: &[u8]| {
             let hay = Hay { bytes: text, eof: true };
             let from = memchr::memchr(b':', text).unwrap() + 1;
-            bare_end(&hay, 0, from, 1000, true).unwrap().end
+            bare_end(&hay, 0, from, 1000, true, None).unwrap().end
         };
         // Markdown strikethrough around a URL (cmark-gfm, Interop)
         assert_eq!(end(b"http://google.com~~"), 17);
@@ -661,12 +676,12 @@ mod tests {
     #[test]
     fn invalid_utf8_ends() {
         let hay = Hay { bytes: b"http://a.b/c\xe9d", eof: true };
-        assert_eq!(bare_end(&hay, 0, 5, 100, true).unwrap().end, 12);
+        assert_eq!(bare_end(&hay, 0, 5, 100, true, None).unwrap().end, 12);
     }
 
     #[test]
     fn cut_sequence_asks_for_more() {
         let hay = Hay { bytes: b"http://a.b/\xc3", eof: false };
-        assert!(bare_end(&hay, 0, 5, 100, true).is_err());
+        assert!(bare_end(&hay, 0, 5, 100, true, None).is_err());
     }
 }

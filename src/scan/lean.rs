@@ -74,7 +74,7 @@ mod tests {
     ) -> (Reading, Reading) {
         let scheme = parse::registered_prefix(&hay.bytes[s..], c - s);
         let lean = empty_authority(cfg, hay, s, c, scheme);
-        let full = cfg.bare_read(hay, s, c, scheme.is_some());
+        let full = cfg.bare_read(hay, s, c, scheme.is_some(), None);
         (lean, full)
     }
 
@@ -229,6 +229,7 @@ mod tests {
                                 c,
                                 parse::registered_prefix(&text[s..], c - s)
                                     .is_some(),
+                                None,
                             );
                             let mine: Result<
                                 Option<(Raw, usize)>,

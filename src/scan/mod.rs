@@ -476,7 +476,7 @@ impl Config {
             {
                 let s = c - k;
                 let scheme = parse::registered_prefix(&bytes[s..], k);
-                return self.bare(hay, s, c, scheme);
+                return self.bare(hay, s, c, scheme, None);
             }
         }
         // RFC 3986 Appendix C: `<…>` delimits any URI, so an unregistered
@@ -551,7 +551,11 @@ impl Config {
             }
         }
         if self.bare && (registered || unregistered) {
-            return self.bare(hay, s, c, scheme);
+            // `_` and `~` are no scheme bytes (RFC 3986 §3.1): the URL
+            // starts after them, and a trailing run of the same closes
+            // them (see `bare::bare_end`).
+            let pair = before.filter(|&b| matches!(b, b'_' | b'~'));
+            return self.bare(hay, s, c, scheme, pair);
         }
         Ok(None)
     }
@@ -634,13 +638,15 @@ impl Config {
     }
 
     /// A bare URL from scheme start `s`, colon `c`; `scheme` is its
-    /// scheme when registered (else `//` follows, [`unregistered_opens`]).
+    /// scheme when registered (else `//` follows, [`unregistered_opens`]);
+    /// `pair`: the mark before `s` that a trailing run of it closes.
     fn bare(
         &self,
         hay: &Hay<'_>,
         s: usize,
         c: usize,
         scheme: Option<parse::Scheme>,
+        pair: Option<u8>,
     ) -> Result<Option<(Raw, usize)>, Incomplete> {
         if hay.bytes.get(c + 1..c + 3) == Some(b"//") {
             if let Some(found) =
@@ -654,20 +660,23 @@ impl Config {
                 return Ok(None);
             }
         }
-        self.bare_read(hay, s, c, scheme.is_some())
+        self.bare_read(hay, s, c, scheme.is_some(), pair)
     }
 
     /// The bare reading from scheme start `s`, colon `c`, once `//`
     /// follows or the scheme is opaque: [`bare::bare_end`], then the
-    /// validator. `registered`: the scheme is.
+    /// validator. `registered`: the scheme is; `pair`: see
+    /// [`bare::bare_end`].
     fn bare_read(
         &self,
         hay: &Hay<'_>,
         s: usize,
         c: usize,
         registered: bool,
+        pair: Option<u8>,
     ) -> Result<Option<(Raw, usize)>, Incomplete> {
-        let end = bare::bare_end(hay, s, c + 1, self.max_url, registered)?;
+        let end =
+            bare::bare_end(hay, s, c + 1, self.max_url, registered, pair)?;
         if end.end == c + 1 {
             return Ok(None);
         }

@@ -527,7 +527,7 @@ fn host_name(
         return Ok(None); // not a name: nothing read is kept
     }
     let (end, hard_end, trimmed) = if path {
-        let e = bare::bare_end(hay, begin, host_end, cfg.max_url, true)?;
+        let e = bare::bare_end(hay, begin, host_end, cfg.max_url, true, None)?;
         if e.too_long {
             return Ok(Some(reject(begin, e.hard_end, kind)));
         }
@@ -659,7 +659,7 @@ pub(crate) fn www(
         return Ok(None);
     }
     let start = dot - 3;
-    let end = bare::bare_end(hay, start, dot + 1, cfg.max_url, true)?;
+    let end = bare::bare_end(hay, start, dot + 1, cfg.max_url, true, None)?;
     if end.end == dot + 1 {
         return Ok(None);
     }

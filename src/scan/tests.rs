@@ -220,3 +220,24 @@ fn not_urls() {
         assert_eq!(marked(text), text);
     }
 }
+
+/// A `_` or `~` right before the scheme (Markdown's emphasis and
+/// strike-through) is closed by a trailing run of the same byte, which
+/// is given back; without the opener both are unreserved (RFC 3986
+/// §2.3) and end the URL as written.
+#[test]
+fn an_emphasis_mark_before_the_scheme_closes_at_the_end() {
+    assert_eq!(marked("_http://a.b/c_"), "_|http://a.b/c|_");
+    assert_eq!(marked("see _http://a.b/c_."), "see _|http://a.b/c|_.");
+    assert_eq!(marked("__http://a.b/c__, x"), "__|http://a.b/c|__, x");
+    assert_eq!(marked("~~http://a.b/~~"), "~~|http://a.b/|~~");
+    assert_eq!(marked("_http://a.b/c_.d_"), "_|http://a.b/c_.d|_");
+    // the mark inside the URL stays; no opener, no closer
+    assert_eq!(marked("_http://a.b/c_d"), "_|http://a.b/c_d|");
+    assert_eq!(marked("http://a.b/c_"), "|http://a.b/c_|");
+    assert_eq!(marked("http://a.b/~"), "|http://a.b/~|");
+    // another mark before closes nothing
+    assert_eq!(marked("~http://a.b/c_"), "~|http://a.b/c_|");
+    // the closer given back leaves punctuation before it to trim
+    assert_eq!(marked("_http://a.b/c._"), "_|http://a.b/c|._");
+}
