@@ -105,13 +105,16 @@ pub(crate) fn bare_end(
         }
     }
     // A `-` at a line break is a URL broken there (the host goes on
-    // below: `http://www.dcc-` then `servers.net/`), not a dash after it.
+    // below: `http://www.dcc-` then `servers.net/`), not a dash after it;
+    // at a line break itself, not before punctuation given back there
+    // (`http://google.com-.` at a line's end ends at `com`).
     // Most URLs end in no `-`: that is looked at first.
     if end > from
         && hay.bytes[end - 1] == b'-'
         && dns_host
         && !too_long
-        && !matches!(hay.get(hard_end)?, Some(b'\n' | b'\r'))
+        && !(end == hard_end
+            && matches!(hay.get(hard_end)?, Some(b'\n' | b'\r')))
     {
         end = from + host_dash(&hay.bytes[from..end]);
     }
@@ -520,6 +523,10 @@ mod tests {
         assert_eq!(end_of("http://u-@a.example x"), "http://u-@a.example");
         // At a line break the host goes on below: no dash given back.
         assert_eq!(end_of("http://www.dcc-\nservers.net/"), "http://www.dcc-");
+        // Punctuation given back between the dash and the break: a dash
+        // after the host, not a host broken (Autolinker's `com-.`).
+        assert_eq!(end_of("http://google.com-.\nx"), "http://google.com");
+        assert_eq!(end_of("http://a.example:8-,\r\n"), "http://a.example:8");
         assert_eq!(end_of("http://a.b/c',"), "http://a.b/c");
         assert_eq!(end_of("http://a.b/c>d"), "http://a.b/c");
         assert_eq!(end_of("http://a.b/ü/x y"), "http://a.b/ü/x");
