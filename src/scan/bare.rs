@@ -249,6 +249,12 @@ fn trim(run: &[u8], openers: bool) -> usize {
     end
 }
 
+/// The length of `run` once a reader's trailing punctuation is given
+/// back ([`trim`], openers too): for a run cut short by its caller.
+pub(crate) fn trimmed_len(run: &[u8]) -> usize {
+    trim(run, true)
+}
+
 /// Whether `head` ends in an HTML character reference that a `;` after
 /// it closes: `&amp` (any case of the two forms HTML 4.01 §5.3.2 gives)
 /// or a numeric `&#NN`, `&#xHH` (§5.3.1). In escaped HTML `&amp;` is the

@@ -255,9 +255,13 @@ pub(crate) fn host_start(
     if opens(s) {
         return Some((s, Opened::Name));
     }
+    // `//` opens a host after a space, bracket or quote of any script,
+    // not after a letter of any (README Conformance, network-path).
     let slashes = s.checked_sub(2).filter(|&p| p >= floor)?;
-    (hay.get(slashes..s)? == b"//" && opens(slashes))
-        .then_some((s, Opened::Slashes))
+    (hay.get(slashes..s)? == b"//"
+        && opens(slashes)
+        && !idn::after_letter(hay, slashes))
+    .then_some((s, Opened::Slashes))
 }
 
 /// Whether the `.` at `dot` may follow the first label of a host after
@@ -663,18 +667,33 @@ pub(crate) fn www(
     if end.end == dot + 1 {
         return Ok(None);
     }
-    let text = &hay.bytes[start..end.end];
+    let (mut stop, mut trimmed) = (end.end, end.trimmed);
+    let mut text = &hay.bytes[start..stop];
     // `www.info@example.dk` is an address whose local part starts with
     // `www.`: read as a URL, `www.info` would be userinfo and the host
     // would not be the `www.` name (RFC 3986 §3.2.1). Left to the `@`.
-    let authority_end = text
+    let mut authority_end = text
         .iter()
         .position(|&b| matches!(b, b'/' | b'?' | b'#'))
         .unwrap_or(text.len());
-    let authority = &text[..authority_end];
-    if authority.contains(&b'@') {
+    if text[..authority_end].contains(&b'@') {
         return Ok(None);
     }
+    // A `'` or `~` in the authority (no `@` after it) ends the name, as
+    // after `http://` (`bare::bare_end`; RFC 1123 §2.1): in
+    // `www.yahoo.com's` the name is followed by `'s`.
+    if let Some(q) =
+        text[..authority_end].iter().position(|&b| matches!(b, b'\'' | b'~'))
+    {
+        stop = start + bare::trimmed_len(&text[..q]);
+        if stop <= dot + 1 {
+            return Ok(None);
+        }
+        text = &hay.bytes[start..stop];
+        authority_end = text.len();
+        trimmed = true;
+    }
+    let authority = &text[..authority_end];
     let host_end =
         authority.iter().position(|&b| b == b':').unwrap_or(authority_end);
     let verdict = if end.too_long {
@@ -686,8 +705,8 @@ pub(crate) fn www(
     } else {
         implied(cfg, b"http://", text, Scheme::Http)
     };
-    let mut raw = found(start, end.end, end.hard_end, Kind::Www, verdict);
-    if end.trimmed {
+    let mut raw = found(start, stop, end.hard_end, Kind::Www, verdict);
+    if trimmed {
         raw.0.flags.insert(Flags::TRIMMED);
     }
     Ok(Some(raw))

@@ -90,6 +90,17 @@ pub(super) fn after_latin_letter(hay: &[u8], at: usize) -> bool {
     char_before(hay, at).is_some_and(|(c, _)| is_latin(c))
 }
 
+/// Whether a letter or digit of any script beyond ASCII ends right
+/// before `at`: `протокол//россия.рф` and `中//example.org` are words
+/// glued to `//`, not a network-path reference after a space, bracket or
+/// quote.
+pub(super) fn after_letter(hay: &[u8], at: usize) -> bool {
+    if hay.get(at.wrapping_sub(1)).is_none_or(|&b| b < 0x80) {
+        return false;
+    }
+    char_before(hay, at).is_some_and(|(c, _)| c.is_alphanumeric())
+}
+
 /// Whether the character ending right before `at` is a letter or digit
 /// of a label beyond ASCII (the byte there is 0x80 or above).
 pub(super) fn label_char_before(hay: &[u8], at: usize) -> bool {

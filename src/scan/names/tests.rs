@@ -109,6 +109,21 @@ fn www_names() {
     for text in ["www.", "www.x"] {
         assert_eq!(finds(text), [], "{text}");
     }
+    // a `'` or `~` in the name ends it, as after `http://`
+    // (Autolinker's spec): the name, then `'s`
+    for text in
+        ["www.yahoo.com's today", "www.yahoo.com's/foo", "www.yahoo.com.'s"]
+    {
+        assert_eq!(
+            finds(text),
+            [("www.yahoo.com".into(), Kind::Www)],
+            "{text}"
+        );
+    }
+    assert_eq!(
+        finds("www.yahoo.com/it's"),
+        [("www.yahoo.com/it's".into(), Kind::Www)]
+    );
     // not www. names, but domain names
     for text in ["awww.example.com", "x.www.example.com"] {
         assert_eq!(finds(text), [(text.into(), Kind::Domain)]);
@@ -183,6 +198,9 @@ fn network_paths() {
     let want: Vec<(String, Kind)> =
         want.iter().map(|(s, k)| (s.to_string(), *k)).collect();
     assert_eq!(got, want);
+    // after a space or bracket of another script it opens a host
+    assert_eq!(finds("x «//yahoo.com»")[0].0, "//yahoo.com");
+    assert_eq!(finds("「//example.com」")[0].0, "//example.com");
     // the URL that holds `//` is the URL's; the rest is no path
     for text in [
         "http://example.com/",
@@ -196,6 +214,10 @@ fn network_paths() {
         "//setup.py",
         "//1.2.3/x",
         "//example.comx",
+        // a letter of any script glued to `//` (Autolinker's spec)
+        "протокол//россия.рф",
+        "x ж//yahoo.com",
+        "访问//example.com",
     ] {
         let got = finds(text);
         assert!(
