@@ -42,8 +42,11 @@ file: urlgrep `-j1 -c`, `-jN -c` and `-j1` printing the URLs; FastWARC
 and warcio reading the records and counting Python `re` matches in the
 decoded payloads (`benches/warc_peer.py`); and the inflate floor,
 `examples/warc_inflate.rs`, which inflates the file member by member
-with urlgrep's own flate2 and parses nothing (and with `--multi`, one
-`MultiGzDecoder`). With `--peers-mib N` the peers read only the first N
+with urlgrep's own flate2 and parses nothing, one decoder reset for each
+member as urlgrep's reader does (with `--multi`, one `MultiGzDecoder`;
+with `--new`, a new decoder a member, as urlgrep did before 2026-11-27
+17:00; with `--layers`, also the bodies' chunked and gzip/deflate
+codings). With `--peers-mib N` the peers read only the first N
 MiB of the same records instead (the same generator stopped sooner),
 beside urlgrep on that file. Then the peak RSS of `urlgrep -j1 -c` on
 one record of 1 MiB, 64 MiB and 1 GiB (`gen_warc.py --big`), plain and
@@ -355,6 +358,7 @@ def warc_tools(python):
         ("urlgrep -j1", [urlgrep, "-j1"]),
         ("inflate floor", [inflate]),
         ("inflate floor --multi", [inflate, "--multi"]),
+        ("inflate floor --new", [inflate, "--new"]),
         # Every compressed layer a reader of the pages undoes: the gzip
         # members and the responses' own chunked/gzip/deflate codings.
         ("inflate floor --layers", [inflate, "--layers"]),

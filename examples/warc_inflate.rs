@@ -6,15 +6,18 @@
 //! is measured against it (`benches/compare.py --warc`).
 //!
 //! ```text
-//! cargo run --release --example warc_inflate -- [--multi | --layers] FILE...
+//! cargo run --release --example warc_inflate -- [--multi | --new | --layers] FILE...
 //! ```
 //!
 //! By default (the outer floor) it does as src/warc/gz.rs does: reads each
-//! file through a 64 KiB `BufReader`, inflates each member with a new
-//! `flate2::bufread::GzDecoder` into a 64 KiB window, and starts the next
-//! member where the last one ended. With `--multi` it reads the file with
-//! one `flate2::bufread::MultiGzDecoder` instead (one inflate state reset
-//! between members), to show what a new decoder per member costs.
+//! file through a 64 KiB `BufReader`, inflates each member into a 64 KiB
+//! window with one `flate2::bufread::GzDecoder`, reset (`GzDecoder::reset`)
+//! for each member, and starts the next member where the last one ended.
+//! With `--multi` it reads the file with one
+//! `flate2::bufread::MultiGzDecoder` instead (which resets its inflate
+//! state between members the same way, not knowing where they end); with
+//! `--new`, a new `GzDecoder` a member, as src/warc/gz.rs did before it kept
+//! its decoder.
 //!
 //! With `--layers` (the all-layers floor) it also undoes the compressed
 //! layer inside the records, which a reader of the pages must undo as
@@ -23,18 +26,79 @@
 //! `application/http` record whose HTTP head says `Content-Encoding:
 //! gzip` (or `x-gzip`, `deflate`) is inflated, after its `Transfer-Encoding:
 //! chunked` is undone, with the decoders of src/warc/http.rs
-//! (`MultiGzDecoder`, `ZlibDecoder`, `DeflateDecoder`) into the same 64 KiB
-//! window. It also prints what share of the payload bytes are so coded.
+//! (`GzDecoder` member after member, `ZlibDecoder`, `DeflateDecoder`, one
+//! of each kept and reset for every body, as src/warc/http.rs keeps them)
+//! into the same 64 KiB window; a body is copied into the kept decoder's
+//! own buffer first (its input cannot borrow the member's buffer), as
+//! src/warc/http.rs copies the pieces of a body into its decoder's feed. It also prints what share of the payload bytes are so coded.
 //! The heads are only looked through (a field search, no parse): this is
 //! a floor, not a reader; a record that does not frame ends its member.
 //! Exits 2 when a file could not be read or does not inflate.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, BufRead, BufReader, Cursor, Read};
 
 use flate2::bufread::{
     DeflateDecoder, GzDecoder, MultiGzDecoder, ZlibDecoder,
 };
+
+/// The file, handed to the kept member decoder for a member and taken
+/// back at its end (`GzDecoder::reset` takes a reader): src/warc/gz.rs's
+/// `Held`.
+struct Held(Option<BufReader<File>>);
+
+impl Read for Held {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        match &mut self.0 {
+            Some(r) => r.read(out),
+            None => Ok(0),
+        }
+    }
+}
+
+impl BufRead for Held {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        match &mut self.0 {
+            Some(r) => r.fill_buf(),
+            None => Ok(&[]),
+        }
+    }
+
+    fn consume(&mut self, amt: usize) {
+        if let Some(r) = &mut self.0 {
+            r.consume(amt);
+        }
+    }
+}
+
+/// Inflates `path` member by member with one decoder, reset at each.
+fn members(
+    path: &str,
+    c: &mut Counts,
+    mut each: impl FnMut(&mut GzDecoder<Held>, &mut Counts) -> io::Result<()>,
+) -> io::Result<()> {
+    let rdr = BufReader::with_capacity(WINDOW, File::open(path)?);
+    let mut dec = GzDecoder::new(Held(None));
+    let mut rdr = Some(rdr);
+    loop {
+        let Some(mut r) = rdr.take() else { return Ok(()) };
+        if r.fill_buf()?.is_empty() {
+            return Ok(());
+        }
+        dec.reset(Held(Some(r)));
+        each(&mut dec, c)?;
+        c.members += 1;
+        rdr = dec.get_mut().0.take();
+    }
+}
+
+/// The decoders of the bodies' content codings, kept from one body to
+/// the next and reset, each reading a buffer of its own.
+struct Inner {
+    gzip: GzDecoder<Cursor<Vec<u8>>>,
+    zlib: ZlibDecoder<Cursor<Vec<u8>>>,
+    raw: DeflateDecoder<Cursor<Vec<u8>>>,
+}
 
 /// The buffer sizes of src/warc/gz.rs and src/container/warc.rs.
 const WINDOW: usize = 64 * 1024;
@@ -54,8 +118,17 @@ struct Counts {
     body_bytes: u64,
 }
 
-/// Inflates `path` member by member.
+/// Inflates `path` member by member, one decoder reset at each.
 fn per_member(path: &str, c: &mut Counts) -> io::Result<()> {
+    let mut buf = vec![0u8; WINDOW];
+    members(path, c, |dec, c| {
+        c.bytes += drain(dec, &mut buf)?;
+        Ok(())
+    })
+}
+
+/// Inflates `path` member by member, a new decoder for each.
+fn new_each(path: &str, c: &mut Counts) -> io::Result<()> {
     let mut rdr = BufReader::with_capacity(WINDOW, File::open(path)?);
     let mut buf = vec![0u8; WINDOW];
     while !rdr.fill_buf()?.is_empty() {
@@ -88,14 +161,17 @@ fn drain<R: Read>(dec: &mut R, buf: &mut [u8]) -> io::Result<u64> {
 
 /// Inflates `path` member by member, and the coded bodies of its records.
 fn layers(path: &str, c: &mut Counts) -> io::Result<()> {
-    let mut rdr = BufReader::with_capacity(WINDOW, File::open(path)?);
     let mut member: Vec<u8> = Vec::new();
     let mut body = Vec::new();
     let mut buf = vec![0u8; WINDOW];
-    while !rdr.fill_buf()?.is_empty() {
+    let mut inner = Inner {
+        gzip: GzDecoder::new(Cursor::default()),
+        zlib: ZlibDecoder::new(Cursor::default()),
+        raw: DeflateDecoder::new(Cursor::default()),
+    };
+    members(path, c, |dec, c| {
         // Read a window at a time into the buffer kept from the member
         // before (zeroed only where it grows), as the outer floor reads.
-        let mut dec = GzDecoder::new(&mut rdr);
         let mut len = 0;
         loop {
             if member.len() < len + WINDOW {
@@ -107,14 +183,13 @@ fn layers(path: &str, c: &mut Counts) -> io::Result<()> {
             }
         }
         c.bytes += len as u64;
-        c.members += 1;
         let mut rest = &member[..len];
         while let Some((block, after)) = next_record(rest) {
-            inner(block, &mut body, &mut buf, c)?;
+            decode(block, &mut body, &mut buf, &mut inner, c)?;
             rest = after;
         }
-    }
-    Ok(())
+        Ok(())
+    })
 }
 
 /// The next WARC record of `b` (blank lines before it passed over): the
@@ -134,35 +209,71 @@ fn next_record(b: &[u8]) -> Option<(&[u8], &[u8])> {
 }
 
 /// Inflates the body of the HTTP message `block` when it is content-coded.
-fn inner(
+fn decode(
     block: &[u8],
     body: &mut Vec<u8>,
     buf: &mut [u8],
+    inner: &mut Inner,
     c: &mut Counts,
 ) -> io::Result<()> {
-    let Some((head, mut stored)) = split_head(block) else { return Ok(()) };
+    let Some((head, stored)) = split_head(block) else { return Ok(()) };
     let chunked = field(head, b"transfer-encoding")
         .is_some_and(|t| t.to_ascii_lowercase().contains("chunked"));
-    if chunked {
-        dechunk(stored, body);
-        stored = body;
-    }
-    c.bodies += 1;
-    c.body_bytes += stored.len() as u64;
     let coding =
         field(head, b"content-encoding").map(|t| t.to_ascii_lowercase());
-    let got = match coding.as_deref() {
-        Some("gzip" | "x-gzip") if stored.first() == Some(&0x1f) => {
-            drain(&mut MultiGzDecoder::new(stored), buf)?
+    let coding = match coding.as_deref() {
+        Some("gzip" | "x-gzip") => Some(true),
+        Some("deflate") => Some(false),
+        _ => None,
+    };
+    body.clear();
+    if chunked {
+        dechunk(stored, body);
+    } else if coding.is_some() {
+        body.extend_from_slice(stored);
+    }
+    let len =
+        if chunked || coding.is_some() { body.len() } else { stored.len() };
+    c.bodies += 1;
+    c.body_bytes += len as u64;
+    let Some(gzip) = coding else { return Ok(()) };
+    let first = body.first().copied();
+    let input = Cursor::new(std::mem::take(body));
+    let got = match gzip {
+        true if first == Some(0x1f) => {
+            // Member after member, as src/warc/http.rs reads them.
+            let dec = &mut inner.gzip;
+            dec.reset(input);
+            let mut got = drain(dec, buf)?;
+            while (dec.get_ref().position() as usize)
+                < dec.get_ref().get_ref().len()
+            {
+                let input = std::mem::take(dec.get_mut());
+                dec.reset(input);
+                got += drain(dec, buf)?;
+            }
+            *body = std::mem::take(dec.get_mut()).into_inner();
+            got
         }
-        Some("deflate") if stored.first().is_some_and(|b| b & 0x0f == 8) => {
-            drain(&mut ZlibDecoder::new(stored), buf)?
+        false if first.is_some_and(|b| b & 0x0f == 8) => {
+            inner.zlib.reset(input);
+            let got = drain(&mut inner.zlib, buf)?;
+            *body = std::mem::take(inner.zlib.get_mut()).into_inner();
+            got
         }
-        Some("deflate") => drain(&mut DeflateDecoder::new(stored), buf)?,
-        _ => return Ok(()),
+        false => {
+            inner.raw.reset(input);
+            let got = drain(&mut inner.raw, buf)?;
+            *body = std::mem::take(inner.raw.get_mut()).into_inner();
+            got
+        }
+        true => {
+            *body = input.into_inner();
+            return Ok(());
+        }
     };
     c.coded_bodies += 1;
-    c.coded_stored += stored.len() as u64;
+    c.coded_stored += len as u64;
     c.coded_inflated += got;
     Ok(())
 }
@@ -202,16 +313,23 @@ fn dechunk(mut b: &[u8], out: &mut Vec<u8>) {
 }
 
 fn main() {
-    let mut mode = "";
+    let mut mode = String::new();
     let mut c = Counts::default();
     let mut status = 0;
     for arg in std::env::args().skip(1) {
-        if arg == "--multi" || arg == "--layers" {
-            mode = if arg == "--multi" { "multi" } else { "layers" };
+        if let Some(m) = arg.strip_prefix("--") {
+            mode = match m {
+                "multi" | "layers" | "new" => m.to_string(),
+                _ => {
+                    eprintln!("warc_inflate: unknown option {arg}");
+                    std::process::exit(2);
+                }
+            };
             continue;
         }
-        let got = match mode {
+        let got = match mode.as_str() {
             "multi" => multi(&arg, &mut c),
+            "new" => new_each(&arg, &mut c),
             "layers" => layers(&arg, &mut c),
             _ => per_member(&arg, &mut c),
         };

@@ -21,7 +21,9 @@ pub(crate) fn w3c_to_rfc3339(text: &str) -> Option<String> {
     }
     let (mut hour, mut minute, mut second) = (0, 0, 0);
     let mut frac: &[u8] = b"";
-    let mut zone = "Z".to_string();
+    // `Z`, or `±hh:mm` written into `offset`.
+    let offset;
+    let mut zone: &[u8] = b"Z";
     if let Some(r) = rest.strip_prefix(b"T") {
         hour = digits(r, 0, 2)?;
         if r.get(2) != Some(&b':') {
@@ -49,14 +51,15 @@ pub(crate) fn w3c_to_rfc3339(text: &str) -> Option<String> {
                 if oh > 23 || om > 59 {
                     return None;
                 }
-                zone = format!("{}{oh:02}:{om:02}", *sign as char);
+                offset = [*sign, *h1, *h2, b':', *m1, *m2];
+                zone = &offset;
             }
             _ => return None,
         }
     } else if !rest.is_empty() {
         return None;
     }
-    build(year, month, day, hour, minute, second, frac, &zone)
+    build(year, month, day, hour, minute, second, frac, zone)
 }
 
 /// ARC's `yyyymmddhhmmss` (UTC) as RFC 3339; digits past the 14th are
@@ -74,10 +77,14 @@ pub(crate) fn arc_to_rfc3339(text: &str) -> Option<String> {
         digits(b, 10, 2)?,
         digits(b, 12, 2)?,
         &b[14..],
-        "Z",
+        b"Z",
     )
 }
 
+/// The date-time `YYYY-MM-DDThh:mm:ss[.frac]zone`, each field checked;
+/// `frac` is ASCII digits and `zone` `Z` or `±hh:mm` (ASCII). Written
+/// digit by digit: `format!` with its six padded numbers was 3,000
+/// instructions a record, 1% of `-j1 -c` on a `.warc.gz`.
 #[allow(clippy::too_many_arguments)]
 fn build(
     year: u32,
@@ -87,7 +94,7 @@ fn build(
     minute: u32,
     second: u32,
     frac: &[u8],
-    zone: &str,
+    zone: &[u8],
 ) -> Option<String> {
     let leap = year.is_multiple_of(4)
         && (!year.is_multiple_of(100) || year.is_multiple_of(400));
@@ -102,15 +109,31 @@ fn build(
     if day == 0 || day > days || hour > 23 || minute > 59 || second > 60 {
         return None;
     }
-    let mut out = format!(
-        "{year:04}-{month:02}-{day:02}T{hour:02}:{minute:02}:{second:02}"
-    );
+    if year > 9999 {
+        return None;
+    }
+    let mut out = String::with_capacity(20 + frac.len() + zone.len());
+    push_digits(&mut out, year, 4);
+    for (sep, n) in [('-', month), ('-', day), ('T', hour), (':', minute)] {
+        out.push(sep);
+        push_digits(&mut out, n, 2);
+    }
+    out.push(':');
+    push_digits(&mut out, second, 2);
     if !frac.is_empty() {
         out.push('.');
         out.push_str(std::str::from_utf8(frac).ok()?);
     }
-    out.push_str(zone);
+    out.push_str(std::str::from_utf8(zone).ok()?);
     Some(out)
+}
+
+/// Appends the last `width` decimal digits of `n`, zero-padded.
+fn push_digits(out: &mut String, n: u32, width: u32) {
+    for place in (0..width).rev() {
+        let digit = n / 10u32.pow(place) % 10;
+        out.push(char::from(b'0' + digit as u8));
+    }
 }
 
 /// The `n` ASCII digits at `b[at..]` as a number.
@@ -135,6 +158,9 @@ mod tests {
             ),
             ("2014-01-03T03:03Z", Some("2014-01-03T03:03:00Z")),
             ("2014-01-03T03:03:21+01:30", Some("2014-01-03T03:03:21+01:30")),
+            ("0009-03-01T04:05:06-05:00", Some("0009-03-01T04:05:06-05:00")),
+            ("2014-01-03T03:03:21+24:00", None),
+            ("2014-01-03T03:03:60.5Z", Some("2014-01-03T03:03:60.5Z")),
             ("2014-01-03", Some("2014-01-03T00:00:00Z")),
             ("2014-02", Some("2014-02-01T00:00:00Z")),
             ("2014", Some("2014-01-01T00:00:00Z")),

@@ -350,8 +350,24 @@ impl Fields {
     }
 
     /// The value of the first field named `name` (ignoring ASCII case).
+    /// Names of another length are passed over by their ends alone (a
+    /// look-up was 460 instructions, 1.3% of `-j1 -c` on a `.warc.gz`).
     pub(crate) fn get(&self, name: &str) -> Option<&str> {
-        self.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v)
+        let text = self.text.as_bytes();
+        let mut start = 0;
+        for &(name_end, value_end) in &self.ends {
+            if name_end.checked_sub(start) == Some(name.len())
+                && text
+                    .get(start..name_end)
+                    .is_some_and(|n| n.eq_ignore_ascii_case(name.as_bytes()))
+            {
+                return Some(
+                    self.text.get(name_end..value_end).unwrap_or_default(),
+                );
+            }
+            start = value_end;
+        }
+        None
     }
 }
 
