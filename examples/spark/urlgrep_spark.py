@@ -69,10 +69,12 @@ module
     ``PYSPARK_PYTHON=./venv/bin/python``): no process per input and no
     JSON text between them. Not one task per file but one per core
     (``defaultParallelism``): a task scans its group of files (about
-    equal bytes, in manifest read mode) in one call. jsonl mode runs ``DataFrame.mapInArrow``
-    (Spark 3.5+): ``urlgrep.scan`` records become Arrow record batches of
-    ``RECORD_SCHEMA``; stats mode sums ``urlgrep.stats(partial=True)``, the
-    same partial counters as ``--stats-tsv``. Binary read mode writes each
+    equal bytes, in manifest read mode) in one call. jsonl mode runs
+    ``DataFrame.mapInArrow`` (Spark 3.5+): ``urlgrep.scan_arrow``
+    columns become Arrow record batches of ``RECORD_SCHEMA`` (with
+    ``--rejects``, ``urlgrep.scan``'s records); stats mode sums
+    ``urlgrep.stats(partial=True)``, the same partial counters as
+    ``--stats-tsv``. Binary read mode writes each
     file's bytes to a temporary file for the module to open. Of
     ``--urlgrep-arg`` it takes ``--rejects``, ``--html-context`` and
     ``--by PERIOD``.
