@@ -22,6 +22,8 @@ then ``maturin develop --release`` there for a fair module):
 
     cargo build --release
     python3 benches/python_spark.py [--runs N] [--parts N] [--mode stats,jsonl]
+    python3 benches/python_spark.py --corpus test --read binary,manifest \
+        --urlgrep-arg=--rejects     # .ci/spark-test's corpus and runs
 """
 
 import argparse
@@ -74,16 +76,31 @@ def split(path, parts):
     return out
 
 
+def test_corpus():
+    """The corpus of .ci/spark-test (examples/spark/make_corpus.py): 8
+    small files, one of each shape a Spark job hands urlgrep."""
+    out = os.path.join(WORK, "test-corpus")
+    if not os.path.isdir(out):
+        subprocess.run([sys.executable, os.path.join(ROOT, "examples", "spark", "make_corpus.py"),
+                        out + ".tmp"], check=True, stdout=subprocess.DEVNULL)
+        os.rename(out + ".tmp", out)
+    return out
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--parts", type=int, default=16)
     p.add_argument("--mode", default="stats,jsonl")
     p.add_argument("--read", default="manifest")
+    p.add_argument("--corpus", default="spool", choices=("spool", "test"),
+                   help="spool: the spool cut into --parts files; test: .ci/spark-test's corpus")
+    p.add_argument("--urlgrep-arg", action="append", default=[], metavar="ARG",
+                   help="passed to the driver (write --urlgrep-arg=--rejects); repeatable")
     p.add_argument("--urlgrep", default=os.path.join(ROOT, "target", "release", "urlgrep"))
     p.add_argument("--venv", default=os.path.join(ROOT, "target", "spark-venv"))
     args = p.parse_args()
-    corpus = split(spool(), args.parts)
+    corpus = split(spool(), args.parts) if args.corpus == "spool" else test_corpus()
     files = sorted(os.listdir(corpus))
     size = sum(os.path.getsize(os.path.join(corpus, f)) for f in files)
     env = dict(os.environ)
@@ -97,7 +114,8 @@ def main():
     with open(start_only, "w") as f:
         f.write(START_ONLY)
     submit = ["spark-submit", "--master", "local[2]"]
-    common = ["--input", os.path.join(corpus, "*"), "--mode", args.mode, "--read", args.read]
+    common = ["--input", os.path.join(corpus, "*"), "--mode", args.mode, "--read", args.read,
+              *(f"--urlgrep-arg={a}" for a in args.urlgrep_arg)]
     cases = [
         ("subprocess engine", submit + ["--files", args.urlgrep, driver, "--engine", "subprocess", *common]),
         ("module engine", submit + [driver, "--engine", "module", *common]),
@@ -123,7 +141,8 @@ def main():
                 print(f"round {r + 1}: {name} {t:.1f} s", file=sys.stderr)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print(f"{len(files)} files, {size:,} bytes; --mode {args.mode} --read {args.read}; "
+    print(f"{len(files)} files, {size:,} bytes; --mode {args.mode} --read {args.read} "
+          + "".join(f"--urlgrep-arg={a} " for a in args.urlgrep_arg) + "; "
           f"{args.runs} rounds, interleaved")
     print()
     print("| run | median s | min-max s | x subprocess |")

@@ -1,50 +1,54 @@
 //! The Arrow columns of `scan_arrow`, built in Rust from the match
-//! records (borrowed, on the scan's thread: src/run.rs): [`COLUMNS`] says each column's name, type and where in a
-//! `MatchRecord` its value is; [`Columns`] collects a batch of rows into
-//! the buffers of the Arrow columnar format (validity bitmaps, `i32`
-//! offsets, values), which Python wraps with `pyarrow.Array.from_buffers`
+//! records (borrowed, on the scan's thread: src/run.rs): [`COLUMNS`]
+//! says each column's name, type and where in a `MatchRecord` its value
+//! is; [`Columns`] collects a batch of rows into the buffers of the Arrow
+//! columnar format (validity bitmaps, `i32` offsets, values), which
+//! Python wraps with `pyarrow.Array.from_buffers`
 //! (python/urlgrep/__init__.py): no Python object per value.
+//!
+//! The columns of a batch are kept by type (strings, numbers, flags,
+//! lists), each type's in a vector of its own: a row is pushed with one
+//! loop per type, with no dispatch on the type per value.
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
 use std::borrow::Cow;
 use urlgrep::output::json::{MailRecord, MatchRecord, PartRecord};
 
-/// A column's Arrow type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Type {
+/// Where a `string` column's value is in a match record (`None`: null).
+pub type GetStr = for<'a> fn(&'a MatchRecord<'a>) -> Option<&'a str>;
+/// Where a `uint64` column's value is.
+pub type GetU64 = fn(&MatchRecord<'_>) -> Option<u64>;
+/// Where a `bool` column's value is.
+pub type GetBool = fn(&MatchRecord<'_>) -> Option<bool>;
+/// Where a `list<string>` column's value is.
+pub type GetList =
+    for<'a> fn(&'a MatchRecord<'a>) -> Option<&'a [Cow<'a, str>]>;
+
+/// A column's Arrow type, and where its value is in a match record.
+#[derive(Clone, Copy)]
+pub enum Get {
     /// `string` (UTF-8, `i32` offsets).
-    Str,
+    Str(GetStr),
     /// `uint64`.
-    U64,
+    U64(GetU64),
     /// `bool`.
-    Bool,
+    Bool(GetBool),
     /// `list<string>`.
-    ListStr,
+    ListStr(GetList),
 }
 
-impl Type {
+impl Get {
     /// The name `python/urlgrep/__init__.py` maps to a pyarrow type.
-    pub fn name(self) -> &'static str {
+    pub fn type_name(self) -> &'static str {
         match self {
-            Type::Str => "string",
-            Type::U64 => "uint64",
-            Type::Bool => "bool",
-            Type::ListStr => "list<string>",
+            Get::Str(_) => "string",
+            Get::U64(_) => "uint64",
+            Get::Bool(_) => "bool",
+            Get::ListStr(_) => "list<string>",
         }
     }
 }
-
-/// A record's value in one column (`None`: null).
-pub enum Val<'a> {
-    Str(Option<&'a str>),
-    U64(Option<u64>),
-    Bool(Option<bool>),
-    ListStr(Option<&'a [Cow<'a, str>]>),
-}
-
-/// Where a column's value is in a match record.
-type Get = for<'a> fn(&'a MatchRecord<'a>) -> Val<'a>;
 
 fn mail<'a>(m: &'a MatchRecord<'a>) -> Option<&'a MailRecord<'a>> {
     m.mail.as_deref()
@@ -55,13 +59,13 @@ fn web<'a>(m: &'a MatchRecord<'a>) -> Option<&'a PartRecord<'a>> {
 }
 
 /// The number in field `name` of the match's `record` object.
-fn web_u64(m: &MatchRecord<'_>, name: &str) -> Val<'static> {
-    Val::U64(web(m).and_then(|w| w.u64(name)))
+fn web_u64(m: &MatchRecord<'_>, name: &str) -> Option<u64> {
+    web(m).and_then(|w| w.u64(name))
 }
 
 /// The string in field `name` of the match's `record` object.
-fn web_str<'a>(m: &'a MatchRecord<'a>, name: &str) -> Val<'a> {
-    Val::Str(web(m).and_then(|w| w.str(name)))
+fn web_str<'a>(m: &'a MatchRecord<'a>, name: &str) -> Option<&'a str> {
+    web(m).and_then(|w| w.str(name))
 }
 
 /// The columns, one row per match record: the record's fields, its
@@ -69,79 +73,83 @@ fn web_str<'a>(m: &'a MatchRecord<'a>, name: &str) -> Val<'a> {
 /// objects flattened. Every column is nullable. A `*_truncated` flag is
 /// null where its object is absent (`from_truncated`: null when the
 /// message has no `from`), else true or false.
-pub const COLUMNS: &[(&str, Type, Get)] = &[
-    ("path", Type::Str, |m| Val::Str(m.path.as_deref())),
-    ("path_escaped", Type::Bool, |m| Val::Bool(Some(m.path_escaped))),
-    ("offset", Type::U64, |m| Val::U64(Some(m.offset))),
-    ("line", Type::U64, |m| Val::U64(Some(m.line))),
-    ("column", Type::U64, |m| Val::U64(Some(m.column))),
-    ("kind", Type::Str, |m| Val::Str(Some(&m.kind))),
-    ("url", Type::Str, |m| Val::Str(Some(&m.url))),
-    ("scheme", Type::Str, |m| Val::Str(Some(&m.scheme))),
-    ("host", Type::Str, |m| Val::Str(m.host.as_deref())),
-    ("flags", Type::ListStr, |m| Val::ListStr(Some(&m.flags))),
-    ("defanged", Type::Str, |m| Val::Str(m.defanged.as_deref())),
-    ("reference", Type::Str, |m| Val::Str(m.reference.as_deref())),
-    ("message", Type::U64, |m| Val::U64(mail(m).map(|x| x.message))),
-    ("message_offset", Type::U64, |m| {
-        Val::U64(mail(m).map(|x| x.message_offset))
-    }),
-    ("message_id", Type::Str, |m| {
-        Val::Str(mail(m).and_then(|x| x.message_id.as_deref()))
-    }),
-    ("message_id_truncated", Type::Bool, |m| {
-        Val::Bool(mail(m).map(|x| x.message_id_truncated))
-    }),
-    ("part", Type::U64, |m| Val::U64(mail(m).map(|x| x.part))),
-    ("location", Type::Str, |m| Val::Str(mail(m).map(|x| &*x.location))),
-    ("encoding", Type::Str, |m| Val::Str(mail(m).map(|x| &*x.encoding))),
-    ("decoded", Type::Bool, |m| Val::Bool(mail(m).map(|x| x.decoded))),
-    ("from_address", Type::Str, |m| {
-        Val::Str(mail(m).and_then(|x| x.from.as_ref()?.address.as_deref()))
-    }),
-    ("from_name", Type::Str, |m| {
-        Val::Str(mail(m).and_then(|x| x.from.as_ref()?.name.as_deref()))
-    }),
-    ("from_truncated", Type::Bool, |m| {
-        Val::Bool(mail(m).and_then(|x| Some(x.from.as_ref()?.truncated)))
-    }),
-    ("subject", Type::Str, |m| {
-        Val::Str(mail(m).and_then(|x| x.subject.as_deref()))
-    }),
-    ("subject_truncated", Type::Bool, |m| {
-        Val::Bool(mail(m).map(|x| x.subject_truncated))
-    }),
-    ("date", Type::Str, |m| Val::Str(mail(m).and_then(|x| x.date.as_deref()))),
-    ("date_truncated", Type::Bool, |m| {
-        Val::Bool(mail(m).map(|x| x.date_truncated))
-    }),
-    ("date_utc", Type::Str, |m| {
-        Val::Str(mail(m).and_then(|x| x.date_utc.as_deref()))
-    }),
-    ("html_in", Type::Str, |m| Val::Str(m.html.as_ref().map(|h| &*h.place))),
-    ("html_element", Type::Str, |m| {
-        Val::Str(m.html.as_ref().and_then(|h| h.element.as_deref()))
-    }),
-    ("html_attribute", Type::Str, |m| {
-        Val::Str(m.html.as_ref().and_then(|h| h.attribute.as_deref()))
-    }),
-    ("link_text", Type::Str, |m| {
-        Val::Str(m.html.as_ref().and_then(|h| h.link_text.as_deref()))
-    }),
-    ("record_index", Type::U64, |m| web_u64(m, "index")),
-    ("record_offset", Type::U64, |m| web_u64(m, "offset")),
-    ("record_gz_offset", Type::U64, |m| web_u64(m, "gz_offset")),
-    ("record_format", Type::Str, |m| web_str(m, "format")),
-    ("record_type", Type::Str, |m| web_str(m, "type")),
-    ("record_target_uri", Type::Str, |m| web_str(m, "target_uri")),
-    ("record_date", Type::Str, |m| web_str(m, "date")),
-    ("record_id", Type::Str, |m| web_str(m, "id")),
-    ("record_content_type", Type::Str, |m| web_str(m, "content_type")),
+pub const COLUMNS: &[(&str, Get)] = &[
+    ("path", Get::Str(|m| m.path.as_deref())),
+    ("path_escaped", Get::Bool(|m| Some(m.path_escaped))),
+    ("offset", Get::U64(|m| Some(m.offset))),
+    ("line", Get::U64(|m| Some(m.line))),
+    ("column", Get::U64(|m| Some(m.column))),
+    ("kind", Get::Str(|m| Some(&m.kind))),
+    ("url", Get::Str(|m| Some(&m.url))),
+    ("scheme", Get::Str(|m| Some(&m.scheme))),
+    ("host", Get::Str(|m| m.host.as_deref())),
+    ("flags", Get::ListStr(|m| Some(&m.flags))),
+    ("defanged", Get::Str(|m| m.defanged.as_deref())),
+    ("reference", Get::Str(|m| m.reference.as_deref())),
+    ("message", Get::U64(|m| mail(m).map(|x| x.message))),
+    ("message_offset", Get::U64(|m| mail(m).map(|x| x.message_offset))),
+    (
+        "message_id",
+        Get::Str(|m| mail(m).and_then(|x| x.message_id.as_deref())),
+    ),
+    (
+        "message_id_truncated",
+        Get::Bool(|m| mail(m).map(|x| x.message_id_truncated)),
+    ),
+    ("part", Get::U64(|m| mail(m).map(|x| x.part))),
+    ("location", Get::Str(|m| mail(m).map(|x| &*x.location))),
+    ("encoding", Get::Str(|m| mail(m).map(|x| &*x.encoding))),
+    ("decoded", Get::Bool(|m| mail(m).map(|x| x.decoded))),
+    (
+        "from_address",
+        Get::Str(|m| {
+            mail(m).and_then(|x| x.from.as_ref()?.address.as_deref())
+        }),
+    ),
+    (
+        "from_name",
+        Get::Str(|m| mail(m).and_then(|x| x.from.as_ref()?.name.as_deref())),
+    ),
+    (
+        "from_truncated",
+        Get::Bool(|m| mail(m).and_then(|x| Some(x.from.as_ref()?.truncated))),
+    ),
+    ("subject", Get::Str(|m| mail(m).and_then(|x| x.subject.as_deref()))),
+    ("subject_truncated", Get::Bool(|m| mail(m).map(|x| x.subject_truncated))),
+    ("date", Get::Str(|m| mail(m).and_then(|x| x.date.as_deref()))),
+    ("date_truncated", Get::Bool(|m| mail(m).map(|x| x.date_truncated))),
+    ("date_utc", Get::Str(|m| mail(m).and_then(|x| x.date_utc.as_deref()))),
+    ("html_in", Get::Str(|m| m.html.as_ref().map(|h| &*h.place))),
+    (
+        "html_element",
+        Get::Str(|m| m.html.as_ref().and_then(|h| h.element.as_deref())),
+    ),
+    (
+        "html_attribute",
+        Get::Str(|m| m.html.as_ref().and_then(|h| h.attribute.as_deref())),
+    ),
+    (
+        "link_text",
+        Get::Str(|m| m.html.as_ref().and_then(|h| h.link_text.as_deref())),
+    ),
+    ("record_index", Get::U64(|m| web_u64(m, "index"))),
+    ("record_offset", Get::U64(|m| web_u64(m, "offset"))),
+    ("record_gz_offset", Get::U64(|m| web_u64(m, "gz_offset"))),
+    ("record_format", Get::Str(|m| web_str(m, "format"))),
+    ("record_type", Get::Str(|m| web_str(m, "type"))),
+    ("record_target_uri", Get::Str(|m| web_str(m, "target_uri"))),
+    ("record_date", Get::Str(|m| web_str(m, "date"))),
+    ("record_id", Get::Str(|m| web_str(m, "id"))),
+    ("record_content_type", Get::Str(|m| web_str(m, "content_type"))),
 ];
 
 /// String bytes in one column past which a batch ends early: its `i32`
 /// offsets stay far from overflowing (a record adds at most a few MiB).
 const DATA_CAP: usize = 1 << 30;
+
+/// Rows between two looks at [`DATA_CAP`] ([`Columns::full`]): 16
+/// records of a few MiB each stay far below the other GiB of room.
+const FULL_EVERY: usize = 16;
 
 /// A bitmap (LSB first, as Arrow's).
 #[derive(Default)]
@@ -160,6 +168,18 @@ impl Bits {
         self.len = 0;
     }
 
+    /// `n` bits of `bit` into an empty bitmap.
+    fn fill(&mut self, n: usize, bit: bool) {
+        debug_assert_eq!(self.len, 0);
+        self.bytes.clear();
+        self.bytes.resize(n / 8, if bit { 0xff } else { 0 });
+        self.len = n / 8 * 8;
+        for _ in 0..n % 8 {
+            self.push(bit);
+        }
+    }
+
+    #[inline]
     fn push(&mut self, bit: bool) {
         if self.len.is_multiple_of(8) {
             self.bytes.push(0);
@@ -188,6 +208,7 @@ impl Strings {
         Strings { offsets, data: Vec::with_capacity(data), count: 0 }
     }
 
+    #[inline]
     fn push(&mut self, s: &str) {
         self.data.extend_from_slice(s.as_bytes());
         self.end();
@@ -201,6 +222,7 @@ impl Strings {
     }
 
     /// Ends the current string (empty for a null).
+    #[inline]
     fn end(&mut self) {
         let at = i32::try_from(self.data.len()).unwrap_or(i32::MAX);
         self.offsets.extend_from_slice(&at.to_le_bytes());
@@ -208,121 +230,218 @@ impl Strings {
     }
 }
 
-/// One column being built.
-struct Builder {
-    ty: Type,
-    valid: Bits,
-    nulls: usize,
-    /// `Str`: the strings; `ListStr`: the list items.
-    strings: Strings,
-    /// `U64`.
-    values: Vec<u8>,
-    /// `Bool`.
-    bits: Bits,
-    /// `ListStr`: the lists' offsets into `strings` (`i32`,
-    /// little-endian).
-    lists: Vec<u8>,
+/// Lists of strings: the lists' offsets into the items (`i32`,
+/// little-endian) and the items.
+struct Lists {
+    offsets: Vec<u8>,
+    items: Strings,
 }
 
-impl Builder {
-    /// A column of `rows` rows at most, its strings about `data` bytes.
-    fn new(ty: Type, rows: usize, data: usize) -> Builder {
-        let fixed = |n: usize| if ty == Type::U64 { n * 8 } else { 0 };
-        let lists = if ty == Type::ListStr { (rows + 1) * 4 } else { 0 };
-        let mut lists = Vec::with_capacity(lists);
-        lists.extend_from_slice(&0i32.to_le_bytes());
-        let (srows, sdata) = match ty {
-            Type::Str | Type::ListStr => (rows, data),
-            Type::U64 | Type::Bool => (0, 0),
-        };
-        Builder {
-            ty,
+impl Lists {
+    fn new(rows: usize, data: usize) -> Lists {
+        let mut offsets = Vec::with_capacity((rows + 1) * 4);
+        offsets.extend_from_slice(&0i32.to_le_bytes());
+        Lists { offsets, items: Strings::new(rows, data) }
+    }
+
+    /// Ends the current list (empty for a null).
+    #[inline]
+    fn end(&mut self) {
+        let n = i32::try_from(self.items.count).unwrap_or(i32::MAX);
+        self.offsets.extend_from_slice(&n.to_le_bytes());
+    }
+}
+
+/// The value buffers of a column of one type.
+trait Values {
+    /// A null's entry: an empty string or list, a zero, false.
+    fn null_entry(&mut self);
+    /// No values, the room kept.
+    fn clear(&mut self);
+    /// String bytes held (the next batch's room; [`DATA_CAP`]).
+    fn data_len(&self) -> usize {
+        0
+    }
+    /// The buffers for Python: `[offsets, data]` (`string`), `[values]`
+    /// (`uint64`, `bool`) or `[offsets, item offsets, item data]`
+    /// (`list<string>`).
+    fn buffers<'py>(&self, py: Python<'py>) -> Vec<Bound<'py, PyBytes>>;
+}
+
+impl Values for Strings {
+    fn null_entry(&mut self) {
+        self.end();
+    }
+    fn clear(&mut self) {
+        Strings::clear(self);
+    }
+    fn data_len(&self) -> usize {
+        self.data.len()
+    }
+    fn buffers<'py>(&self, py: Python<'py>) -> Vec<Bound<'py, PyBytes>> {
+        vec![PyBytes::new(py, &self.offsets), PyBytes::new(py, &self.data)]
+    }
+}
+
+/// `uint64` values, little-endian.
+struct Numbers(Vec<u8>);
+
+impl Values for Numbers {
+    fn null_entry(&mut self) {
+        self.0.extend_from_slice(&[0; 8]);
+    }
+    fn clear(&mut self) {
+        self.0.clear();
+    }
+    fn buffers<'py>(&self, py: Python<'py>) -> Vec<Bound<'py, PyBytes>> {
+        vec![PyBytes::new(py, &self.0)]
+    }
+}
+
+impl Values for Bits {
+    fn null_entry(&mut self) {
+        self.push(false);
+    }
+    fn clear(&mut self) {
+        Bits::clear(self);
+    }
+    fn buffers<'py>(&self, py: Python<'py>) -> Vec<Bound<'py, PyBytes>> {
+        vec![PyBytes::new(py, &self.bytes)]
+    }
+}
+
+impl Values for Lists {
+    fn null_entry(&mut self) {
+        self.end();
+    }
+    fn clear(&mut self) {
+        self.offsets.truncate(4);
+        self.items.clear();
+    }
+    fn data_len(&self) -> usize {
+        self.items.data.len()
+    }
+    fn buffers<'py>(&self, py: Python<'py>) -> Vec<Bound<'py, PyBytes>> {
+        vec![
+            PyBytes::new(py, &self.offsets),
+            PyBytes::new(py, &self.items.offsets),
+            PyBytes::new(py, &self.items.data),
+        ]
+    }
+}
+
+/// One column being built: its values and their validity.
+///
+/// Written lazily, as most columns are all valid or all null in a
+/// batch (a spool has no `html_*` nor `record_*` values; every match
+/// has a `url`): while no value came, the nulls are only counted (the
+/// column goes to Python as all null, no buffer); the validity bitmap
+/// is written from the first null that follows a value, or the first
+/// value that follows nulls. Invariant: the value buffers hold `rows`
+/// entries once `any` is set, none before; the bitmap holds `rows` bits
+/// once `any` is set and `nulls > 0`, none otherwise.
+struct Col<V> {
+    /// Rows pushed.
+    rows: usize,
+    /// Whether a value (not a null) came.
+    any: bool,
+    valid: Bits,
+    nulls: usize,
+    values: V,
+}
+
+impl<V: Values> Col<V> {
+    fn new(rows: usize, values: V) -> Col<V> {
+        Col {
+            rows: 0,
+            any: false,
             valid: Bits::with_capacity(rows),
             nulls: 0,
-            strings: Strings::new(srows, sdata),
-            values: Vec::with_capacity(fixed(rows)),
-            bits: Bits::with_capacity(if ty == Type::Bool { rows } else { 0 }),
-            lists,
+            values,
         }
     }
 
-    fn push(&mut self, v: Val<'_>) {
-        let present = match v {
-            Val::Str(s) => {
-                match s {
-                    Some(s) => self.strings.push(s),
-                    None => self.strings.end(),
-                }
-                s.is_some()
-            }
-            Val::U64(n) => {
-                self.values.extend_from_slice(&n.unwrap_or(0).to_le_bytes());
-                n.is_some()
-            }
-            Val::Bool(b) => {
-                self.bits.push(b.unwrap_or(false));
-                b.is_some()
-            }
-            Val::ListStr(items) => {
-                for s in items.unwrap_or(&[]) {
-                    self.strings.push(s);
-                }
-                let n = i32::try_from(self.strings.count).unwrap_or(i32::MAX);
-                self.lists.extend_from_slice(&n.to_le_bytes());
-                items.is_some()
-            }
+    /// Adds a value, written by `write`, or a null (`value` `None`).
+    #[inline]
+    fn push<T>(&mut self, value: Option<T>, write: impl FnOnce(&mut V, T)) {
+        let Some(value) = value else {
+            self.push_null();
+            return;
         };
-        self.valid.push(present);
-        if !present {
-            self.nulls += 1;
+        if !self.any {
+            // The first value: the nulls before it written now.
+            self.any = true;
+            if self.nulls > 0 {
+                for _ in 0..self.rows {
+                    self.values.null_entry();
+                }
+                self.valid.fill(self.rows, false);
+            }
         }
+        write(&mut self.values, value);
+        if self.nulls > 0 {
+            self.valid.push(true);
+        }
+        self.rows += 1;
+    }
+
+    fn push_null(&mut self) {
+        if self.any {
+            if self.nulls == 0 {
+                // The first null after values: their bits written now.
+                self.valid.fill(self.rows, true);
+            }
+            self.values.null_entry();
+            self.valid.push(false);
+        }
+        self.nulls += 1;
+        self.rows += 1;
     }
 
     /// No rows, the room kept.
     fn clear(&mut self) {
+        self.rows = 0;
+        self.any = false;
         self.valid.clear();
         self.nulls = 0;
-        self.strings.clear();
         self.values.clear();
-        self.bits.clear();
-        self.lists.truncate(4);
     }
 
     /// The column for Python: `(length, null_count, validity or None,
-    /// buffers)`; the buffers are `[offsets, data]` (`string`),
-    /// `[values]` (`uint64`, `bool`) or `[offsets, item offsets, item
-    /// data]` (`list<string>`).
-    fn to_py<'py>(
-        &self,
-        py: Python<'py>,
-        len: usize,
-    ) -> PyResult<Bound<'py, PyTuple>> {
-        let valid = if self.nulls > 0 {
-            PyBytes::new(py, &self.valid.bytes).into_any()
-        } else {
-            py.None().into_bound(py)
+    /// buffers or None)` (`None`: all null, no buffer).
+    fn to_py<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let none = || py.None().into_bound(py);
+        if !self.any {
+            return (self.rows, self.nulls, none(), none()).into_pyobject(py);
+        }
+        let valid = match self.nulls {
+            0 => none(),
+            _ => PyBytes::new(py, &self.valid.bytes).into_any(),
         };
-        let buffers = match self.ty {
-            Type::Str => vec![
-                PyBytes::new(py, &self.strings.offsets),
-                PyBytes::new(py, &self.strings.data),
-            ],
-            Type::U64 => vec![PyBytes::new(py, &self.values)],
-            Type::Bool => vec![PyBytes::new(py, &self.bits.bytes)],
-            Type::ListStr => vec![
-                PyBytes::new(py, &self.lists),
-                PyBytes::new(py, &self.strings.offsets),
-                PyBytes::new(py, &self.strings.data),
-            ],
-        };
-        (len, self.nulls, valid, buffers).into_pyobject(py)
+        let buffers = self.values.buffers(py);
+        (self.rows, self.nulls, valid, buffers).into_pyobject(py)
     }
 }
 
-/// A batch of rows being built, a [`Builder`] per column of
-/// [`COLUMNS`].
+/// Where a column of [`COLUMNS`] is among [`Columns`]' vectors: its
+/// type's vector, and its place there.
+#[derive(Clone, Copy)]
+enum At {
+    Str(usize),
+    U64(usize),
+    Bool(usize),
+    ListStr(usize),
+}
+
+/// A batch of rows being built: the columns of [`COLUMNS`], each type's
+/// in a vector of its own, with where each value is.
 pub struct Columns {
-    cols: Vec<Builder>,
+    strs: Vec<(Col<Strings>, GetStr)>,
+    u64s: Vec<(Col<Numbers>, GetU64)>,
+    bools: Vec<(Col<Bits>, GetBool)>,
+    lists: Vec<(Col<Lists>, GetList)>,
+    /// [`COLUMNS`]' order.
+    order: Vec<At>,
     rows: usize,
 }
 
@@ -336,15 +455,51 @@ impl Columns {
     /// No rows yet, room for `rows` (and per column the string bytes
     /// of `hint`, the previous batch's [`Columns::sizes`]).
     pub fn new(rows: usize, hint: &[usize]) -> Columns {
-        let cols = COLUMNS.iter().enumerate().map(|(i, &(_, ty, _))| {
-            Builder::new(ty, rows, hint.get(i).copied().unwrap_or(0))
-        });
-        Columns { cols: cols.collect(), rows: 0 }
+        let mut c = Columns {
+            strs: Vec::new(),
+            u64s: Vec::new(),
+            bools: Vec::new(),
+            lists: Vec::new(),
+            order: Vec::with_capacity(COLUMNS.len()),
+            rows: 0,
+        };
+        for (i, &(_, get)) in COLUMNS.iter().enumerate() {
+            let data = hint.get(i).copied().unwrap_or(0);
+            let at = match get {
+                Get::Str(g) => {
+                    c.strs.push((Col::new(rows, Strings::new(rows, data)), g));
+                    At::Str(c.strs.len() - 1)
+                }
+                Get::U64(g) => {
+                    let values = Numbers(Vec::with_capacity(rows * 8));
+                    c.u64s.push((Col::new(rows, values), g));
+                    At::U64(c.u64s.len() - 1)
+                }
+                Get::Bool(g) => {
+                    c.bools
+                        .push((Col::new(rows, Bits::with_capacity(rows)), g));
+                    At::Bool(c.bools.len() - 1)
+                }
+                Get::ListStr(g) => {
+                    c.lists.push((Col::new(rows, Lists::new(rows, data)), g));
+                    At::ListStr(c.lists.len() - 1)
+                }
+            };
+            c.order.push(at);
+        }
+        c
     }
 
     /// The string bytes of each column, the hint of the next batch.
     pub fn sizes(&self) -> Vec<usize> {
-        self.cols.iter().map(|c| c.strings.data.len()).collect()
+        self.order
+            .iter()
+            .map(|&at| match at {
+                At::Str(i) => self.strs[i].0.values.data_len(),
+                At::ListStr(i) => self.lists[i].0.values.data_len(),
+                At::U64(_) | At::Bool(_) => 0,
+            })
+            .collect()
     }
 
     /// Rows so far.
@@ -353,15 +508,36 @@ impl Columns {
     }
 
     /// Whether a column's strings are near the `i32` offsets' limit:
-    /// the batch should end.
+    /// the batch should end. Looked at every [`FULL_EVERY`] rows only
+    /// (this is asked at every row): [`DATA_CAP`] leaves room for many
+    /// more rows than that.
     pub fn full(&self) -> bool {
-        self.cols.iter().any(|c| c.strings.data.len() >= DATA_CAP)
+        self.rows.is_multiple_of(FULL_EVERY)
+            && (self.strs.iter().any(|c| c.0.values.data_len() >= DATA_CAP)
+                || self
+                    .lists
+                    .iter()
+                    .any(|c| c.0.values.data_len() >= DATA_CAP))
     }
 
     /// Adds the row of `m`.
     pub fn push(&mut self, m: &MatchRecord<'_>) {
-        for (b, &(_, _, get)) in self.cols.iter_mut().zip(COLUMNS) {
-            b.push(get(m));
+        for (c, get) in &mut self.strs {
+            c.push(get(m), |v, s| v.push(s));
+        }
+        for (c, get) in &mut self.u64s {
+            c.push(get(m), |v, n| v.0.extend_from_slice(&n.to_le_bytes()));
+        }
+        for (c, get) in &mut self.bools {
+            c.push(get(m), Bits::push);
+        }
+        for (c, get) in &mut self.lists {
+            c.push(get(m), |v, items| {
+                for s in items {
+                    v.items.push(s);
+                }
+                v.end();
+            });
         }
         self.rows += 1;
     }
@@ -371,14 +547,24 @@ impl Columns {
         &self,
         py: Python<'py>,
     ) -> PyResult<Vec<Bound<'py, PyTuple>>> {
-        let rows = self.rows;
-        self.cols.iter().map(|b| b.to_py(py, rows)).collect()
+        self.order
+            .iter()
+            .map(|&at| match at {
+                At::Str(i) => self.strs[i].0.to_py(py),
+                At::U64(i) => self.u64s[i].0.to_py(py),
+                At::Bool(i) => self.bools[i].0.to_py(py),
+                At::ListStr(i) => self.lists[i].0.to_py(py),
+            })
+            .collect()
     }
 
     /// No rows, the buffers kept for the next batch (no fresh pages to
     /// fault in).
     pub fn clear(&mut self) {
-        self.cols.iter_mut().for_each(Builder::clear);
+        self.strs.iter_mut().for_each(|c| c.0.clear());
+        self.u64s.iter_mut().for_each(|c| c.0.clear());
+        self.bools.iter_mut().for_each(|c| c.0.clear());
+        self.lists.iter_mut().for_each(|c| c.0.clear());
         self.rows = 0;
     }
 }
@@ -388,5 +574,5 @@ impl Columns {
 #[pyfunction]
 #[pyo3(name = "_arrow_columns")]
 pub fn arrow_columns() -> Vec<(&'static str, &'static str)> {
-    COLUMNS.iter().map(|&(name, ty, _)| (name, ty.name())).collect()
+    COLUMNS.iter().map(|&(name, get)| (name, get.type_name())).collect()
 }

@@ -138,6 +138,40 @@ def test_scan_arrow_equals_scan():
     assert sum(1 for r in rows if r["subject"]) > 10
 
 
+def test_scan_arrow_nulls_before_between_and_after_values(tmp_path):
+    """One batch whose mail columns go null, valid, null (text, mail,
+    text) and whose html columns stay null: the columns written lazily
+    (src/columns.rs) give the same values, validity and null counts."""
+    pa = pytest.importorskip("pyarrow")
+    text = tmp_path / "a.txt"
+    text.write_bytes(b"see http://a.example/one and http://a.example/two\n")
+    mbox = tmp_path / "b.mbox"
+    mbox.write_bytes(
+        b"From x@example.org Mon Jan  1 00:00:00 2024\n"
+        b"From: X <x@example.org>\nSubject: hello\n"
+        b"Date: Mon, 01 Jan 2024 10:00:00 +0000\n\n"
+        b"http://b.example/1 http://b.example/2 http://b.example/3\n")
+    later = tmp_path / "c.txt"
+    later.write_bytes(b"http://c.example/\n")
+    paths = [text, mbox, later, text]
+    batches = list(urlgrep.scan_arrow(paths, metadata=True, batch_size=1000))
+    assert len(batches) == 1
+    table = pa.Table.from_batches(batches)
+    records = list(urlgrep.scan(paths, metadata=True))
+    assert table.num_rows == len(records) == 8
+    mails = [r.get("mail") or {} for r in records]
+    assert table.column("subject").to_pylist() == [m.get("subject") for m in mails]
+    assert table.column("message").to_pylist() == [m.get("message") for m in mails]
+    assert table.column("decoded").to_pylist() == [m.get("decoded") for m in mails]
+    assert table.column("subject").null_count == 5
+    assert table.column("url").to_pylist() == [r["url"] for r in records]
+    assert table.column("url").null_count == 0
+    assert table.column("html_in").null_count == 8
+    assert table.column("flags").to_pylist() == [r["flags"] for r in records]
+    for name in ("subject", "message", "decoded", "url", "flags", "html_in"):
+        table.column(name).validate(full=True)
+
+
 def test_missing_path_raises_file_not_found_with_cli_message(tmp_path):
     missing = tmp_path / "nope.mbox"
     _, p = cli_json(missing)

@@ -67,8 +67,10 @@ def __getattr__(name):
 def _array(pa, column, type):
     """One array from a column of ``Scan._next_columns``: ``(length,
     null_count, validity, buffers)``, the buffers of Arrow's columnar
-    format, wrapped without a copy."""
+    format, wrapped without a copy (``buffers`` ``None``: all null)."""
     length, nulls, validity, buffers = column
+    if buffers is None:
+        return pa.nulls(length, type)
     validity = None if validity is None else pa.py_buffer(validity)
     buffers = [pa.py_buffer(b) for b in buffers]
     if pa.types.is_list(type):
