@@ -9,18 +9,14 @@ doing the work, Spark doing placement, retries and the merge of statistics.
 Read modes (``--read``):
 
 binary
-    Spark reads each file's bytes (``SparkContext.binaryFiles``, one file
-    per task) and streams them into urlgrep's standard input, labelled with
-    ``--source <file URI>``.  Works on every filesystem Spark can read (HDFS,
-    S3, GCS, local).  Compressed files arrive as raw bytes; urlgrep sniffs
-    gzip (multi-member too), bzip2, xz and zstd by their magic bytes.  A
-    file must fit in one JVM byte array: under 2 GiB.
+    Spark reads each file's bytes (``SparkContext.binaryFiles``) and streams
+    them into urlgrep's standard input, labelled ``--source <file URI>``:
+    any filesystem Spark reads; a file under 2 GiB (one JVM byte array).
 manifest
-    The driver expands GLOB on its own filesystem and hands each task a list
-    of paths that urlgrep opens itself (``--files-from -``).  The paths must
-    be visible under the same name on every executor (a shared filesystem:
-    NFS, Lustre, a FUSE mount of a bucket).  No size limit, and the bytes
-    never pass through the JVM.
+    The driver expands GLOB and hands each task paths that urlgrep opens
+    itself (``--files-from -``): the same names on every executor (a shared
+    filesystem), no size limit, no bytes through the JVM.
+(README.md, "Two read modes".)
 
 Modes (``--mode``):
 
@@ -51,33 +47,17 @@ urlgrep's exit status 0 (URLs found) and 1 (none) are success; any other
 status fails the task with an error naming the file and quoting urlgrep's
 standard error, and Spark retries it up to ``spark.task.maxFailures``.
 
-Why not ``RDD.pipe()``: it feeds text lines, not bytes; it starts the child
-with an *empty* environment unless ``env=`` is given (no ``PATH``, no
-locale); and it either ignores the exit status or (``checkCode=True``)
-fails on any non-zero one, 1 ("no URL") included.  This driver starts
-urlgrep with ``subprocess`` and the executor's environment.
+Why not ``RDD.pipe()`` (an empty environment, text lines, no exit status
+but 0): README.md, "Pitfalls".
 
-Engines (``--engine``):
-
-subprocess (default)
-    Each task runs the ``urlgrep`` binary shipped with ``--files``, as
-    above.
-module
-    Each task calls the ``urlgrep`` Python module in the executor's
-    Python (``pip install ./bindings/python`` there, or an archive of a
-    venv holding it: ``--archives venv.tar.gz#venv`` with
-    ``PYSPARK_PYTHON=./venv/bin/python``): no process per input and no
-    JSON text between them. Not one task per file but one per core
-    (``defaultParallelism``): a task scans its group of files (about
-    equal bytes, in manifest read mode) in one call. jsonl mode runs
-    ``DataFrame.mapInArrow`` (Spark 3.5+): ``urlgrep.scan_arrow``
-    columns become Arrow record batches of ``RECORD_SCHEMA`` (with
-    ``--rejects``, ``urlgrep.scan``'s records); stats mode sums
-    ``urlgrep.stats(partial=True)``, the same partial counters as
-    ``--stats-tsv``. Binary read mode writes each
-    file's bytes to a temporary file for the module to open. Of
-    ``--urlgrep-arg`` it takes ``--rejects``, ``--html-context`` and
-    ``--by PERIOD``.
+Engines (``--engine``): ``subprocess`` (default) runs the binary shipped
+with ``--files`` per input, as above; ``module`` calls the ``urlgrep``
+Python module in the executor's Python, one task per core scanning its
+group of files in one call (``mapInArrow`` with ``urlgrep.scan_arrow`` for
+jsonl, ``urlgrep.stats(partial=True)`` for stats; of ``--urlgrep-arg`` it
+takes ``--rejects``, ``--html-context`` and ``--by PERIOD``). How to ship
+the module to executors, and the two engines' figures: README.md, "In
+process".
 
 ``.ci/spark-test`` runs this driver in local mode on the corpus of
 ``make_corpus.py``, with both engines, and compares its output with plain
@@ -561,6 +541,24 @@ def record_batch(batch, schema, uri=None):
         [arrays.get(f.name, pa.nulls(n, f.type)) for f in schema], schema=schema)
 
 
+def temp_files(pairs):
+    """Each ``(uri, bytes)`` of binary read mode written to a temporary
+    file: its URI and the file's name, valid until the next is asked for."""
+    for uri, data in pairs:
+        with tempfile.NamedTemporaryFile(prefix="urlgrep-") as f:
+            f.write(data)
+            f.flush()
+            yield uri, f.name
+
+
+def batch_files(batches):
+    """The ``(uri, bytes)`` of Arrow batches of ``path`` and ``content``."""
+    for batch in batches:
+        contents = batch.column("content")
+        for i, uri in enumerate(batch.column("path").to_pylist()):
+            yield uri, contents[i].as_py()
+
+
 def module_jsonl_task(opts, shipped, read, schema, batch_rows=8192):
     """The ``mapInArrow`` function of jsonl mode: Arrow batches of paths
     (manifest read) or of ``binaryFile`` rows (binary read) in, Arrow
@@ -586,15 +584,9 @@ def module_jsonl_task(opts, shipped, read, schema, batch_rows=8192):
                     yield from scan_or_raise(
                         urlgrep, paths, group_label(paths), **kwargs)
                 return
-            for batch in batches:
-                uris = batch.column("path").to_pylist()
-                contents = batch.column("content")
-                for i, uri in enumerate(uris):
-                    with tempfile.NamedTemporaryFile(prefix="urlgrep-") as f:
-                        f.write(contents[i].as_py())
-                        f.flush()
-                        for r in scan_or_raise(urlgrep, f.name, uri, **kwargs):
-                            yield as_piped(r, uri)
+            for uri, name in temp_files(batch_files(batches)):
+                for r in scan_or_raise(urlgrep, name, uri, **kwargs):
+                    yield as_piped(r, uri)
 
         for r in records():
             if r.get("type") in RECORD_TYPES:
@@ -620,14 +612,8 @@ def module_jsonl_task(opts, shipped, read, schema, batch_rows=8192):
                 yield from arrow_or_raise(
                     urlgrep, paths, group_label(paths), kwargs)
             return
-        for batch in batches:
-            uris = batch.column("path").to_pylist()
-            contents = batch.column("content")
-            for i, uri in enumerate(uris):
-                with tempfile.NamedTemporaryFile(prefix="urlgrep-") as f:
-                    f.write(contents[i].as_py())
-                    f.flush()
-                    yield from arrow_or_raise(urlgrep, f.name, uri, kwargs, uri)
+        for uri, name in temp_files(batch_files(batches)):
+            yield from arrow_or_raise(urlgrep, name, uri, kwargs, uri)
 
     return task
 
@@ -654,11 +640,8 @@ def module_stats_task(opts, shipped, read):
                 label = group_label(paths)
                 yield from parse_stats(stats(paths, label).splitlines(), label)
             return
-        for uri, data in items:
-            with tempfile.NamedTemporaryFile(prefix="urlgrep-") as f:
-                f.write(data)
-                f.flush()
-                yield from parse_stats(stats(f.name, uri).splitlines(), uri)
+        for uri, name in temp_files(items):
+            yield from parse_stats(stats(name, uri).splitlines(), uri)
 
     return task
 
