@@ -35,7 +35,16 @@ fn gzip(data: &[u8]) -> Vec<u8> {
 
 /// Everything a read gives, as text: heads, payloads, faults.
 fn transcript<R: std::io::BufRead>(rdr: R) -> Vec<String> {
-    let mut records = Records::new(rdr);
+    walk(Records::new(rdr))
+}
+
+/// The same, the gzip members inflated on a thread of their own
+/// (`Records::inflate_ahead`).
+fn transcript_ahead<R: std::io::BufRead + Send>(rdr: R) -> Vec<String> {
+    Records::new(rdr).inflate_ahead(walk)
+}
+
+fn walk<R: std::io::BufRead>(mut records: Records<R>) -> Vec<String> {
     let mut out = Vec::new();
     while let Some(next) = records.next_record() {
         match next {
@@ -67,6 +76,11 @@ fn same_records_whatever_the_buffer() {
                 let got =
                     transcript(BufReader::with_capacity(size, &input[..]));
                 assert_eq!(got, want, "{name}, buffer {size}");
+                let got = transcript_ahead(BufReader::with_capacity(
+                    size,
+                    &input[..],
+                ));
+                assert_eq!(got, want, "{name}, buffer {size}, inflated ahead");
             }
         }
     }
@@ -128,6 +142,9 @@ proptest! {
         // Each item consumes input: at most a few per byte.
         let items = transcript(&data[..]);
         prop_assert!(items.len() <= 2 * data.len() + 4);
+        // The members inflated on another thread: the same, faults and
+        // offsets included.
+        prop_assert_eq!(transcript_ahead(&data[..]), items);
     }
 
     #[test]
@@ -144,6 +161,7 @@ proptest! {
         data.extend(tail);
         let items = transcript(&data[..]);
         prop_assert!(items.len() <= 2 * data.len() + 4);
+        prop_assert_eq!(transcript_ahead(&data[..]), items);
     }
 }
 

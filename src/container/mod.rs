@@ -162,6 +162,9 @@ pub(crate) struct Containers {
     resolve: bool,
     /// Line numbers are counted ([`crate::FinderBuilder::line_numbers`]).
     lines: bool,
+    /// A `.warc.gz` read as a stream is inflated on a thread of its own
+    /// ([`crate::DriverBuilder::read_ahead`]).
+    ahead: bool,
     finder: Finder,
     mail: MailFinder,
 }
@@ -219,9 +222,16 @@ impl Containers {
             html_context: settings.html_context,
             resolve: settings.resolve,
             lines: finder.inner().lines,
+            ahead: false,
             mail: mail::finder(&finder, settings),
             finder,
         }
+    }
+
+    /// The same, a `.warc.gz` read as a stream inflated on a thread of
+    /// its own when `yes`.
+    pub(crate) fn inflate_ahead(self, yes: bool) -> Containers {
+        Containers { ahead: yes, ..self }
     }
 
     /// What a web archive's HTML payloads are read for.
@@ -359,8 +369,14 @@ impl Containers {
                 0
             }
             Reading::Web { .. } => {
-                let Ok(()) =
-                    warc::search(&self.finder, bytes, base, self.html(), sink);
+                let Ok(()) = warc::search(
+                    &self.finder,
+                    bytes,
+                    base,
+                    self.html(),
+                    false,
+                    sink,
+                );
                 0
             }
             Reading::Raw => 0,
@@ -378,7 +394,7 @@ impl Containers {
         sink: &mut S,
     ) -> io::Result<()>
     where
-        R: Read,
+        R: Read + Send,
         S: RecordSink<Error = io::Error>,
     {
         match reading {
@@ -406,7 +422,8 @@ impl Containers {
                 }
             }
             Reading::Web { .. } => {
-                warc::search(&self.finder, rdr, base, self.html(), sink)
+                let ahead = self.ahead;
+                warc::search(&self.finder, rdr, base, self.html(), ahead, sink)
             }
             Reading::Raw => {
                 self.finder.find_reader(rdr, &mut RawSink { sink })

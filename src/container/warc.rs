@@ -31,18 +31,27 @@ use std::sync::Arc;
 /// its decompressed offsets from 0. A read error of the input ends the
 /// search as a fault. The sink is told the bytes inflated
 /// ([`RecordSink::searched`]).
-pub(super) fn search<R: Read, S: RecordSink>(
+/// `ahead`: a gzip input is inflated on a thread of its own meanwhile
+/// ([`Records::inflate_ahead`]): the same records, positions and faults.
+pub(super) fn search<R: Read + Send, S: RecordSink>(
     finder: &Finder,
     rdr: R,
     base: u64,
     html: Html,
+    ahead: bool,
     sink: &mut S,
 ) -> Result<(), S::Error> {
     let rdr = BufReader::with_capacity(64 << 10, rdr);
-    let mut records = Records::with_start(rdr, base);
-    let got = each_record(finder, &mut records, html, sink);
-    sink.searched(records.position());
-    got
+    let records = Records::with_start(rdr, base);
+    let mut search = |mut records: Records<_>| {
+        let got = each_record(finder, &mut records, html, sink);
+        sink.searched(records.position());
+        got
+    };
+    match ahead {
+        true => records.inflate_ahead(search),
+        false => search(records),
+    }
 }
 
 /// The records of `records`, searched.

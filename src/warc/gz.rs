@@ -13,6 +13,7 @@
 //! there.
 
 use std::io::{self, BufRead, Read};
+use std::sync::mpsc::{channel, sync_channel, Receiver, Sender, SyncSender};
 
 use flate2::bufread::GzDecoder;
 
@@ -265,6 +266,9 @@ enum Gz<R> {
 
 enum Mode<R> {
     Plain(Counting<R>),
+    /// A gzip source inflated on another thread ([`Source::inflate_ahead`]):
+    /// its windows, with where each stands, as they come.
+    Ahead(Ahead),
     Gz {
         state: Gz<R>,
         /// The decoder, between members.
@@ -344,7 +348,7 @@ impl<R: BufRead> Source<R> {
 
     /// Whether the input is gzip.
     pub(crate) fn is_gz(&self) -> bool {
-        matches!(self.mode, Mode::Gz { .. })
+        matches!(self.mode, Mode::Gz { .. } | Mode::Ahead(_))
     }
 
     /// The offset of the next byte (uncompressed).
@@ -387,6 +391,37 @@ impl<R: BufRead> Source<R> {
                     }
                 }
             }
+            Mode::Ahead(ahead) => {
+                while ahead.start == ahead.end {
+                    if ahead.ended {
+                        return Ok(&[]);
+                    }
+                    let (next, at) = match ahead.full.recv() {
+                        Ok(m) => m,
+                        Err(_) => (Window2::End, ahead.at),
+                    };
+                    // Where the source stood when the other thread read
+                    // this: the same as a source read here would.
+                    (self.pos, self.member, self.member_pos, self.fresh) = at;
+                    ahead.at = at;
+                    match next {
+                        Window2::Data(bytes) => {
+                            let used =
+                                std::mem::replace(&mut ahead.buf, bytes);
+                            // The thread may have ended: then it is dropped.
+                            let _ = ahead.empty.send(used);
+                            ahead.start = 0;
+                            ahead.end = ahead.buf.len();
+                        }
+                        Window2::Fault(e) => return Err(e),
+                        Window2::End => {
+                            ahead.ended = true;
+                            return Ok(&[]);
+                        }
+                    }
+                }
+                Ok(&ahead.buf[ahead.start..ahead.end])
+            }
             Mode::Gz { state, spare, buf, start, end } => {
                 while *start == *end {
                     let at = self.member;
@@ -427,7 +462,108 @@ impl<R: BufRead> Source<R> {
         match &mut self.mode {
             Mode::Plain(rdr) => rdr.consume(n),
             Mode::Gz { start, end, .. } => *start = (*start + n).min(*end),
+            Mode::Ahead(a) => a.start = (a.start + n).min(a.end),
         }
+    }
+
+    /// Where the next byte stands: its offset, its member, where the
+    /// member began, whether it begins one.
+    fn at(&self) -> At {
+        (self.pos, self.member, self.member_pos, self.fresh)
+    }
+
+    /// Runs `f` with a source of the same bytes, positions and faults as
+    /// this gzip one, which a thread of its own inflates meanwhile, up to
+    /// [`AHEAD`] windows ahead (issue 30: the members' inflate beside the
+    /// records' search, as `input::read_ahead` does for other compressed
+    /// input). A plain source is handed to `f` as it is.
+    pub(crate) fn inflate_ahead<T>(self, f: impl FnOnce(Source<R>) -> T) -> T
+    where
+        R: Send,
+    {
+        if !matches!(self.mode, Mode::Gz { .. }) {
+            return f(self);
+        }
+        let (full_tx, full_rx) = sync_channel(AHEAD);
+        let (empty_tx, empty_rx) = channel();
+        let at = self.at();
+        std::thread::scope(|scope| {
+            scope.spawn(move || inflate(self, &full_tx, &empty_rx));
+            f(Source {
+                mode: Mode::Ahead(Ahead {
+                    full: full_rx,
+                    empty: empty_tx,
+                    buf: Vec::new(),
+                    start: 0,
+                    end: 0,
+                    ended: false,
+                    at,
+                }),
+                pos: at.0,
+                member: at.1,
+                fresh: at.3,
+                member_pos: at.2,
+                dead: false,
+            })
+        })
+    }
+}
+
+/// How many inflated windows may wait for the reader.
+const AHEAD: usize = 8;
+
+/// A source's position: offset, member, member start, fresh.
+type At = (u64, Option<u64>, u64, bool);
+
+/// What the inflating thread hands over.
+enum Window2 {
+    /// Inflated bytes.
+    Data(Vec<u8>),
+    /// A fault of the source (it goes on after it, as a source does).
+    Fault(Error),
+    /// The end.
+    End,
+}
+
+/// The reading end of [`Source::inflate_ahead`].
+struct Ahead {
+    full: Receiver<(Window2, At)>,
+    empty: Sender<Vec<u8>>,
+    buf: Vec<u8>,
+    start: usize,
+    end: usize,
+    ended: bool,
+    /// Where the source stood at the last hand-over.
+    at: At,
+}
+
+/// The inflating thread: `src` read to its end, each window handed over
+/// with where it stood (a fault too); it stops when the reader is gone.
+fn inflate<R: BufRead>(
+    mut src: Source<R>,
+    full: &SyncSender<(Window2, At)>,
+    empty: &Receiver<Vec<u8>>,
+) {
+    loop {
+        let next = match src.fill_buf() {
+            Ok([]) => Window2::End,
+            Ok(b) => {
+                let mut bytes = empty.try_recv().unwrap_or_default();
+                bytes.clear();
+                bytes.extend_from_slice(b);
+                Window2::Data(bytes)
+            }
+            Err(e) => Window2::Fault(e),
+        };
+        let (n, end) = match &next {
+            Window2::Data(b) => (b.len(), false),
+            Window2::Fault(_) => (0, false),
+            Window2::End => (0, true),
+        };
+        if full.send((next, src.at())).is_err() || end {
+            return;
+        }
+        src.consume(n);
     }
 }
 

@@ -79,6 +79,20 @@ impl<R: BufRead> Records<R> {
         }
     }
 
+    /// Runs `f` with these records, whose gzip members a thread of its
+    /// own inflates meanwhile: the same records, offsets and faults, the
+    /// inflate beside the search (plain input is read as it is). Only
+    /// before the first record is read.
+    pub fn inflate_ahead<T>(self, f: impl FnOnce(Records<R>) -> T) -> T
+    where
+        R: Send,
+    {
+        let Records { src, format, cur, resync, pending, buf, done } = self;
+        src.inflate_ahead(move |src| {
+            f(Records { src, format, cur, resync, pending, buf, done })
+        })
+    }
+
     /// Whether the input is gzip.
     pub fn is_gzip(&self) -> bool {
         self.src.is_gz()
