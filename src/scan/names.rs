@@ -535,7 +535,10 @@ fn host_name(
         if e.too_long {
             return Ok(Some(reject(begin, e.hard_end, kind)));
         }
-        (e.end, e.hard_end, e.trimmed)
+        match quote_in_authority(&bytes[begin..e.end]) {
+            Some(cut) => (begin + cut, e.hard_end, true),
+            None => (e.end, e.hard_end, e.trimmed),
+        }
     } else {
         (host_end, run_end, host_end < run_end)
     };
@@ -679,13 +682,8 @@ pub(crate) fn www(
     if text[..authority_end].contains(&b'@') {
         return Ok(None);
     }
-    // A `'` or `~` in the authority (no `@` after it) ends the name, as
-    // after `http://` (`bare::bare_end`; RFC 1123 §2.1): in
-    // `www.yahoo.com's` the name is followed by `'s`.
-    if let Some(q) =
-        text[..authority_end].iter().position(|&b| matches!(b, b'\'' | b'~'))
-    {
-        stop = start + bare::trimmed_len(&text[..q]);
+    if let Some(cut) = quote_in_authority(text) {
+        stop = start + cut;
         if stop <= dot + 1 {
             return Ok(None);
         }
@@ -710,6 +708,29 @@ pub(crate) fn www(
         raw.0.flags.insert(Flags::TRIMMED);
     }
     Ok(Some(raw))
+}
+
+/// Where a scheme-less URL `text` (a name, its port, then its path)
+/// ends when a `'` or `~` stands in its authority with no `@` there: at
+/// that byte, punctuation before it given back. A host name is letters,
+/// digits and hyphens (RFC 1123 §2.1) and a port digits (RFC 3986
+/// §3.2.3), so `www.yahoo.com's` and `yahoo.com:8080's/path` end before
+/// the quote, as after `http://` (`bare::bare_end`).
+fn quote_in_authority(text: &[u8]) -> Option<usize> {
+    // A network-path reference's `//` opens its authority.
+    let from = if text.starts_with(b"//") { 2 } else { 0 };
+    let rest = text.get(from..)?;
+    let authority_end = rest
+        .iter()
+        .position(|&b| matches!(b, b'/' | b'?' | b'#'))
+        .unwrap_or(rest.len());
+    let authority = rest.get(..authority_end)?;
+    if authority.contains(&b'@') {
+        return None;
+    }
+    let q =
+        from + authority.iter().position(|&b| matches!(b, b'\'' | b'~'))?;
+    Some(bare::trimmed_len(&text[..q]))
 }
 
 /// The verdict on `text` read as the URL `prefix` + `text` implies:

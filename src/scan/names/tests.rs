@@ -124,6 +124,16 @@ fn www_names() {
         finds("www.yahoo.com/it's"),
         [("www.yahoo.com/it's".into(), Kind::Www)]
     );
+    // after a port too, and for a domain name and a network path
+    // (Autolinker's tld and protocol-relative specs)
+    for (text, want, kind) in [
+        ("www.yahoo.com:8080's", "www.yahoo.com:8080", Kind::Www),
+        ("yahoo.com:8080's/path", "yahoo.com:8080", Kind::Domain),
+        ("x //yahoo.com:8080's/p", "//yahoo.com:8080", Kind::NetworkPath),
+        ("yahoo.com:8080/it's", "yahoo.com:8080/it's", Kind::Domain),
+    ] {
+        assert_eq!(finds(text), [(want.into(), kind)], "{text}");
+    }
     // not www. names, but domain names
     for text in ["awww.example.com", "x.www.example.com"] {
         assert_eq!(finds(text), [(text.into(), Kind::Domain)]);
