@@ -41,6 +41,17 @@ struct Cursor {
     last: Option<u64>,
 }
 
+impl Cursor {
+    /// Counts on over word `w`, whose first bit is absolute offset `at`.
+    #[inline(always)]
+    fn add(&mut self, at: u64, w: u64) {
+        self.count += u64::from(w.count_ones());
+        if w != 0 {
+            self.last = Some(at + 63 - u64::from(w.leading_zeros()));
+        }
+    }
+}
+
 impl NewlineLog {
     /// Logs the newlines of `bytes`, read at absolute offset `at`.
     pub(super) fn log(&mut self, at: u64, bytes: &[u8]) {
@@ -101,16 +112,22 @@ impl NewlineLog {
         if cur.word > k {
             cur = Cursor::default();
         }
-        for (j, w) in self.words.range(cur.word..k).enumerate() {
-            cur.count += u64::from(w.count_ones());
-            if *w != 0 {
-                let at = self.base + (cur.word + j) as u64 * 64;
-                cur.last = Some(at + 63 - u64::from(w.leading_zeros()));
+        // Dense matches are in the word of the last one or the next: no
+        // range of the deque for them (making one cost more than the
+        // count, issue 33).
+        let from = cur.word;
+        if from + 1 == k {
+            if let Some(&w) = self.words.get(from) {
+                cur.add(self.base + from as u64 * 64, w);
             }
-            #[cfg(test)]
-            {
-                self.examined += 1;
+        } else if from < k {
+            for (j, &w) in self.words.range(from..k).enumerate() {
+                cur.add(self.base + (from + j) as u64 * 64, w);
             }
+        }
+        #[cfg(test)]
+        {
+            self.examined += k.saturating_sub(from) as u64;
         }
         cur.word = k;
         self.cursor = cur;

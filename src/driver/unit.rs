@@ -264,6 +264,7 @@ impl Driver {
             last: std::time::Instant::now()
                 .checked_sub(PART_EVERY)
                 .unwrap_or_else(std::time::Instant::now),
+            clocked: u64::MAX,
             stopped: false,
             eager: Eager::default(),
         };
