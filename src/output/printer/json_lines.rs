@@ -239,21 +239,24 @@ impl<W: Write> Emit<W> for JsonLines {
         json_fast::key(buf, b",\"url\":");
         let escaped = json_fast::text(buf, url.text);
         json_fast::key(buf, b",\"scheme\":");
-        json_fast::string(buf, url.scheme);
+        json_fast::scheme(buf, url.scheme);
         json_fast::key(buf, b",\"host\":");
         json_fast::host(buf, hit.url, hit.host);
         json_fast::key(buf, b",\"flags\":[");
         let html = hit.record.as_ref().and_then(|r| r.html());
         let differs = html.is_some_and(|h| h.text_host_differs());
-        let names = hit.flags.names();
-        let names = names.chain(escaped.then_some("escaped"));
-        let names = names.chain(hit.repaired.then_some("qp-repair"));
-        let names = names.chain(differs.then_some("text-host-differs"));
-        for (k, name) in names.enumerate() {
-            if k > 0 {
-                buf.push(b',');
+        // Most URLs have no flag: no chain of names to walk for them.
+        if !hit.flags.is_empty() || escaped || hit.repaired || differs {
+            let names = hit.flags.names();
+            let names = names.chain(escaped.then_some("escaped"));
+            let names = names.chain(hit.repaired.then_some("qp-repair"));
+            let names = names.chain(differs.then_some("text-host-differs"));
+            for (k, name) in names.enumerate() {
+                if k > 0 {
+                    buf.push(b',');
+                }
+                json_fast::name(buf, name);
             }
-            json_fast::name(buf, name);
         }
         buf.push(b']');
         if let Some(d) = hit.defanged {
