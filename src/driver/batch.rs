@@ -323,9 +323,6 @@ impl Batch {
             report.warning(input, offset, what)?;
         }
         let mut faults = self.faults.iter().peekable();
-        // The provenance of the last hit: the hits of a message share
-        // their record entry, read once for them.
-        let mut last: Option<(u32, Option<Provenance<'_>>)> = None;
         for (k, f) in self.hits.iter().enumerate() {
             while let Some((_, offset, what)) =
                 faults.next_if(|(before, _, _)| *before <= k)
@@ -344,14 +341,7 @@ impl Batch {
                     .and_then(|(a, b)| url.get(a as usize..b as usize)),
                 flags: f.flags,
                 reject: f.reject,
-                record: f.record.and_then(|k| match last {
-                    Some((j, record)) if j == k => record,
-                    _ => {
-                        let record = self.records.get(k);
-                        last = Some((k, record));
-                        record
-                    }
-                }),
+                record: f.record.and_then(|k| self.records.get(k)),
                 repaired: f.repaired,
                 defanged: f.defanged.and_then(|(a, b)| self.urls.get(a..b)),
             };
