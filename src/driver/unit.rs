@@ -198,6 +198,7 @@ impl Driver {
         part: Part<'_>,
     ) -> (Box<Batch>, Option<InputError>) {
         let mut batch = Box::<Batch>::default();
+        batch.only_count = self.spare.counts_rejects();
         let raw = AtomicU64::new(0);
         let mut rdr = Counted { rdr, bytes: 0, shared: Some(&raw) };
         // A container that reads its input compressed (a `.warc.gz`,

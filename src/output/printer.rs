@@ -334,6 +334,21 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
         self.opts.max_count.is_some() || self.opts.quiet
     }
 
+    /// A rejected candidate is only counted when it is neither printed
+    /// (`--rejects`) nor tallied (statistics), and nothing decides
+    /// whether it counts: no `--kind`, `--scheme`, filter or `-m`.
+    fn wants_rejects(&self) -> bool {
+        self.tallies
+            || self.opts.rejects
+            || self.opts.max_count.is_some()
+            || self.select.reads_hits()
+    }
+
+    fn rejects_counted(&mut self, _: &Input, n: u64) -> io::Result<()> {
+        self.cur.rejected += n;
+        Ok(())
+    }
+
     fn end(&mut self, input: &Input, done: &InputDone) -> io::Result<()> {
         let cur = std::mem::take(&mut self.cur);
         if let Some(n) = done.messages {
