@@ -167,6 +167,14 @@ impl<W: Write, E: Write> Report for Progress<W, E> {
         self.printer.may_stop()
     }
 
+    fn wants_rejects(&self) -> bool {
+        self.printer.wants_rejects()
+    }
+
+    fn rejects_counted(&mut self, input: &Input, n: u64) -> io::Result<()> {
+        self.printer.rejects_counted(input, n)
+    }
+
     fn progress(&mut self, bytes: u64) {
         self.done += bytes;
         if !self.enabled {

@@ -28,6 +28,10 @@ pub(super) struct NewlineLog {
     /// its start from here, not from a walk back over the line (which
     /// made `-n` on a message of one 3.6 MB line take 3.8 s).
     cursor: Cursor,
+    /// The last look-up: its offset, line and line start (absolute). A
+    /// match on the same line, in the same word or the next, is answered
+    /// from it (no count of the words before it: dense URLs, issue 33).
+    last: Option<(u64, u64, u64)>,
     /// Words a look-up examined, in all (the linearity test counts them).
     #[cfg(test)]
     examined: u64,
@@ -39,6 +43,17 @@ struct Cursor {
     word: usize,
     count: u64,
     last: Option<u64>,
+}
+
+impl Cursor {
+    /// Counts on over word `w`, whose first bit is absolute offset `at`.
+    #[inline(always)]
+    fn add(&mut self, at: u64, w: u64) {
+        self.count += u64::from(w.count_ones());
+        if w != 0 {
+            self.last = Some(at + 63 - u64::from(w.leading_zeros()));
+        }
+    }
 }
 
 impl NewlineLog {
@@ -96,21 +111,40 @@ impl NewlineLog {
             let start = self.last_dropped.map_or(0, |n| n + 1);
             return (self.dropped + 1, q.saturating_sub(start) + 1);
         };
+        if let Some(same) = self.same_line(q) {
+            return same;
+        }
         let k = ((rel / 64) as usize).min(self.words.len());
         let mut cur = self.cursor;
         if cur.word > k {
             cur = Cursor::default();
         }
-        for (j, w) in self.words.range(cur.word..k).enumerate() {
-            cur.count += u64::from(w.count_ones());
-            if *w != 0 {
-                let at = self.base + (cur.word + j) as u64 * 64;
+        // Dense matches are in the word of the last one or the next: no
+        // range of the deque for them (making one cost more than the
+        // count, issue 33).
+        let from = cur.word;
+        if from + 1 == k {
+            if let Some(&w) = self.words.get(from) {
+                cur.add(self.base + from as u64 * 64, w);
+            }
+        } else if from < k {
+            // The newlines counted word by word, the last one found once
+            // at the end, in the last word that has one.
+            let mut lastw = None;
+            for (j, &w) in self.words.range(from..k).enumerate() {
+                cur.count += u64::from(w.count_ones());
+                if w != 0 {
+                    lastw = Some((from + j, w));
+                }
+            }
+            if let Some((j, w)) = lastw {
+                let at = self.base + j as u64 * 64;
                 cur.last = Some(at + 63 - u64::from(w.leading_zeros()));
             }
-            #[cfg(test)]
-            {
-                self.examined += 1;
-            }
+        }
+        #[cfg(test)]
+        {
+            self.examined += k.saturating_sub(from) as u64;
         }
         cur.word = k;
         self.cursor = cur;
@@ -128,7 +162,38 @@ impl NewlineLog {
             cur.last
         };
         let start = prev.or(self.last_dropped).map_or(0, |n| n + 1);
+        self.last = Some((q, line, start));
         (line, q.saturating_sub(start) + 1)
+    }
+
+    /// The line and column of `q` from the last look-up, when `q` is at
+    /// or after it, no newline comes between them, and both are in the
+    /// same word of the log or in two words in a row.
+    #[inline]
+    fn same_line(&mut self, q: u64) -> Option<(u64, u64)> {
+        let (p, line, start) = self.last?;
+        // Ordinary text's matches are further apart: no more work then.
+        if q < p || q - p >= 128 {
+            return None;
+        }
+        let from = p.checked_sub(self.base)?;
+        let to = q.checked_sub(self.base)?;
+        let (kp, kq) = ((from / 64) as usize, (to / 64) as usize);
+        // Bits at and above `from`, and below `to`, of their words.
+        let above = !0u64 << (from % 64);
+        let below = (1u64 << (to % 64)) - 1;
+        let between = match kq.checked_sub(kp)? {
+            0 => *self.words.get(kp)? & above & below,
+            1 => {
+                (*self.words.get(kp)? & above) | (*self.words.get(kq)? & below)
+            }
+            _ => return None,
+        };
+        if between != 0 {
+            return None;
+        }
+        self.last = Some((q, line, start));
+        Some((line, q.saturating_sub(start) + 1))
     }
 
     /// Bytes held, for the memory tests.
@@ -199,19 +264,25 @@ mod tests {
                 l
             })
             .collect();
-        let mut log = NewlineLog::default();
-        for (k, piece) in text.chunks(1000).enumerate() {
-            log.log(k as u64 * 1000, piece);
-        }
-        let mut whole = LineCounter::default();
-        let mut q = 0u64;
-        while q < text.len() as u64 {
-            assert_eq!(log.at(q), whole.at(&text, 0, q), "offset {q}");
-            // Forget behind, as a stream does; look back once in a while.
-            if q.is_multiple_of(3) {
-                log.forget_before(q.saturating_sub(500));
+        // Matches far apart and close together (several on a line, in
+        // the same word of the log or the next: answered from the last).
+        for step in [37, 5, 63, 64, 65] {
+            let mut log = NewlineLog::default();
+            for (k, piece) in text.chunks(1000).enumerate() {
+                log.log(k as u64 * 1000, piece);
             }
-            q += 37;
+            let mut whole = LineCounter::default();
+            let mut q = 0u64;
+            while q < text.len() as u64 {
+                let got = log.at(q);
+                assert_eq!(got, whole.at(&text, 0, q), "offset {q}, {step}");
+                // Forget behind, as a stream does; look back once in a
+                // while.
+                if q.is_multiple_of(3) {
+                    log.forget_before(q.saturating_sub(500));
+                }
+                q += step;
+            }
         }
     }
 

@@ -11,7 +11,7 @@ use crate::search::{Candidate, Match, Position};
 use std::convert::Infallible;
 use std::fmt;
 use std::io::{self, Read};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// Batches that were reported, cleared, for the workers to fill again:
@@ -24,7 +24,7 @@ use std::sync::{Arc, Mutex};
 // The boxes are kept whole: `take` hands one out with no allocation.
 #[allow(clippy::vec_box)]
 #[derive(Clone, Default)]
-pub(super) struct Spare(Arc<Mutex<Vec<Box<Batch>>>>);
+pub(super) struct Spare(Arc<Mutex<Vec<Box<Batch>>>>, Arc<AtomicBool>);
 
 impl fmt::Debug for Spare {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -44,7 +44,22 @@ impl Spare {
 
     /// A cleared batch, or a new one.
     pub(super) fn take(&self) -> Box<Batch> {
-        self.0.lock().ok().and_then(|mut v| v.pop()).unwrap_or_default()
+        let mut batch: Box<Batch> =
+            self.0.lock().ok().and_then(|mut v| v.pop()).unwrap_or_default();
+        batch.only_count = self.counts_rejects();
+        batch
+    }
+
+    /// Sets whether the batches taken from now on count the rejected
+    /// candidates without storing them ([`Report::wants_rejects`] said
+    /// `false`).
+    pub(super) fn count_rejects(&self, yes: bool) {
+        self.1.store(yes, Ordering::Relaxed);
+    }
+
+    /// See [`Spare::count_rejects`].
+    pub(super) fn counts_rejects(&self) -> bool {
+        self.1.load(Ordering::Relaxed)
     }
 
     /// Clears `batch` and keeps it for [`Spare::take`]. The pool holds
@@ -119,6 +134,11 @@ pub(super) struct Batch {
     /// message numbers relative to the slice, as a slice's batch), and
     /// whether that slice is its file's first.
     pub(super) sliced: Option<bool>,
+    /// Rejected candidates are counted in `rejected`, not stored as hits
+    /// (the report only counts them: [`Report::wants_rejects`]).
+    pub(super) only_count: bool,
+    /// Rejected candidates counted, not stored ([`Batch::only_count`]).
+    pub(super) rejected: u64,
     /// A part of a plain (newline-aligned) slice: the slice's start. The
     /// reporter drops it when the slice before spilled past that start:
     /// the slice is then scanned again whole when it ends
@@ -163,6 +183,7 @@ impl Batch {
         std::mem::swap(&mut part.urls, &mut self.urls);
         part.warnings = std::mem::take(&mut self.warnings);
         part.faults = std::mem::take(&mut self.faults);
+        part.rejected = std::mem::take(&mut self.rejected);
         part.opened = true;
         part
     }
@@ -182,12 +203,18 @@ impl Batch {
         *self = Batch { hits, records, urls, ..Batch::default() };
     }
 
+    /// Stores a candidate; returns `false` when it was a rejected one
+    /// only counted ([`Batch::only_count`]).
     pub(super) fn push(
         &mut self,
         at: Position,
         m: &Match<'_>,
         reject: Option<Reject>,
-    ) {
+    ) -> bool {
+        if reject.is_some() && self.only_count {
+            self.rejected += 1;
+            return false;
+        }
         let from = self.urls.len();
         self.urls.extend_from_slice(m.url());
         let to = self.urls.len();
@@ -207,6 +234,7 @@ impl Batch {
             record: None,
             repaired: false,
         });
+        true
     }
 
     /// Pushes what a container's search found.
@@ -214,8 +242,7 @@ impl Batch {
     pub(super) fn push_found(&mut self, f: &container::Found<'_, '_>) {
         match &f.record {
             None => {
-                self.push(f.at, f.m, f.reject);
-                if f.repaired {
+                if self.push(f.at, f.m, f.reject) && f.repaired {
                     if let Some(h) = self.hits.last_mut() {
                         h.repaired = true;
                     }
@@ -233,7 +260,9 @@ impl Batch {
         reject: Option<Reject>,
         record: &Provenance<'_>,
     ) {
-        self.push(at, m, reject);
+        if !self.push(at, m, reject) {
+            return;
+        }
         let k = self.records.push(record);
         if let Some(f) = self.hits.last_mut() {
             f.record = k;
@@ -349,6 +378,9 @@ impl Batch {
         }
         for (_, offset, what) in faults {
             report.error(&fault(input, *offset, what))?;
+        }
+        if self.rejected > 0 {
+            report.rejects_counted(input, self.rejected)?;
         }
         Ok(())
     }
@@ -537,6 +569,9 @@ pub(super) struct Collect<'b, 'p> {
     /// When the last part was sent: a slow stream (`tail -f`) sends what
     /// it has at least this often.
     pub(super) last: std::time::Instant,
+    /// `raw` when the clock was last read: it is read again only once
+    /// the stream has read more (or every [`CLOCK_EVERY`] matches).
+    pub(super) clocked: u64,
     /// The run stopped (a part said so): the search ends.
     pub(super) stopped: bool,
     /// The size of the next part to a report that may stop ([`Eager`]).
@@ -557,6 +592,11 @@ pub(super) const PLAIN_PART_HITS: usize = 4 * 1024;
 pub(super) const PART_EVERY: std::time::Duration =
     std::time::Duration::from_millis(100);
 
+/// Matches found in bytes already read do not read the clock but every
+/// this many: the clock read at every match was 66 instructions a URL
+/// of a dense stream (a URL every 18 bytes, issue 33).
+const CLOCK_EVERY: usize = 1024;
+
 impl Collect<'_, '_> {
     pub(super) fn sent_on(&mut self) {
         if self.batch.hits.len() < PART_HITS {
@@ -570,6 +610,15 @@ impl Collect<'_, '_> {
                     return;
                 }
             } else {
+                // What was found since the last read was found at once:
+                // the time can have passed only while reading.
+                let raw = self.raw.load(Ordering::Relaxed);
+                if raw == self.clocked
+                    && !self.batch.hits.len().is_multiple_of(CLOCK_EVERY)
+                {
+                    return;
+                }
+                self.clocked = raw;
                 if self.last.elapsed() < PART_EVERY {
                     return;
                 }

@@ -103,6 +103,24 @@ pub trait Report {
     fn may_stop(&self) -> bool {
         false
     }
+
+    /// Whether the report reads each rejected candidate ([`Hit::reject`])
+    /// (asked once, before the run). A report that only counts them says
+    /// `false`: the driver then counts them without storing them and
+    /// gives their number with [`Report::rejects_counted`] (a text dense
+    /// in rejected candidates then costs no store of each). A report that
+    /// wraps another must pass this on. By default, `true`.
+    fn wants_rejects(&self) -> bool {
+        true
+    }
+
+    /// `n` more rejected candidates of the current input, counted and not
+    /// reported by [`Report::hit`] (only when [`Report::wants_rejects`]
+    /// said `false`). A report that wraps another must pass this on.
+    fn rejects_counted(&mut self, input: &Input, n: u64) -> io::Result<()> {
+        let _ = (input, n);
+        Ok(())
+    }
 }
 
 /// What a report still wants of the inputs ([`Report::wants`]).

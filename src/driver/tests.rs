@@ -91,6 +91,65 @@ fn slices_equal_whole_file() {
     }
 }
 
+/// A report that only counts rejected candidates.
+#[derive(Default)]
+struct CountsRejects {
+    record: Record,
+    counted: u64,
+}
+
+impl Report for CountsRejects {
+    fn begin(&mut self, input: &Input) -> io::Result<()> {
+        self.record.begin(input)
+    }
+    fn hit(&mut self, input: &Input, h: &Hit<'_>) -> io::Result<()> {
+        self.record.hit(input, h)
+    }
+    fn error(&mut self, err: &InputError) -> io::Result<()> {
+        self.record.error(err)
+    }
+    fn warning(&mut self, i: &Input, at: u64, what: &str) -> io::Result<()> {
+        self.record.warning(i, at, what)
+    }
+    fn end(&mut self, input: &Input, d: &InputDone) -> io::Result<()> {
+        self.record.end(input, d)
+    }
+    fn wants_rejects(&self) -> bool {
+        false
+    }
+    fn rejects_counted(&mut self, _: &Input, n: u64) -> io::Result<()> {
+        self.counted += n;
+        Ok(())
+    }
+}
+
+/// A report that only counts the rejected candidates is given their
+/// number, and the matches as before, from a file whole and in slices
+/// (issue 32: each reject was stored and reported to be counted).
+#[test]
+fn rejects_only_counted_are_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("spool");
+    std::fs::write(&path, text()).unwrap();
+    let whole = run(&path, 1, 1 << 30);
+    let rejects = whole.iter().filter(|l| l.contains(" Some(")).count();
+    assert!(rejects >= 400, "{rejects}");
+    let matches: Vec<String> =
+        whole.iter().filter(|l| !l.contains(" Some(")).cloned().collect();
+    for (threads, slice) in [(1, 1 << 30), (3, 333), (2, 64), (1, 7)] {
+        let d = Driver::builder()
+            .threads(threads)
+            .slice_size(slice)
+            .build(Finder::new());
+        let mut r = CountsRejects::default();
+        let inputs =
+            input::walk(std::slice::from_ref(&path), Default::default());
+        d.run(inputs, &mut r).unwrap();
+        assert_eq!(r.counted as usize, rejects, "{threads} {slice}");
+        assert_eq!(r.record.0, matches, "{threads} {slice}");
+    }
+}
+
 /// Candidates as long as the caps (and longer: too-long runs,
 /// wrappers that never close) straddle slice ends.
 #[test]

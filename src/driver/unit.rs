@@ -263,6 +263,7 @@ impl Driver {
         part: Part<'_>,
     ) -> (Box<Batch>, Option<InputError>) {
         let mut batch = Box::<Batch>::default();
+        batch.only_count = self.spare.counts_rejects();
         batch.compression = Some(format);
         batch.opened = true;
         let mut counted = Counted { rdr, bytes: 0, shared: None };
@@ -306,6 +307,7 @@ impl Driver {
             last: std::time::Instant::now()
                 .checked_sub(PART_EVERY)
                 .unwrap_or_else(std::time::Instant::now),
+            clocked: u64::MAX,
             stopped: false,
             eager: Eager::default(),
         };

@@ -174,6 +174,13 @@ impl<W: Write, E: Write> Printer<W, E> {
 
 /// The lower-case scheme name as written in `url`.
 fn scheme_of(url: &[u8]) -> Cow<'_, str> {
+    // Nearly every URL: no search for its colon.
+    if url.starts_with(b"http:") {
+        return Cow::Borrowed("http");
+    }
+    if url.starts_with(b"https:") {
+        return Cow::Borrowed("https");
+    }
     let name = parse::scheme_name(url);
     // The schemes of nearly every URL, written in lower case: no UTF-8
     // check (its call cost a hundred instructions a URL of `--json`).
@@ -325,6 +332,21 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
 
     fn may_stop(&self) -> bool {
         self.opts.max_count.is_some() || self.opts.quiet
+    }
+
+    /// A rejected candidate is only counted when it is neither printed
+    /// (`--rejects`) nor tallied (statistics), and nothing decides
+    /// whether it counts: no `--kind`, `--scheme`, filter or `-m`.
+    fn wants_rejects(&self) -> bool {
+        self.tallies
+            || self.opts.rejects
+            || self.opts.max_count.is_some()
+            || self.select.reads_hits()
+    }
+
+    fn rejects_counted(&mut self, _: &Input, n: u64) -> io::Result<()> {
+        self.cur.rejected += n;
+        Ok(())
     }
 
     fn end(&mut self, input: &Input, done: &InputDone) -> io::Result<()> {

@@ -45,6 +45,14 @@ impl Selection {
         !self.schemes.is_empty()
     }
 
+    /// Whether some candidates are left out: `--kind`, `--scheme` or a
+    /// filter.
+    pub(super) fn reads_hits(&self) -> bool {
+        !self.kinds.is_empty()
+            || !self.schemes.is_empty()
+            || self.filter.is_some()
+    }
+
     /// Whether `hit`, of scheme `scheme` (lower-case; read only when
     /// [`Selection::by_scheme`] or a printer needs it) is selected: its
     /// kind and scheme, then the filter on its printed text and its host

@@ -1,9 +1,10 @@
 //! JSON Lines: a `begin`, `match`, `reject`, `error` and `end` record per
 //! input, and a `summary` after the run ([`super::json`] has the records).
 
+use crate::container::{MailFields, Provenance};
 use crate::driver::InputDone;
 use crate::input::{Input, InputError, Source};
-use crate::mail::Metadata;
+use crate::mail::{Encoding, Location, Metadata};
 use crate::output::emit::{path_bytes, Ctx, Emit, Run, Tally, Url};
 use crate::output::escape;
 use crate::output::json::{HtmlRecord, Record};
@@ -26,6 +27,42 @@ pub(super) struct JsonLines {
     head: Head,
     /// The metadata fields of the current message's match records.
     meta: MetaJson,
+    /// The `mail` object of the last match record.
+    mail: MailJson,
+}
+
+/// The `mail` object of a match record (`,"mail":{…}`), kept with the
+/// message and text it was written for: the matches of a message's part
+/// share it. Written again for each, its keys, numbers and metadata were
+/// a third of a record of a message dense with URLs (issue 33).
+#[derive(Debug, Default)]
+struct MailJson {
+    /// The message (index and offset in the current input: the same is
+    /// the same message, as for [`MetaJson`]), its id's and metadata's
+    /// addresses, and the part, location, encoding and `decoded` of the
+    /// text.
+    of: Option<MailKey>,
+    json: Vec<u8>,
+}
+
+/// What a `mail` object is written from (see [`MailJson::of`]).
+#[derive(Debug, PartialEq, Eq, Clone, Copy)]
+struct MailKey {
+    index: u64,
+    offset: u64,
+    id: Option<(usize, usize)>,
+    meta: Option<usize>,
+    part: usize,
+    location: Location,
+    encoding: Encoding,
+    decoded: bool,
+}
+
+impl MailJson {
+    /// A new input: its messages are not the last input's.
+    fn new_input(&mut self) {
+        self.of = None;
+    }
 }
 
 /// The start of a match record (`{"type":"match","path":…`), written
@@ -123,6 +160,42 @@ impl MetaJson {
     }
 }
 
+/// Appends the `mail` object of a match record found in message `r`,
+/// in its text `m`.
+fn mail_object(
+    buf: &mut Vec<u8>,
+    r: &Provenance<'_>,
+    m: &MailFields<'_>,
+    meta_json: &mut MetaJson,
+) {
+    json_fast::key(buf, b",\"mail\":{\"message\":");
+    json_fast::number(buf, r.index);
+    json_fast::key(buf, b",\"message_offset\":");
+    json_fast::number(buf, r.offset);
+    json_fast::key(buf, b",\"message_id\":");
+    match r.id.map(json_fast::cap_bytes) {
+        Some((id, cut)) => {
+            json_fast::text(buf, id);
+            if cut {
+                json_fast::key(buf, b",\"message_id_truncated\":true");
+            }
+        }
+        None => buf.extend_from_slice(b"null"),
+    }
+    json_fast::key(buf, b",\"part\":");
+    json_fast::number(buf, m.part as u64);
+    json_fast::key(buf, b",\"location\":");
+    json_fast::name(buf, m.location.name());
+    json_fast::key(buf, b",\"encoding\":");
+    json_fast::name(buf, m.encoding.name());
+    json_fast::key(buf, b",\"decoded\":");
+    json_fast::boolean(buf, m.decoded);
+    if let Some(meta) = m.meta {
+        meta_json.write(buf, meta, r.index, r.offset);
+    }
+    buf.push(b'}');
+}
+
 /// Writes one record and its line break.
 fn line<W: Write>(out: &mut W, rec: &Record<'_>) -> io::Result<()> {
     escape::write_json(&mut *out, rec)?;
@@ -141,6 +214,7 @@ impl<W: Write> Emit<W> for JsonLines {
         input: &Input,
     ) -> io::Result<()> {
         self.meta.new_input();
+        self.mail.new_input();
         line(out, &Record::Begin(origin(&cx.opts.stdin_label, &input.source)))
     }
 
@@ -165,21 +239,24 @@ impl<W: Write> Emit<W> for JsonLines {
         json_fast::key(buf, b",\"url\":");
         let escaped = json_fast::text(buf, url.text);
         json_fast::key(buf, b",\"scheme\":");
-        json_fast::string(buf, url.scheme);
+        json_fast::scheme(buf, url.scheme);
         json_fast::key(buf, b",\"host\":");
         json_fast::host(buf, hit.url, hit.host);
         json_fast::key(buf, b",\"flags\":[");
         let html = hit.record.as_ref().and_then(|r| r.html());
         let differs = html.is_some_and(|h| h.text_host_differs());
-        let names = hit.flags.names();
-        let names = names.chain(escaped.then_some("escaped"));
-        let names = names.chain(hit.repaired.then_some("qp-repair"));
-        let names = names.chain(differs.then_some("text-host-differs"));
-        for (k, name) in names.enumerate() {
-            if k > 0 {
-                buf.push(b',');
+        // Most URLs have no flag: no chain of names to walk for them.
+        if !hit.flags.is_empty() || escaped || hit.repaired || differs {
+            let names = hit.flags.names();
+            let names = names.chain(escaped.then_some("escaped"));
+            let names = names.chain(hit.repaired.then_some("qp-repair"));
+            let names = names.chain(differs.then_some("text-host-differs"));
+            for (k, name) in names.enumerate() {
+                if k > 0 {
+                    buf.push(b',');
+                }
+                json_fast::name(buf, name);
             }
-            json_fast::name(buf, name);
         }
         buf.push(b']');
         if let Some(d) = hit.defanged {
@@ -193,32 +270,23 @@ impl<W: Write> Emit<W> for JsonLines {
         if let Some((r, m)) =
             hit.record.as_ref().and_then(|r| Some((r, r.mail()?)))
         {
-            json_fast::key(buf, b",\"mail\":{\"message\":");
-            json_fast::number(buf, r.index);
-            json_fast::key(buf, b",\"message_offset\":");
-            json_fast::number(buf, r.offset);
-            json_fast::key(buf, b",\"message_id\":");
-            match r.id.map(json_fast::cap_bytes) {
-                Some((id, cut)) => {
-                    json_fast::text(buf, id);
-                    if cut {
-                        json_fast::key(buf, b",\"message_id_truncated\":true");
-                    }
-                }
-                None => buf.extend_from_slice(b"null"),
+            let key = MailKey {
+                index: r.index,
+                offset: r.offset,
+                id: r.id.map(|id| (id.as_ptr() as usize, id.len())),
+                meta: m.meta.map(|meta| std::ptr::from_ref(&**meta) as usize),
+                part: m.part,
+                location: m.location,
+                encoding: m.encoding,
+                decoded: m.decoded,
+            };
+            if self.mail.of != Some(key) {
+                let json = &mut self.mail.json;
+                json.clear();
+                mail_object(json, r, m, &mut self.meta);
+                self.mail.of = Some(key);
             }
-            json_fast::key(buf, b",\"part\":");
-            json_fast::number(buf, m.part as u64);
-            json_fast::key(buf, b",\"location\":");
-            json_fast::name(buf, m.location.name());
-            json_fast::key(buf, b",\"encoding\":");
-            json_fast::name(buf, m.encoding.name());
-            json_fast::key(buf, b",\"decoded\":");
-            json_fast::boolean(buf, m.decoded);
-            if let Some(meta) = m.meta {
-                self.meta.write(buf, meta, r.index, r.offset);
-            }
-            buf.push(b'}');
+            buf.extend_from_slice(&self.mail.json);
         }
         if let Some(h) = html {
             json_fast::key(buf, b",\"html\":");

@@ -33,10 +33,16 @@ fn prefix<W: Write>(
         out.write_all(name)?;
     }
     if cx.opts.line_number {
-        let (on, off) = cx.paint(color::LINE);
-        out.write_all(on)?;
-        out.write_all(decimal(url.hit.at.line, &mut [0; 20]))?;
-        out.write_all(off)?;
+        let mut digits = [0; 20];
+        let line = decimal(url.hit.at.line, &mut digits);
+        // No writes of empty colour codes (a third of the prefix).
+        if cx.opts.color {
+            out.write_all(color::LINE)?;
+            out.write_all(line)?;
+            out.write_all(color::RESET)?;
+        } else {
+            out.write_all(line)?;
+        }
         out.write_all(b":")?;
     }
     if offset {

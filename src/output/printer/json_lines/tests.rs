@@ -395,6 +395,58 @@ fn kept_parts_follow_their_input_and_message() {
     same(&ones, &metas, &[]);
 }
 
+/// The `mail` object kept for a message's matches is written again when
+/// any field of it changes: the message, its id, its metadata, the part,
+/// location, encoding or `decoded` of the text.
+#[test]
+fn the_kept_mail_object_follows_its_text() {
+    let other = Metadata { subject: Some("x".into()), ..Metadata::default() };
+    let metas = [Metadata::default(), other];
+    let base = One {
+        input: 0,
+        meta: Some(0),
+        html: None,
+        mail: true,
+        web: None,
+        url: b"http://a.example/".to_vec(),
+        host: Some((7, 16)),
+        scheme: "http".into(),
+        // (An id is kept by its address: each `One`'s is its own.)
+        id: None,
+        defanged: None,
+        numbers: [1, 2, 3, 4, 5, 6],
+        kind: 3,
+        flags: 0,
+        repaired: false,
+        location: false,
+        encoding: 0,
+        decoded: false,
+    };
+    let changes: [fn(&mut One); 8] = [
+        |_| {},
+        |o| o.meta = Some(1),
+        |o| o.meta = None,
+        |o| o.id = Some(b"<2@a>".to_vec()),
+        |o| o.numbers[0] = 2, // the part
+        |o| o.location = true,
+        |o| o.encoding = 1,
+        |o| o.decoded = true,
+    ];
+    let mut ones = Vec::new();
+    // Each change from and back to the base, in the same message, then
+    // the next message.
+    for change in changes {
+        let mut changed = base.clone();
+        change(&mut changed);
+        let mut next = base.clone();
+        next.numbers[4] += 1;
+        for o in [&base, &base, &changed, &changed, &base, &next] {
+            ones.push(o.clone());
+        }
+    }
+    same(&ones, &metas, &[]);
+}
+
 /// A message's metadata is compared whole once, not once a match: each
 /// comparison of a 100 KB Subject read it all (2.7 MB and 150,000 URLs
 /// took 11 s of CPU).
