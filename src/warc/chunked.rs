@@ -160,12 +160,23 @@ pub(crate) fn read_line<B: BufRead>(
     max: usize,
 ) -> io::Result<bool> {
     out.clear();
+    read_line_append(rdr, out, max)
+}
+
+/// [`read_line`] appending to `out`: at most `max` bytes of the line
+/// after what `out` holds.
+pub(crate) fn read_line_append<B: BufRead>(
+    rdr: &mut B,
+    out: &mut Vec<u8>,
+    max: usize,
+) -> io::Result<bool> {
+    let start = out.len();
     loop {
         let b = rdr.fill_buf()?;
         if b.is_empty() {
             return Ok(false);
         }
-        let look = &b[..b.len().min(max - out.len())];
+        let look = &b[..b.len().min(max - (out.len() - start))];
         if let Some(i) = memchr::memchr(b'\n', look) {
             out.extend_from_slice(&look[..=i]);
             rdr.consume(i + 1);
@@ -174,7 +185,7 @@ pub(crate) fn read_line<B: BufRead>(
         let n = look.len();
         out.extend_from_slice(look);
         rdr.consume(n);
-        if out.len() >= max {
+        if out.len() - start >= max {
             return Ok(false);
         }
     }

@@ -8,7 +8,7 @@ use std::io::{self, BufRead, Read};
 
 use flate2::bufread::{DeflateDecoder, GzDecoder, ZlibDecoder};
 
-use super::chunked::{looks_chunked, read_line, Chunked};
+use super::chunked::{looks_chunked, read_line, read_line_append, Chunked};
 use super::error::{quote, Error, Fault};
 use super::head::{parse_fields, trim_end_cr, Fields};
 
@@ -494,34 +494,6 @@ fn read_head<B: BufRead>(
 
 /// The room an HTTP head is first read into.
 const HEAD_CAPACITY: usize = 2048;
-
-/// [`read_line`] appending to `out`: at most `max` bytes of the line
-/// after what `out` holds.
-fn read_line_append<B: BufRead>(
-    rdr: &mut B,
-    out: &mut Vec<u8>,
-    max: usize,
-) -> io::Result<bool> {
-    let start = out.len();
-    loop {
-        let b = rdr.fill_buf()?;
-        if b.is_empty() {
-            return Ok(false);
-        }
-        let look = &b[..b.len().min(max - (out.len() - start))];
-        if let Some(i) = memchr::memchr(b'\n', look) {
-            out.extend_from_slice(&look[..=i]);
-            rdr.consume(i + 1);
-            return Ok(true);
-        }
-        let n = look.len();
-        out.extend_from_slice(look);
-        rdr.consume(n);
-        if out.len() - start >= max {
-            return Ok(false);
-        }
-    }
-}
 
 /// Checks an HTTP start line: a status line (RFC 9112 §4: `HTTP-version
 /// SP status-code SP [ reason-phrase ]`) gives its code; a request line
