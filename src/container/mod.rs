@@ -162,9 +162,6 @@ pub(crate) struct Containers {
     resolve: bool,
     /// Line numbers are counted ([`crate::FinderBuilder::line_numbers`]).
     lines: bool,
-    /// A `.warc.gz` read as a stream is inflated on a thread of its own
-    /// ([`crate::DriverBuilder::read_ahead`]).
-    ahead: bool,
     finder: Finder,
     mail: MailFinder,
 }
@@ -222,16 +219,9 @@ impl Containers {
             html_context: settings.html_context,
             resolve: settings.resolve,
             lines: finder.inner().lines,
-            ahead: false,
             mail: mail::finder(&finder, settings),
             finder,
         }
-    }
-
-    /// The same, a `.warc.gz` read as a stream inflated on a thread of
-    /// its own when `yes`.
-    pub(crate) fn inflate_ahead(self, yes: bool) -> Containers {
-        Containers { ahead: yes, ..self }
     }
 
     /// What a web archive's HTML payloads are read for.
@@ -385,12 +375,15 @@ impl Containers {
 
     /// Searches the stream `rdr`, whose first byte is at absolute offset
     /// `base`, as `reading` says; a raw stream's positions count from its
-    /// start.
+    /// start. `ahead`: a gzip web archive's members are inflated on a
+    /// thread of their own meanwhile (the driver's choice: big enough to
+    /// pay for the thread).
     pub(crate) fn search_reader<R, S>(
         &self,
         rdr: R,
         base: u64,
         reading: Reading,
+        ahead: bool,
         sink: &mut S,
     ) -> io::Result<()>
     where
@@ -422,7 +415,6 @@ impl Containers {
                 }
             }
             Reading::Web { .. } => {
-                let ahead = self.ahead;
                 warc::search(&self.finder, rdr, base, self.html(), ahead, sink)
             }
             Reading::Raw => {

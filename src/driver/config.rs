@@ -197,8 +197,7 @@ impl DriverBuilder {
             // sequence or a quote prefix: LOOK_BEHIND covers those.
             overlap: caps.saturating_add(2 * LOOK_BEHIND),
             lines,
-            containers: Containers::new(finder.clone(), &self.containers)
-                .inflate_ahead(self.read_ahead.unwrap_or(true)),
+            containers: Containers::new(finder.clone(), &self.containers),
             finder,
             skip_binary: self.skip_binary,
             read_ahead: self.read_ahead.unwrap_or(true),

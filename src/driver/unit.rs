@@ -231,11 +231,11 @@ impl Driver {
                 }
             },
         };
-        let ahead = framed.is_none()
-            && format != Compression::None
-            && self.read_ahead
-            && stored.is_some_and(|size| size >= AHEAD_MIN);
-        if ahead {
+        // Big enough to pay for a thread: the decoder's (here) or the web
+        // archive's member reader's (in the container).
+        let ahead =
+            self.read_ahead && stored.is_some_and(|size| size >= AHEAD_MIN);
+        if ahead && framed.is_none() && format != Compression::None {
             return input::read_ahead(rdr, |rdr| {
                 self.search_decoded(
                     input,
@@ -247,18 +247,20 @@ impl Driver {
                 )
             });
         }
+        let framed = framed.map(|reading| (reading, ahead));
         self.search_decoded(input, rdr, format, framed, &raw, part)
     }
 
     /// [`Driver::search_stream`] once the stream is decompressed (or a
-    /// container reads it compressed, `framed`): sniffed, then searched.
-    /// `raw` counts the stored bytes read, for the progress.
+    /// container reads it compressed, `framed`: how, and whether its
+    /// members are inflated on a thread of their own): sniffed, then
+    /// searched. `raw` counts the stored bytes read, for the progress.
     fn search_decoded(
         &self,
         input: &Input,
         rdr: Box<dyn Read + Send + '_>,
         format: Compression,
-        framed: Option<Reading>,
+        framed: Option<(Reading, bool)>,
         raw: &AtomicU64,
         part: Part<'_>,
     ) -> (Box<Batch>, Option<InputError>) {
@@ -267,9 +269,9 @@ impl Driver {
         batch.compression = Some(format);
         batch.opened = true;
         let mut counted = Counted { rdr, bytes: 0, shared: None };
-        let mut reading = Reading::Raw;
-        if let Some(r) = framed {
-            reading = r;
+        let (mut reading, mut ahead) = (Reading::Raw, false);
+        if let Some((r, a)) = framed {
+            (reading, ahead) = (r, a);
         } else if self.sniffs(input) {
             let mut head = Vec::with_capacity(SNIFF_LEN);
             // The binary test wants the whole first block; the mail sniff
@@ -312,8 +314,13 @@ impl Driver {
             eager: Eager::default(),
         };
         sink.batch.framed = reading.records();
-        let result =
-            self.containers.search_reader(&mut counted, 0, reading, &mut sink);
+        let result = self.containers.search_reader(
+            &mut counted,
+            0,
+            reading,
+            ahead,
+            &mut sink,
+        );
         let sink_sent = sink.sent;
         batch.bytes = batch.searched.take().unwrap_or(counted.bytes);
         batch.raw = raw.load(Ordering::Relaxed).saturating_sub(sink_sent);
@@ -487,10 +494,12 @@ impl Driver {
             stopped: false,
             eager: Eager::default(),
         };
+        let ahead = self.read_ahead && len >= AHEAD_MIN;
         let result = self.containers.search_reader(
             &mut range,
             slice.start,
             slice.reading,
+            ahead,
             &mut sink,
         );
         let stopped = sink.stopped;
