@@ -397,9 +397,9 @@ fn weak_tld(tld: &[u8]) -> bool {
         b"info",
     ];
     const EXTENSIONS: &[&[u8]] = &[
-        b"ac", b"ad", b"ai", b"am", b"ar", b"as", b"bz", b"cc", b"cx", b"in",
-        b"la", b"ly", b"md", b"mk", b"ml", b"ms", b"pl", b"pm", b"ps", b"py",
-        b"rs", b"sc", b"sh", b"so", b"tk",
+        b"ac", b"ad", b"ai", b"am", b"ar", b"as", b"bz", b"cc", b"cf", b"cx",
+        b"in", b"la", b"ly", b"mc", b"md", b"mk", b"ml", b"ms", b"pl", b"pm",
+        b"ps", b"py", b"rs", b"sc", b"sh", b"so", b"tk",
     ];
     if tld.len() == 2 {
         return EXTENSIONS.iter().any(|e| e.eq_ignore_ascii_case(tld));

@@ -170,6 +170,9 @@ fn domains() {
     assert_eq!(got, want);
     for text in [
         "run setup.py and install.sh, read README.md, edit main.rs",
+        // mail servers' configuration files (`.cf` and `.mc` are also the
+        // country codes of the Central African Republic and Monaco)
+        "edit local.cf, sendmail.cf and sendmail.mc",
         "notes.txt",
         "version 1.2.3 or v2.0.1",
         "e.g. this, i.e. that, etc.",
