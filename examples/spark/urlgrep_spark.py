@@ -32,16 +32,10 @@ jsonl
     ``DIR/jsonl-<read>/`` as JSON Lines (``--format json``, the default) or
     parquet (``--format parquet``).
 
-Filters (``--host``, ``--host-file``, ``--exclude-host``,
-``--exclude-host-file``, ``--regexp``/``-e``, ``--exclude-regexp``) are
-passed to every urlgrep run, so the statistics and records are taken after
-them, as in a plain run.  A host file is read on the driver's filesystem
-and shipped to the executors with ``SparkContext.addFile``; two host files
-must not share a file name.
-
-``--mode`` and ``--read`` take a comma-separated list: ``--mode
-stats,jsonl --read binary,manifest`` runs all four combinations in one
-Spark session (each reads the input once).
+Filters (``--host[-file]``, ``--exclude-host[-file]``, ``-e``,
+``--exclude-regexp``) go to every urlgrep run, as in a plain run; a host
+file is shipped with ``SparkContext.addFile`` (two must not share a name).
+``--mode`` and ``--read`` take comma-separated lists, run in one session.
 
 urlgrep's exit status 0 (URLs found) and 1 (none) are success; any other
 status fails the task with an error naming the file and quoting urlgrep's
