@@ -37,12 +37,8 @@ Filters (``--host[-file]``, ``--exclude-host[-file]``, ``-e``,
 file is shipped with ``SparkContext.addFile`` (two must not share a name).
 ``--mode`` and ``--read`` take comma-separated lists, run in one session.
 
-urlgrep's exit status 0 (URLs found) and 1 (none) are success; any other
-status fails the task with an error naming the file and quoting urlgrep's
-standard error, and Spark retries it up to ``spark.task.maxFailures``.
-
-Why not ``RDD.pipe()`` (an empty environment, text lines, no exit status
-but 0): README.md, "Pitfalls".
+Exit status 0 and 1 are success; any other fails the task (the file named,
+urlgrep's stderr quoted; Spark retries). Why not ``RDD.pipe()``: README.md.
 
 Engines (``--engine``): ``subprocess`` (default) runs the binary shipped
 with ``--files`` per input, as above; ``module`` calls the ``urlgrep``
