@@ -23,6 +23,19 @@
 use super::Hay;
 use super::Incomplete;
 
+/// The host of a bare URL, for [`bare_end`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Host {
+    /// An unregistered scheme's RFC 3986 §3.2.2 `reg-name`, where `'` is
+    /// a sub-delim and `~` unreserved.
+    Reg,
+    /// A registered scheme's DNS name (after `//`).
+    Dns,
+    /// A scheme-less find's DNS name: the run from `from` is in its
+    /// authority (a port, or the rest of the name) until `/`, `?`, `#`.
+    Named,
+}
+
 /// The result of reading a bare URL forward from its colon.
 #[derive(Debug)]
 pub(crate) struct BareEnd {
@@ -38,10 +51,8 @@ pub(crate) struct BareEnd {
 
 /// Reads forward from `from` (just after the scheme's colon) and finds the
 /// end of a bare URL that started at `start`. `cap` bounds `end - start`.
-/// `dns_host`: the host is a DNS name, as for every registered scheme and
-/// the scheme-less finds ([`ends_host`]); an unregistered scheme's
-/// host is an RFC 3986 §3.2.2 `reg-name`, where `'` is a sub-delim and
-/// `~` unreserved. `pair`: the `_` or `~` right before the scheme, when
+/// `host`: what kind of host the URL has and where its authority is
+/// ([`Host`]). `pair`: the `_` or `~` right before the scheme, when
 /// one stands there: a trailing run of the same byte closes it
 /// (`_http://a.b/c_`, Markdown's emphasis; `~~http://a.b/~~`, its
 /// strike-through) and is given back, though both are unreserved
@@ -51,9 +62,10 @@ pub(crate) fn bare_end(
     start: usize,
     from: usize,
     cap: usize,
-    dns_host: bool,
+    host: Host,
     pair: Option<u8>,
 ) -> Result<BareEnd, Incomplete> {
+    let dns_host = host != Host::Reg;
     let limit = start.saturating_add(cap);
     let (mut paren, mut bracket) = (0usize, 0usize);
     let mut i = from;
@@ -75,7 +87,9 @@ pub(crate) fn bare_end(
             b']' if bracket == 0 => break,
             b']' => bracket -= 1,
             b'&' if delimiter_reference(hay, i)? => break,
-            b'\'' | b'~' if dns_host && ends_host(hay, from, i, limit)? => {
+            b'\'' | b'~'
+                if dns_host && ends_host(hay, host, from, i, limit)? =>
+            {
                 break
             }
             0x80..=0xFF => match utf8_char(hay, i)? {
@@ -249,12 +263,6 @@ fn trim(run: &[u8], openers: bool) -> usize {
     end
 }
 
-/// The length of `run` once a reader's trailing punctuation is given
-/// back ([`trim`], openers too): for a run cut short by its caller.
-pub(crate) fn trimmed_len(run: &[u8]) -> usize {
-    trim(run, true)
-}
-
 /// Whether `head` ends in an HTML character reference that a `;` after
 /// it closes: `&amp` (any case of the two forms HTML 4.01 §5.3.2 gives)
 /// or a numeric `&#NN`, `&#xHH` (§5.3.1). In escaped HTML `&amp;` is the
@@ -318,7 +326,8 @@ const fn is_counted(b: u8) -> bool {
 
 /// Whether the `'` or `~` at `i` ends the URL whose text after the
 /// scheme's colon starts at `from`: it stands in the authority (after
-/// `//`, before any `/`, `?` or `#`) and no `@` follows it there, so it
+/// `//`, or for a [`Host::Named`] from `from`; before any `/`, `?` or
+/// `#`) and no `@` follows it there, so it
 /// would be in the host. A host name is letters, digits and hyphens
 /// (RFC 1123 §2.1; the `http`, `https` and `ftp` hosts are DNS names,
 /// RFC 9110 §4.2.1, RFC 1738 §3.1), so a reader sees
@@ -329,11 +338,17 @@ const fn is_counted(b: u8) -> bool {
 /// sub-delims and unreserved) and the path (`/~user/`) it stays.
 fn ends_host(
     hay: &Hay<'_>,
+    host: Host,
     from: usize,
     i: usize,
     limit: usize,
 ) -> Result<bool, Incomplete> {
-    if hay.bytes.get(from..i).and_then(authority).is_none() {
+    let run = hay.bytes.get(from..i).unwrap_or_default();
+    let in_authority = match host {
+        Host::Named => !run.iter().any(|&b| matches!(b, b'/' | b'?' | b'#')),
+        _ => authority(run).is_some(),
+    };
+    if !in_authority {
         return Ok(false);
     }
     let mut k = i + 1;
@@ -479,7 +494,8 @@ mod tests {
     fn end_of(text: &str) -> &str {
         let hay = Hay { bytes: text.as_bytes(), eof: true };
         let colon = text.find(':').unwrap();
-        let r = bare_end(&hay, 0, colon + 1, 1 << 20, true, None).unwrap();
+        let r =
+            bare_end(&hay, 0, colon + 1, 1 << 20, Host::Dns, None).unwrap();
         &text[..r.end]
     }
 
@@ -604,7 +620,7 @@ mod tests {
     #[test]
     fn reference_cut_by_the_window_asks_for_more() {
         let hay = Hay { bytes: b"http://a.b/c&g", eof: false };
-        assert!(bare_end(&hay, 0, 5, 100, true, None).is_err());
+        assert!(bare_end(&hay, 0, 5, 100, Host::Dns, None).is_err());
     }
 
     #[test]
@@ -625,7 +641,7 @@ mod tests {
         let end = |text: &[u8]| {
             let hay = Hay { bytes: text, eof: true };
             let from = memchr::memchr(b':', text).unwrap() + 1;
-            bare_end(&hay, 0, from, 1000, true, None).unwrap().end
+            bare_end(&hay, 0, from, 1000, Host::Dns, None).unwrap().end
         };
         // in the host: the URL ends there
         assert_eq!(end(b"http://example.org'/>"), 18);
@@ -674,7 +690,7 @@ mod tests {
         let end = |text: &[u8]| {
             let hay = Hay { bytes: text, eof: true };
             let from = memchr::memchr(b':', text).unwrap() + 1;
-            bare_end(&hay, 0, from, 1000, true, None).unwrap().end
+            bare_end(&hay, 0, from, 1000, Host::Dns, None).unwrap().end
         };
         // Markdown strikethrough around a URL (cmark-gfm, Interop)
         assert_eq!(end(b"http://google.com~~"), 17);
@@ -689,12 +705,15 @@ mod tests {
     #[test]
     fn invalid_utf8_ends() {
         let hay = Hay { bytes: b"http://a.b/c\xe9d", eof: true };
-        assert_eq!(bare_end(&hay, 0, 5, 100, true, None).unwrap().end, 12);
+        assert_eq!(
+            bare_end(&hay, 0, 5, 100, Host::Dns, None).unwrap().end,
+            12
+        );
     }
 
     #[test]
     fn cut_sequence_asks_for_more() {
         let hay = Hay { bytes: b"http://a.b/\xc3", eof: false };
-        assert!(bare_end(&hay, 0, 5, 100, true, None).is_err());
+        assert!(bare_end(&hay, 0, 5, 100, Host::Dns, None).is_err());
     }
 }

@@ -113,7 +113,8 @@ pub(super) fn read(
     }
     let from = scheme.len() + 1;
     let text = Hay { bytes: &url, eof: true };
-    let end = bare::bare_end(&text, 0, from, usize::MAX, true, None)?;
+    let end =
+        bare::bare_end(&text, 0, from, usize::MAX, bare::Host::Dns, None)?;
     if end.end <= from + 2 {
         return Ok(None);
     }
@@ -310,7 +311,8 @@ pub(super) fn name(
         let mut full = b"http://".to_vec();
         full.extend_from_slice(&text);
         let hay = Hay { bytes: &full, eof: true };
-        let end = bare::bare_end(&hay, 0, 5, usize::MAX, true, None)?;
+        let end =
+            bare::bare_end(&hay, 0, 5, usize::MAX, bare::Host::Dns, None)?;
         (
             end.end.saturating_sub(7),
             end.trimmed,

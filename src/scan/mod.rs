@@ -675,8 +675,8 @@ impl Config {
         registered: bool,
         pair: Option<u8>,
     ) -> Result<Option<(Raw, usize)>, Incomplete> {
-        let end =
-            bare::bare_end(hay, s, c + 1, self.max_url, registered, pair)?;
+        let host = if registered { bare::Host::Dns } else { bare::Host::Reg };
+        let end = bare::bare_end(hay, s, c + 1, self.max_url, host, pair)?;
         if end.end == c + 1 {
             return Ok(None);
         }

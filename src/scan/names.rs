@@ -531,14 +531,18 @@ fn host_name(
         return Ok(None); // not a name: nothing read is kept
     }
     let (end, hard_end, trimmed) = if path {
-        let e = bare::bare_end(hay, begin, host_end, cfg.max_url, true, None)?;
+        let e = bare::bare_end(
+            hay,
+            begin,
+            host_end,
+            cfg.max_url,
+            bare::Host::Named,
+            None,
+        )?;
         if e.too_long {
             return Ok(Some(reject(begin, e.hard_end, kind)));
         }
-        match quote_in_authority(&bytes[begin..e.end]) {
-            Some(cut) => (begin + cut, e.hard_end, true),
-            None => (e.end, e.hard_end, e.trimmed),
-        }
+        (e.end, e.hard_end, e.trimmed)
     } else {
         (host_end, run_end, host_end < run_end)
     };
@@ -666,32 +670,29 @@ pub(crate) fn www(
         return Ok(None);
     }
     let start = dot - 3;
-    let end = bare::bare_end(hay, start, dot + 1, cfg.max_url, true, None)?;
+    let end = bare::bare_end(
+        hay,
+        start,
+        dot + 1,
+        cfg.max_url,
+        bare::Host::Named,
+        None,
+    )?;
     if end.end == dot + 1 {
         return Ok(None);
     }
-    let (mut stop, mut trimmed) = (end.end, end.trimmed);
-    let mut text = &hay.bytes[start..stop];
+    let text = &hay.bytes[start..end.end];
     // `www.info@example.dk` is an address whose local part starts with
     // `www.`: read as a URL, `www.info` would be userinfo and the host
     // would not be the `www.` name (RFC 3986 §3.2.1). Left to the `@`.
-    let mut authority_end = text
+    let authority_end = text
         .iter()
         .position(|&b| matches!(b, b'/' | b'?' | b'#'))
         .unwrap_or(text.len());
-    if text[..authority_end].contains(&b'@') {
+    let authority = &text[..authority_end];
+    if authority.contains(&b'@') {
         return Ok(None);
     }
-    if let Some(cut) = quote_in_authority(text) {
-        stop = start + cut;
-        if stop <= dot + 1 {
-            return Ok(None);
-        }
-        text = &hay.bytes[start..stop];
-        authority_end = text.len();
-        trimmed = true;
-    }
-    let authority = &text[..authority_end];
     let host_end =
         authority.iter().position(|&b| b == b':').unwrap_or(authority_end);
     let verdict = if end.too_long {
@@ -703,34 +704,11 @@ pub(crate) fn www(
     } else {
         implied(cfg, b"http://", text, Scheme::Http)
     };
-    let mut raw = found(start, stop, end.hard_end, Kind::Www, verdict);
-    if trimmed {
+    let mut raw = found(start, end.end, end.hard_end, Kind::Www, verdict);
+    if end.trimmed {
         raw.0.flags.insert(Flags::TRIMMED);
     }
     Ok(Some(raw))
-}
-
-/// Where a scheme-less URL `text` (a name, its port, then its path)
-/// ends when a `'` or `~` stands in its authority with no `@` there: at
-/// that byte, punctuation before it given back. A host name is letters,
-/// digits and hyphens (RFC 1123 §2.1) and a port digits (RFC 3986
-/// §3.2.3), so `www.yahoo.com's` and `yahoo.com:8080's/path` end before
-/// the quote, as after `http://` (`bare::bare_end`).
-fn quote_in_authority(text: &[u8]) -> Option<usize> {
-    // A network-path reference's `//` opens its authority.
-    let from = if text.starts_with(b"//") { 2 } else { 0 };
-    let rest = text.get(from..)?;
-    let authority_end = rest
-        .iter()
-        .position(|&b| matches!(b, b'/' | b'?' | b'#'))
-        .unwrap_or(rest.len());
-    let authority = rest.get(..authority_end)?;
-    if authority.contains(&b'@') {
-        return None;
-    }
-    let q =
-        from + authority.iter().position(|&b| matches!(b, b'\'' | b'~'))?;
-    Some(bare::trimmed_len(&text[..q]))
 }
 
 /// The verdict on `text` read as the URL `prefix` + `text` implies:
