@@ -398,14 +398,14 @@ impl<R: BufRead> Source<R> {
                     }
                     let (next, at) = match ahead.full.recv() {
                         Ok(m) => m,
-                        Err(_) => (Window2::End, ahead.at),
+                        Err(_) => (Handed::End, ahead.at),
                     };
                     // Where the source stood when the other thread read
                     // this: the same as a source read here would.
                     (self.pos, self.member, self.member_pos, self.fresh) = at;
                     ahead.at = at;
                     match next {
-                        Window2::Data(bytes) => {
+                        Handed::Data(bytes) => {
                             let used =
                                 std::mem::replace(&mut ahead.buf, bytes);
                             // The thread may have ended: then it is dropped.
@@ -413,8 +413,8 @@ impl<R: BufRead> Source<R> {
                             ahead.start = 0;
                             ahead.end = ahead.buf.len();
                         }
-                        Window2::Fault(e) => return Err(e),
-                        Window2::End => {
+                        Handed::Fault(e) => return Err(e),
+                        Handed::End => {
                             ahead.ended = true;
                             return Ok(&[]);
                         }
@@ -516,7 +516,7 @@ const AHEAD: usize = 8;
 type At = (u64, Option<u64>, u64, bool);
 
 /// What the inflating thread hands over.
-enum Window2 {
+enum Handed {
     /// Inflated bytes.
     Data(Vec<u8>),
     /// A fault of the source (it goes on after it, as a source does).
@@ -527,7 +527,7 @@ enum Window2 {
 
 /// The reading end of [`Source::inflate_ahead`].
 struct Ahead {
-    full: Receiver<(Window2, At)>,
+    full: Receiver<(Handed, At)>,
     empty: Sender<Vec<u8>>,
     buf: Vec<u8>,
     start: usize,
@@ -541,24 +541,24 @@ struct Ahead {
 /// with where it stood (a fault too); it stops when the reader is gone.
 fn inflate<R: BufRead>(
     mut src: Source<R>,
-    full: &SyncSender<(Window2, At)>,
+    full: &SyncSender<(Handed, At)>,
     empty: &Receiver<Vec<u8>>,
 ) {
     loop {
         let next = match src.fill_buf() {
-            Ok([]) => Window2::End,
+            Ok([]) => Handed::End,
             Ok(b) => {
                 let mut bytes = empty.try_recv().unwrap_or_default();
                 bytes.clear();
                 bytes.extend_from_slice(b);
-                Window2::Data(bytes)
+                Handed::Data(bytes)
             }
-            Err(e) => Window2::Fault(e),
+            Err(e) => Handed::Fault(e),
         };
         let (n, end) = match &next {
-            Window2::Data(b) => (b.len(), false),
-            Window2::Fault(_) => (0, false),
-            Window2::End => (0, true),
+            Handed::Data(b) => (b.len(), false),
+            Handed::Fault(_) => (0, false),
+            Handed::End => (0, true),
         };
         if full.send((next, src.at())).is_err() || end {
             return;
