@@ -86,6 +86,57 @@ fn same_records_whatever_the_buffer() {
     }
 }
 
+/// A `resource` record of `len` payload bytes with a URL every 24.
+fn resource(n: usize, len: usize) -> Vec<u8> {
+    let body: Vec<u8> = b"see http://r.example/x.\n"
+        .iter()
+        .copied()
+        .cycle()
+        .take(len)
+        .collect();
+    let mut rec = format!(
+        "WARC/1.1\r\nWARC-Type: resource\r\nWARC-Target-URI: \
+         http://r{n}.example/\r\nContent-Type: text/plain\r\n\
+         Content-Length: {len}\r\n\r\n"
+    )
+    .into_bytes();
+    rec.extend_from_slice(&body);
+    rec.extend_from_slice(b"\r\n\r\n");
+    rec
+}
+
+/// Many members, some longer than the read-ahead's batches and some a
+/// few bytes, with garbage, a damaged member and damaged fixtures among
+/// them: the thread hands them over in batches of many windows, a member
+/// cut across two batches; the transcript is the one read in place.
+#[test]
+fn many_members_across_read_ahead_batches() {
+    let mut data = Vec::new();
+    for i in 0..30 {
+        let len = (i * 37 % 11) * 40_000 + i;
+        let mut member = gzip(&resource(i, len));
+        if i % 9 == 4 {
+            // A member cut short: a fault, then the next member.
+            member.truncate(member.len() - 9);
+        }
+        data.extend_from_slice(&member);
+        if i % 5 == 2 {
+            data.extend_from_slice(b"junk between members");
+        }
+        if i % 7 == 3 {
+            data.extend_from_slice(&gzip(&fixture(FIXTURES[i % 7])));
+        }
+    }
+    let want = transcript(&data[..]);
+    let payload: usize = want.iter().map(String::len).sum();
+    assert!(payload > 4_000_000, "{payload}");
+    assert!(want.iter().any(|t| t.starts_with("fault:")));
+    for size in [7, 8192] {
+        let got = transcript_ahead(BufReader::with_capacity(size, &data[..]));
+        assert_eq!(got, want, "buffer {size}, inflated ahead");
+    }
+}
+
 /// An edit of a fixture: flip, insert or delete a byte at a position
 /// (taken modulo the length).
 #[derive(Clone, Debug)]

@@ -13,11 +13,14 @@
 //! there.
 
 use std::io::{self, BufRead, Read};
-use std::sync::mpsc::{channel, sync_channel, Receiver, Sender, SyncSender};
 
 use flate2::bufread::GzDecoder;
 
 use super::error::{Error, Fault};
+
+mod ahead;
+
+use ahead::Ahead;
 
 /// The gzip magic and the deflate method byte (RFC 1952 §2.3.1).
 const MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
@@ -392,60 +395,27 @@ impl<R: BufRead> Source<R> {
                 }
             }
             Mode::Ahead(ahead) => {
-                while ahead.start == ahead.end {
-                    if ahead.ended {
-                        return Ok(&[]);
-                    }
-                    let (next, at) = match ahead.full.recv() {
-                        Ok(m) => m,
-                        Err(_) => (Handed::End, ahead.at),
-                    };
-                    // Where the source stood when the other thread read
-                    // this: the same as a source read here would.
-                    (self.pos, self.member, self.member_pos, self.fresh) = at;
-                    ahead.at = at;
-                    match next {
-                        Handed::Data(bytes) => {
-                            let used =
-                                std::mem::replace(&mut ahead.buf, bytes);
-                            // The thread may have ended: then it is dropped.
-                            let _ = ahead.empty.send(used);
-                            ahead.start = 0;
-                            ahead.end = ahead.buf.len();
-                        }
-                        Handed::Fault(e) => return Err(e),
-                        Handed::End => {
-                            ahead.ended = true;
-                            return Ok(&[]);
-                        }
-                    }
-                }
-                Ok(&ahead.buf[ahead.start..ahead.end])
+                let mut at = (pos, self.member, self.member_pos, self.fresh);
+                let got = ahead.fill_buf(&mut at);
+                (self.pos, self.member, self.member_pos, self.fresh) = at;
+                got
             }
             Mode::Gz { state, spare, buf, start, end } => {
-                while *start == *end {
-                    let at = self.member;
-                    let step = step(
+                if *start == *end {
+                    if buf.len() < WINDOW {
+                        buf.resize(WINDOW, 0);
+                    }
+                    let n = inflate_into(
                         state,
                         spare,
                         buf,
+                        pos,
                         &mut self.member,
                         &mut self.fresh,
-                    );
-                    if self.fresh {
-                        self.member_pos = pos;
-                    }
-                    match step {
-                        Step::Data(n) => {
-                            *start = 0;
-                            *end = n;
-                        }
-                        Step::Again => {}
-                        Step::End => return Ok(&[]),
-                        Step::Fault(fault) => {
-                            return Err(Error::new(pos, at, fault))
-                        }
-                    }
+                        &mut self.member_pos,
+                    )?;
+                    *start = 0;
+                    *end = n;
                 }
                 Ok(&buf[*start..*end])
             }
@@ -462,108 +432,35 @@ impl<R: BufRead> Source<R> {
         match &mut self.mode {
             Mode::Plain(rdr) => rdr.consume(n),
             Mode::Gz { start, end, .. } => *start = (*start + n).min(*end),
-            Mode::Ahead(a) => a.start = (a.start + n).min(a.end),
+            Mode::Ahead(a) => a.consume(n),
         }
     }
-
-    /// Where the next byte stands: its offset, its member, where the
-    /// member began, whether it begins one.
-    fn at(&self) -> At {
-        (self.pos, self.member, self.member_pos, self.fresh)
-    }
-
-    /// Runs `f` with a source of the same bytes, positions and faults as
-    /// this gzip one, which a thread of its own inflates meanwhile, up to
-    /// [`AHEAD`] windows ahead (issue 30: the members' inflate beside the
-    /// records' search, as `input::read_ahead` does for other compressed
-    /// input). A plain source is handed to `f` as it is.
-    pub(crate) fn inflate_ahead<T>(self, f: impl FnOnce(Source<R>) -> T) -> T
-    where
-        R: Send,
-    {
-        if !matches!(self.mode, Mode::Gz { .. }) {
-            return f(self);
-        }
-        let (full_tx, full_rx) = sync_channel(AHEAD);
-        let (empty_tx, empty_rx) = channel();
-        let at = self.at();
-        std::thread::scope(|scope| {
-            scope.spawn(move || inflate(self, &full_tx, &empty_rx));
-            f(Source {
-                mode: Mode::Ahead(Ahead {
-                    full: full_rx,
-                    empty: empty_tx,
-                    buf: Vec::new(),
-                    start: 0,
-                    end: 0,
-                    ended: false,
-                    at,
-                }),
-                pos: at.0,
-                member: at.1,
-                fresh: at.3,
-                member_pos: at.2,
-                dead: false,
-            })
-        })
-    }
 }
 
-/// How many inflated windows may wait for the reader.
-const AHEAD: usize = 8;
-
-/// A source's position: offset, member, member start, fresh.
-type At = (u64, Option<u64>, u64, bool);
-
-/// What the inflating thread hands over.
-enum Handed {
-    /// Inflated bytes.
-    Data(Vec<u8>),
-    /// A fault of the source (it goes on after it, as a source does).
-    Fault(Error),
-    /// The end.
-    End,
-}
-
-/// The reading end of [`Source::inflate_ahead`].
-struct Ahead {
-    full: Receiver<(Handed, At)>,
-    empty: Sender<Vec<u8>>,
-    buf: Vec<u8>,
-    start: usize,
-    end: usize,
-    ended: bool,
-    /// Where the source stood at the last hand-over.
-    at: At,
-}
-
-/// The inflating thread: `src` read to its end, each window handed over
-/// with where it stood (a fault too); it stops when the reader is gone.
-fn inflate<R: BufRead>(
-    mut src: Source<R>,
-    full: &SyncSender<(Handed, At)>,
-    empty: &Receiver<Vec<u8>>,
-) {
+/// Inflates the next bytes of a gzip source into `out` (not empty): how
+/// many, 0 at the end. `pos` is the offset of the first; `member`,
+/// `fresh` and `member_pos` are the source's, moved on as members begin.
+fn inflate_into<R: BufRead>(
+    state: &mut Gz<R>,
+    spare: &mut Option<Decoder<R>>,
+    out: &mut [u8],
+    pos: u64,
+    member: &mut Option<u64>,
+    fresh: &mut bool,
+    member_pos: &mut u64,
+) -> Result<usize, Error> {
     loop {
-        let next = match src.fill_buf() {
-            Ok([]) => Handed::End,
-            Ok(b) => {
-                let mut bytes = empty.try_recv().unwrap_or_default();
-                bytes.clear();
-                bytes.extend_from_slice(b);
-                Handed::Data(bytes)
-            }
-            Err(e) => Handed::Fault(e),
-        };
-        let (n, end) = match &next {
-            Handed::Data(b) => (b.len(), false),
-            Handed::Fault(_) => (0, false),
-            Handed::End => (0, true),
-        };
-        if full.send((next, src.at())).is_err() || end {
-            return;
+        let at = *member;
+        let step = step(state, spare, out, member, fresh);
+        if *fresh {
+            *member_pos = pos;
         }
-        src.consume(n);
+        match step {
+            Step::Data(n) => return Ok(n),
+            Step::Again => {}
+            Step::End => return Ok(0),
+            Step::Fault(fault) => return Err(Error::new(pos, at, fault)),
+        }
     }
 }
 
@@ -578,15 +475,12 @@ enum Step {
 fn step<R: BufRead>(
     state: &mut Gz<R>,
     spare: &mut Option<Decoder<R>>,
-    buf: &mut Vec<u8>,
+    buf: &mut [u8],
     member: &mut Option<u64>,
     fresh: &mut bool,
 ) -> Step {
     match std::mem::replace(state, Gz::Gone) {
         Gz::Inflating(mut dec) => {
-            if buf.len() < WINDOW {
-                buf.resize(WINDOW, 0);
-            }
             match dec.read(buf) {
                 Ok(0) => {
                     let raw = dec.get_mut().0.take();
@@ -774,7 +668,7 @@ pub fn gzip_members<R: BufRead>(rdr: R, start: u64) -> GzMembers<R> {
     GzMembers {
         state: Gz::Between(Window::new(Counting::new(rdr, start), start)),
         spare: None,
-        buf: Vec::new(),
+        buf: vec![0; WINDOW],
     }
 }
 
