@@ -704,9 +704,11 @@ impl Config {
 
 /// The length of the web scheme (`https`, `http`, `ftp`, any case) that
 /// ends the letters before the colon `c` when more letters stand
-/// before it (`Seehttps`, `comhttp`, `hhttp`), so that a reader sees the
+/// before it (`Seehttps`, `comhttp`, `hhttp`) or a `.` does (`can...http`,
+/// `e.g.http`: a sentence's end or an ellipsis; no registered scheme
+/// ends in `.http`, `.https` or `.ftp`), so that a reader sees the
 /// URL start at the scheme; `None` when the letters are the scheme alone
-/// (`git+https` is a scheme of its own, read elsewhere), or when a
+/// after no `.` (`git+https` is a scheme of its own, read elsewhere), or when a
 /// longer tail of them is a registered scheme itself (`sftp`, `tftp`:
 /// not an `ftp` glued to `s`). `s` is where the scheme run's letters
 /// start. RFC 3986 §3.1 lets a scheme hold letters only before its
@@ -718,10 +720,12 @@ fn glued_scheme(bytes: &[u8], s: usize, c: usize) -> Option<usize> {
         l -= 1;
     }
     let letters = &bytes[l..c];
+    let after_dot = l > s && bytes[l - 1] == b'.';
     let k = [&b"https"[..], b"http", b"ftp"].into_iter().find_map(|w| {
         let n = w.len();
         let tail = letters.len().checked_sub(n)?;
-        (tail > 0 && letters[tail..].eq_ignore_ascii_case(w)).then_some(n)
+        ((tail > 0 || after_dot) && letters[tail..].eq_ignore_ascii_case(w))
+            .then_some(n)
     })?;
     let longer = (1..letters.len() - k).any(|j| {
         let name = &letters[j..];

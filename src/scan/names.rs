@@ -147,12 +147,13 @@ const MAX_LOCAL: usize = 64;
 const MAX_DOMAIN: usize = 253;
 
 /// Whether the `@` at `at` may be an address's: an `atext` byte other
-/// than `.` before it (not before `floor`), and a letter or digit after
+/// than `.`, or the `"` closing a quoted local part (RFC 5322 §3.4.1),
+/// before it (not before `floor`), and a letter or digit after
 /// it, or the window ends there.
 #[inline]
 pub(crate) fn may_address(hay: &[u8], at: usize, floor: usize) -> bool {
     at > floor
-        && hay.get(at - 1).is_some_and(|&b| is_atext(b))
+        && hay.get(at - 1).is_some_and(|&b| is_atext(b) || b == b'"')
         && hay.get(at + 1).is_none_or(|b| b.is_ascii_alphanumeric())
 }
 
@@ -586,7 +587,13 @@ pub(crate) fn email(
     // `atext` are taken: their quotes are "semantically invisible" (§3.2.4),
     // so the address is its dot-atom without them.
     let mut quoted = false;
-    while s > lowest.max(floor) && bytes[s] == b'.' && bytes[s - 1] == b'"' {
+    // A local part that is one quoted string (§3.4.1 `local-part =
+    // dot-atom / quoted-string`: `"james"@example.com`) is read the same
+    // way, when its opening quote starts a word.
+    while s > lowest.max(floor)
+        && (bytes[s] == b'.' || s == at)
+        && bytes[s - 1] == b'"'
+    {
         let close = s - 1;
         let Some(open) = bytes[lowest..close].iter().rposition(|&b| b == b'"')
         else {
@@ -596,6 +603,12 @@ pub(crate) fn email(
         let inner = &bytes[open + 1..close];
         if inner.is_empty() || !inner.iter().all(|&b| is_atext(b)) {
             break;
+        }
+        let glued = open > floor
+            && bytes[open - 1] != b'.'
+            && local_byte(&bytes[open - 1]);
+        if close + 1 == at && glued {
+            return Ok(None); // glued to a word: `x"james"@…`
         }
         quoted = true;
         let before = bytes[lowest..open]

@@ -199,6 +199,21 @@ fn glued_web_schemes() {
     assert_eq!(marked("<xhttp://a.example/>"), "|<xhttp://a.example/>|");
 }
 
+/// A web scheme after a `.` glued to it (an ellipsis, a sentence's end:
+/// URI::Find's `can...http://bit.ly/8yEdeb`) starts the URL too; no
+/// registered scheme ends in `.http`.
+#[test]
+fn web_schemes_after_a_dot() {
+    assert_eq!(
+        marked("house can...http://bit.ly/8yEdeb e.g.https://a.example/x"),
+        "house can...|http://bit.ly/8yEdeb| e.g.|https://a.example/x|"
+    );
+    assert_eq!(marked("end.FTP://f.example/p"), "end.|FTP://f.example/p|");
+    for text in ["a-http://a.example/", "a+http://a.example/", "x.ttp://a/"] {
+        assert_eq!(marked(text), text);
+    }
+}
+
 #[test]
 fn bare() {
     assert_eq!(marked("(see http://a.b/c)."), "(see |http://a.b/c|).");

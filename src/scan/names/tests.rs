@@ -93,6 +93,32 @@ fn obsolete_local_parts() {
     }
 }
 
+/// RFC 5322 §3.4.1: a local part that is one quoted string of `atext`
+/// (bleach's `"james"@example.com`), when its quote starts a word.
+#[test]
+fn quoted_string_local_parts() {
+    for text in ["\"james\"@example.com", "\"j'ames\"@example.com"] {
+        assert_eq!(
+            finds(&format!("to {text}.")),
+            [(text.into(), Kind::Email)],
+            "{text}"
+        );
+    }
+    assert_eq!(
+        finds("a.\"b\"@example.com"),
+        [("a.\"b\"@example.com".into(), Kind::Email)]
+    );
+    for text in [
+        "x\"james\"@example.com",
+        "\"ja>mes\"@example.com",
+        "\"a b\"@example.com",
+        "\"\"@example.com",
+        "mailto:\"a\"@example.com",
+    ] {
+        assert_eq!(finds(text), [], "{text}");
+    }
+}
+
 #[test]
 fn www_names() {
     let got = finds("see www.example.com/page and (WWW.Example.org).");
