@@ -175,6 +175,18 @@ impl<W: Write, E: Write> Report for Progress<W, E> {
         self.printer.rejects_counted(input, n)
     }
 
+    fn wants_matches(&self) -> bool {
+        self.printer.wants_matches()
+    }
+
+    fn matches_counted(&mut self, input: &Input, n: u64) -> io::Result<()> {
+        self.printer.matches_counted(input, n)
+    }
+
+    fn wants_records(&self) -> bool {
+        self.printer.wants_records()
+    }
+
     fn progress(&mut self, bytes: u64) {
         self.done += bytes;
         if !self.enabled {

@@ -11,7 +11,7 @@ use crate::search::{Candidate, Match, Position};
 use std::convert::Infallible;
 use std::fmt;
 use std::io::{self, Read};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// Batches that were reported, cleared, for the workers to fill again:
@@ -24,11 +24,24 @@ use std::sync::{Arc, Mutex};
 // The boxes are kept whole: `take` hands one out with no allocation.
 #[allow(clippy::vec_box)]
 #[derive(Clone, Default)]
-pub(super) struct Spare(Arc<Mutex<Vec<Box<Batch>>>>, Arc<AtomicBool>);
+pub(super) struct Spare(Arc<Mutex<Vec<Box<Batch>>>>, Arc<AtomicU8>);
+
+/// What the batches taken count instead of storing ([`Spare::counts`]):
+/// bits of [`Spare::REJECTS`], [`Spare::MATCHES`], [`Spare::RECORDS`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Counts(u8);
 
 impl fmt::Debug for Spare {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("Spare")
+    }
+}
+
+impl Counts {
+    /// Whether it counts what `bit` ([`Spare::REJECTS`]…) says.
+    #[inline(always)]
+    pub(super) fn has(self, bit: u8) -> bool {
+        self.0 & bit != 0
     }
 }
 
@@ -42,24 +55,39 @@ impl Spare {
     /// 1.4 MiB, more with `--find all`.
     pub(super) const LARGEST: usize = 2 << 20;
 
+    /// Rejected candidates are counted, not stored.
+    pub(super) const REJECTS: u8 = 1;
+    /// Matches are counted, not stored.
+    pub(super) const MATCHES: u8 = 2;
+    /// Hits keep no record ([`Found::record`]).
+    pub(super) const RECORDS: u8 = 4;
+
     /// A cleared batch, or a new one.
     pub(super) fn take(&self) -> Box<Batch> {
         let mut batch: Box<Batch> =
             self.0.lock().ok().and_then(|mut v| v.pop()).unwrap_or_default();
-        batch.only_count = self.counts_rejects();
+        batch.counts = self.counts();
         batch
     }
 
-    /// Sets whether the batches taken from now on count the rejected
-    /// candidates without storing them ([`Report::wants_rejects`] said
-    /// `false`).
-    pub(super) fn count_rejects(&self, yes: bool) {
-        self.1.store(yes, Ordering::Relaxed);
+    /// Sets what the batches taken from now on count without storing it,
+    /// from what `report` reads ([`Report::wants_rejects`],
+    /// [`Report::wants_matches`], [`Report::wants_records`]).
+    pub(super) fn count_for(&self, report: &impl Report) {
+        let bits = [
+            (!report.wants_rejects(), Spare::REJECTS),
+            (!report.wants_matches(), Spare::MATCHES),
+            (!report.wants_records(), Spare::RECORDS),
+        ]
+        .iter()
+        .filter(|(yes, _)| *yes)
+        .fold(0, |all, (_, bit)| all | bit);
+        self.1.store(bits, Ordering::Relaxed);
     }
 
-    /// See [`Spare::count_rejects`].
-    pub(super) fn counts_rejects(&self) -> bool {
-        self.1.load(Ordering::Relaxed)
+    /// What the batches count instead of storing ([`Spare::count_for`]).
+    pub(super) fn counts(&self) -> Counts {
+        Counts(self.1.load(Ordering::Relaxed))
     }
 
     /// Clears `batch` and keeps it for [`Spare::take`]. The pool holds
@@ -134,11 +162,14 @@ pub(super) struct Batch {
     /// message numbers relative to the slice, as a slice's batch), and
     /// whether that slice is its file's first.
     pub(super) sliced: Option<bool>,
-    /// Rejected candidates are counted in `rejected`, not stored as hits
-    /// (the report only counts them: [`Report::wants_rejects`]).
-    pub(super) only_count: bool,
-    /// Rejected candidates counted, not stored ([`Batch::only_count`]).
+    /// What is counted, not stored ([`Spare::count_for`]): rejected
+    /// candidates in `rejected`, matches in `matched`, hits without
+    /// their records.
+    pub(super) counts: Counts,
+    /// Rejected candidates counted, not stored ([`Batch::counts`]).
     pub(super) rejected: u64,
+    /// Matches counted, not stored ([`Batch::counts`]).
+    pub(super) matched: u64,
     /// A part of a plain (newline-aligned) slice: the slice's start. The
     /// reporter drops it when the slice before spilled past that start:
     /// the slice is then scanned again whole when it ends
@@ -184,6 +215,7 @@ impl Batch {
         part.warnings = std::mem::take(&mut self.warnings);
         part.faults = std::mem::take(&mut self.faults);
         part.rejected = std::mem::take(&mut self.rejected);
+        part.matched = std::mem::take(&mut self.matched);
         part.opened = true;
         part
     }
@@ -203,17 +235,31 @@ impl Batch {
         *self = Batch { hits, records, urls, ..Batch::default() };
     }
 
-    /// Stores a candidate; returns `false` when it was a rejected one
-    /// only counted ([`Batch::only_count`]).
+    /// The candidates found: those stored and the matches only counted
+    /// (how full a part is).
+    pub(super) fn filled(&self) -> usize {
+        self.hits.len().saturating_add(self.matched as usize)
+    }
+
+    /// Stores a candidate; returns `false` when it was only counted
+    /// ([`Batch::counts`]).
+    #[inline(always)]
     pub(super) fn push(
         &mut self,
         at: Position,
         m: &Match<'_>,
         reject: Option<Reject>,
     ) -> bool {
-        if reject.is_some() && self.only_count {
-            self.rejected += 1;
-            return false;
+        match reject {
+            Some(_) if self.counts.has(Spare::REJECTS) => {
+                self.rejected += 1;
+                return false;
+            }
+            None if self.counts.has(Spare::MATCHES) => {
+                self.matched += 1;
+                return false;
+            }
+            _ => {}
         }
         let from = self.urls.len();
         self.urls.extend_from_slice(m.url());
@@ -260,7 +306,7 @@ impl Batch {
         reject: Option<Reject>,
         record: &Provenance<'_>,
     ) {
-        if !self.push(at, m, reject) {
+        if !self.push(at, m, reject) || self.counts.has(Spare::RECORDS) {
             return;
         }
         let k = self.records.push(record);
@@ -381,6 +427,9 @@ impl Batch {
         }
         if self.rejected > 0 {
             report.rejects_counted(input, self.rejected)?;
+        }
+        if self.matched > 0 {
+            report.matches_counted(input, self.matched)?;
         }
         Ok(())
     }
@@ -517,7 +566,7 @@ impl RangeCollect<'_, '_> {
     /// ([`Eager`]) to a report that may stop wanting the input.
     fn sent_on(&mut self) {
         let Some((part, input, first)) = &mut self.part else { return };
-        let hits = self.batch.hits.len();
+        let hits = self.batch.filled();
         if hits < PART_HITS
             && !(part.eager() && self.eager.due(hits) && part.due())
         {
@@ -599,14 +648,14 @@ const CLOCK_EVERY: usize = 1024;
 
 impl Collect<'_, '_> {
     pub(super) fn sent_on(&mut self) {
-        if self.batch.hits.len() < PART_HITS {
+        if self.batch.filled() < PART_HITS {
             // A slow stream (`tail -f`) sends what it has every so often,
             // but only when it is being reported: a part of a unit not due
             // yet makes its worker wait. A report that may stop wanting
             // the input (`-m`) is sent parts from one match up ([`Eager`])
             // while it is due.
             if self.part.eager() {
-                if !self.eager.due(self.batch.hits.len()) {
+                if !self.eager.due(self.batch.filled()) {
                     return;
                 }
             } else {
@@ -614,7 +663,7 @@ impl Collect<'_, '_> {
                 // the time can have passed only while reading.
                 let raw = self.raw.load(Ordering::Relaxed);
                 if raw == self.clocked
-                    && !self.batch.hits.len().is_multiple_of(CLOCK_EVERY)
+                    && !self.batch.filled().is_multiple_of(CLOCK_EVERY)
                 {
                     return;
                 }

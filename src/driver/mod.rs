@@ -26,6 +26,8 @@
 
 mod batch;
 mod config;
+#[cfg(test)]
+mod count_tests;
 mod cut;
 mod how;
 mod plan;

@@ -121,6 +121,35 @@ pub trait Report {
         let _ = (input, n);
         Ok(())
     }
+
+    /// Whether the report reads each match ([`Report::hit`] of a `Hit`
+    /// with no [`Hit::reject`]) (asked once, before the run). A report
+    /// that only counts them (a count or a file list, with nothing that
+    /// selects among them) says `false`: the driver then counts them
+    /// without storing them and gives their number with
+    /// [`Report::matches_counted`] (a text dense in URLs then costs no
+    /// store, copy and report of each). A report that wraps another
+    /// must pass this on. By default, `true`.
+    fn wants_matches(&self) -> bool {
+        true
+    }
+
+    /// `n` more matches of the current input, counted and not reported
+    /// by [`Report::hit`] (only when [`Report::wants_matches`] said
+    /// `false`). A report that wraps another must pass this on.
+    fn matches_counted(&mut self, input: &Input, n: u64) -> io::Result<()> {
+        let _ = (input, n);
+        Ok(())
+    }
+
+    /// Whether the report reads [`Hit::record`], the record (mail
+    /// message) a candidate was found in (asked once, before the run).
+    /// A report that says `false` is given every hit with `record:
+    /// None`, and the driver does not keep each hit's record. A report
+    /// that wraps another must pass this on. By default, `true`.
+    fn wants_records(&self) -> bool {
+        true
+    }
 }
 
 /// What a report still wants of the inputs ([`Report::wants`]).

@@ -43,7 +43,7 @@ impl Driver {
             .map_err(io::Error::other)?;
         let window = 4 * self.threads + 4;
         let eager = report.may_stop();
-        self.spare.count_rejects(!report.wants_rejects());
+        self.spare.count_for(&*report);
         let shared = Shared {
             planner: Mutex::new(planner),
             inbox: Mutex::new(Inbox::new(window)),

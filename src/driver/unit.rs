@@ -265,7 +265,7 @@ impl Driver {
         part: Part<'_>,
     ) -> (Box<Batch>, Option<InputError>) {
         let mut batch = Box::<Batch>::default();
-        batch.only_count = self.spare.counts_rejects();
+        batch.counts = self.spare.counts();
         batch.compression = Some(format);
         batch.opened = true;
         let mut counted = Counted { rdr, bytes: 0, shared: None };

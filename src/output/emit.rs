@@ -28,6 +28,21 @@ pub(super) trait Emit<W: Write> {
         false
     }
 
+    /// Whether it only counts the URLs it is given (`-c`, `-l`,
+    /// `--files-without-match`): its [`Emit::url`] writes nothing and
+    /// reads nothing of the URL. The printer may then be given a number
+    /// of matches instead of each ([`crate::driver::Report::wants_matches`]).
+    fn counts_only(&self) -> bool {
+        false
+    }
+
+    /// Whether it reads the record (mail message) of a URL
+    /// ([`Hit::record`]): a format that prints none says `false`, and
+    /// the driver keeps no record for each hit.
+    fn reads_records(&self) -> bool {
+        true
+    }
+
     /// An input begins.
     fn begin(&mut self, _: &mut W, _: &Ctx<'_>, _: &Input) -> io::Result<()> {
         Ok(())

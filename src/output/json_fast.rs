@@ -119,7 +119,15 @@ const PAIRS: &[u8; 200] = b"\
 
 /// Appends `n` in decimal: two digits a division (a digit a division
 /// cost ~100 instructions an offset of the spool).
+/// A number under 10 (a column, a part, a line near the top, the first
+/// message) is one byte pushed, not a copy of a slice of unknown length
+/// (a `memcpy` call: ~20 instructions each, five numbers a record of
+/// dense URLs, issue 33).
 pub(crate) fn number(out: &mut Vec<u8>, n: u64) {
+    if n < 10 {
+        out.push(b'0' + n as u8);
+        return;
+    }
     out.extend_from_slice(decimal(n, &mut [0u8; 20]));
 }
 

@@ -349,6 +349,31 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
         Ok(())
     }
 
+    /// A match is only counted when the format only counts what it is
+    /// given (`-c`, `-l`, `--files-without-match`) and nothing decides
+    /// whether it counts: no `--kind`, `--scheme`, filter, `--unique`,
+    /// `-m`, `-q` or statistics.
+    fn wants_matches(&self) -> bool {
+        !self.emit.counts_only()
+            || self.tallies
+            || self.opts.unique
+            || self.opts.quiet
+            || self.opts.max_count.is_some()
+            || self.select.reads_hits()
+    }
+
+    /// What [`Report::hit`] does for each match that is only counted.
+    fn matches_counted(&mut self, _: &Input, n: u64) -> io::Result<()> {
+        self.cur.matches += n;
+        self.cur.printed += n;
+        self.found |= n > 0;
+        Ok(())
+    }
+
+    fn wants_records(&self) -> bool {
+        self.emit.reads_records()
+    }
+
     fn end(&mut self, input: &Input, done: &InputDone) -> io::Result<()> {
         let cur = std::mem::take(&mut self.cur);
         if let Some(n) = done.messages {

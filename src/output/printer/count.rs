@@ -11,6 +11,14 @@ use std::io::{self, Write};
 pub(super) struct CountLines;
 
 impl<W: Write> Emit<W> for CountLines {
+    fn counts_only(&self) -> bool {
+        true
+    }
+
+    fn reads_records(&self) -> bool {
+        false
+    }
+
     fn url(&mut self, _: &mut W, _: &Ctx<'_>, _: &Url<'_>) -> io::Result<()> {
         Ok(())
     }

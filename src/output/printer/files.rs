@@ -29,6 +29,14 @@ impl FileNames {
 }
 
 impl<W: Write> Emit<W> for FileNames {
+    fn counts_only(&self) -> bool {
+        true
+    }
+
+    fn reads_records(&self) -> bool {
+        false
+    }
+
     fn url(&mut self, _: &mut W, _: &Ctx<'_>, _: &Url<'_>) -> io::Result<()> {
         Ok(())
     }

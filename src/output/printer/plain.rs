@@ -53,6 +53,10 @@ fn prefix<W: Write>(
 }
 
 impl<W: Write> Emit<W> for PlainLines {
+    fn reads_records(&self) -> bool {
+        false
+    }
+
     fn begin(
         &mut self,
         _: &mut W,

@@ -1,0 +1,176 @@
+//! Reports that read less of each candidate ([`Report::wants_matches`],
+//! [`Report::wants_records`]): the driver counts what they only count and
+//! keeps no record they do not read, on every path (a file whole, its
+//! slices, a mail spool, a long message streamed in parts, a gzip read
+//! as a stream).
+
+use super::config::Driver;
+use super::report::{Hit, InputDone, Report};
+use crate::container::MailMode;
+use crate::input::{self, Input, InputError};
+use crate::search::Finder;
+use std::io::{self, Write};
+
+/// What a report saw, and what it says it reads.
+#[derive(Default)]
+struct Seen {
+    /// Each hit: its URL, whether rejected, its message if it has one.
+    hits: Vec<String>,
+    /// Matches counted per input, at its end (and in all).
+    per_input: Vec<u64>,
+    counted: u64,
+    /// It reads each match, each record.
+    matches: bool,
+    records: bool,
+}
+
+impl Seen {
+    fn new(matches: bool, records: bool) -> Seen {
+        Seen { matches, records, ..Seen::default() }
+    }
+}
+
+impl Report for Seen {
+    fn begin(&mut self, _: &Input) -> io::Result<()> {
+        self.per_input.push(0);
+        Ok(())
+    }
+    fn hit(&mut self, _: &Input, h: &Hit<'_>) -> io::Result<()> {
+        self.hits.push(format!(
+            "{} {:?} reject {:?} record {:?}",
+            h.at.start,
+            String::from_utf8_lossy(h.url),
+            h.reject,
+            h.record.map(|r| r.index)
+        ));
+        Ok(())
+    }
+    fn error(&mut self, err: &InputError) -> io::Result<()> {
+        self.hits.push(format!("error {err}"));
+        Ok(())
+    }
+    fn warning(&mut self, _: &Input, _: u64, _: &str) -> io::Result<()> {
+        Ok(())
+    }
+    fn end(&mut self, _: &Input, _: &InputDone) -> io::Result<()> {
+        Ok(())
+    }
+    fn wants_matches(&self) -> bool {
+        self.matches
+    }
+    fn matches_counted(&mut self, _: &Input, n: u64) -> io::Result<()> {
+        self.counted += n;
+        if let Some(last) = self.per_input.last_mut() {
+            *last += n;
+        }
+        Ok(())
+    }
+    fn wants_records(&self) -> bool {
+        self.records
+    }
+}
+
+/// A spool of three messages, the middle one long (its URLs one a line),
+/// with rejected candidates between them.
+fn spool(urls: usize) -> Vec<u8> {
+    let mut t = b"From a@b Mon Jan  1 00:00:00 2001\n\nhttp://first.example/ \
+                  http://bad:99999/\n\n"
+        .to_vec();
+    t.extend_from_slice(b"From a@b Mon Jan  1 00:00:00 2001\nSubject: l\n\n");
+    for i in 0..urls {
+        writeln!(t, "http://r{i}.ex/ x:y http://b{i}:99999/").unwrap();
+    }
+    t.extend_from_slice(
+        b"\nFrom a@b Mon Jan  1 00:00:00 2001\n\nhttp://last.example/\n",
+    );
+    t
+}
+
+/// A folder of the spool and its gzip (read as a stream).
+fn folder(urls: usize) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let text = spool(urls);
+    std::fs::write(dir.path().join("a-spool"), &text).unwrap();
+    let mut enc =
+        flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    enc.write_all(&text).unwrap();
+    std::fs::write(dir.path().join("b-spool.gz"), enc.finish().unwrap())
+        .unwrap();
+    dir
+}
+
+/// Runs `report` over the files of `dir`.
+fn run(
+    dir: &std::path::Path,
+    threads: usize,
+    slice: usize,
+    mode: MailMode,
+    mut report: Seen,
+) -> Seen {
+    let d = Driver::builder()
+        .threads(threads)
+        .slice_size(slice)
+        .mail_mode(mode)
+        .build(Finder::new());
+    let inputs = input::walk(&[dir.to_path_buf()], Default::default());
+    d.run(inputs, &mut report).unwrap();
+    report
+}
+
+/// A report that only counts the matches is given their number for
+/// each input, and the rejected candidates as before, whatever the
+/// slices, threads and mail mode (issue 33: each match of `-c` was
+/// stored, copied and reported to be counted).
+#[test]
+fn matches_only_counted_are_counted() {
+    let dir = folder(20_000);
+    let path = dir.path();
+    for mode in [MailMode::Auto, MailMode::Off] {
+        let all = run(path, 1, 1 << 30, mode, Seen::new(true, true));
+        let matches =
+            all.hits.iter().filter(|h| h.contains(" reject None ")).count();
+        assert!(all.hits.iter().all(|h| !h.starts_with("error")));
+        let rejects: Vec<&String> =
+            all.hits.iter().filter(|h| !h.contains(" reject None ")).collect();
+        assert_eq!(matches, 2 * (20_000 + 2), "{mode:?}");
+        // (the mail search of this finder reports no rejects)
+        if mode == MailMode::Off {
+            assert!(rejects.len() >= 2 * 20_000, "{}", rejects.len());
+        }
+        for (threads, slice) in [(1, 1 << 30), (2, 4096), (3, 333), (1, 64)] {
+            let got = run(path, threads, slice, mode, Seen::new(false, true));
+            let at = format!("{mode:?} {threads} {slice}");
+            assert_eq!(got.counted as usize, matches, "{at}");
+            assert_eq!(got.per_input, [20_002, 20_002], "{at}");
+            let got: Vec<&String> = got.hits.iter().collect();
+            assert!(
+                got == rejects,
+                "{at}: {} rejects, not {}",
+                got.len(),
+                rejects.len()
+            );
+        }
+    }
+}
+
+/// A report that reads no records is given every hit as before, with
+/// no record; one that reads them gets them.
+#[test]
+fn hits_without_records_when_none_are_read() {
+    let dir = folder(5_000);
+    let path = dir.path();
+    let all = run(path, 1, 1 << 30, MailMode::Auto, Seen::new(true, true));
+    assert!(all.hits.iter().any(|h| h.ends_with(" record Some(2)")));
+    let want: Vec<String> = all
+        .hits
+        .iter()
+        .map(|h| h.rsplit_once(' ').map_or(h.clone(), |(a, _)| a.to_owned()))
+        .map(|h| h + " None")
+        .collect();
+    for (threads, slice) in [(1, 1 << 30), (2, 4096), (3, 333)] {
+        let got =
+            run(path, threads, slice, MailMode::Auto, Seen::new(true, false));
+        assert!(got.hits == want, "{threads} {slice}: the hits differ");
+        assert_eq!(got.counted, 0);
+    }
+}
