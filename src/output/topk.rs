@@ -28,13 +28,39 @@
 //! the arena when its bytes of dropped keys pass those of the keys held
 //! (so it holds at most twice their bytes; long hosts cannot make it
 //! grow without bound).
+//!
+//! A table of [`BATCHED_SLOTS`] slots or more is past the level-2 cache, and
+//! with keys that are mostly new (4 M distinct hosts) the first probe of
+//! each was a miss that stalled the run, over half of
+//! [`TopK::add_hashed`]. There, adds wait in a batch of [`BATCH`]: the
+//! home slots of the whole batch are read first, independent loads the
+//! processor overlaps, and then the adds are made in their order, so
+//! the counts are those of adding one at a time. [`TopK::settled`] reads
+//! the summary with the adds still waiting made.
 
 use super::hll::hash64;
+use std::borrow::Cow;
 
 /// Keys counted exactly before the first eviction: `2 × CAPACITY`
 /// (65,536). It was 131,072: the host summary then took up to 16 MiB,
 /// and `--stats` at `-j2` on 4 M hosts 92 MiB (issue 33.6: at most 64).
 pub const CAPACITY: usize = 1 << 15;
+
+/// Adds that wait for their home slots to be read together.
+const BATCH: usize = 16;
+
+/// Tables of at least this many slots (256 KiB) batch their adds; a
+/// smaller one stays in the caches (the TLDs': a handful of keys).
+const BATCHED_SLOTS: usize = 1 << 13;
+
+/// An add waiting in the batch: its key is the next `len` bytes of
+/// [`TopK::waiting_keys`].
+#[derive(Clone, Copy, Debug)]
+struct Waiting {
+    hash: u64,
+    n: u64,
+    len: usize,
+}
 
 /// One key: its count (0: an empty slot), its [`hash64`] (where it
 /// probes from, and the tie-break) and where its bytes are in the arena.
@@ -61,6 +87,13 @@ pub struct TopK {
     floor: u64,
     /// Scratch space of [`TopK::evict`].
     order: Vec<(u64, u64)>,
+    /// The adds waiting in the batch (see the module's documentation),
+    /// and their keys one after the other.
+    waiting: Vec<Waiting>,
+    waiting_keys: Vec<u8>,
+    /// What the batch's reads of the home slots saw, kept so that they
+    /// are made.
+    seen: u64,
 }
 
 impl Default for TopK {
@@ -80,6 +113,9 @@ impl TopK {
             capacity: capacity.max(1),
             floor: 0,
             order: Vec::new(),
+            waiting: Vec::new(),
+            waiting_keys: Vec::new(),
+            seen: 0,
         }
     }
 
@@ -90,11 +126,62 @@ impl TopK {
 
     /// Adds `n` to `key`, whose [`hash64`] is `hash` (the caller has it
     /// already: the host's hash also goes into the HyperLogLog); nothing
-    /// when `n` is 0.
+    /// when `n` is 0. In a large table the add may wait in the batch:
+    /// read the summary through [`TopK::settled`].
     pub fn add_hashed(&mut self, key: &str, hash: u64, n: u64) {
         if n == 0 {
             return;
         }
+        if self.slots.len() < BATCHED_SLOTS {
+            return self.count(key.as_bytes(), hash, n);
+        }
+        self.waiting.push(Waiting { hash, n, len: key.len() });
+        self.waiting_keys.extend_from_slice(key.as_bytes());
+        if self.waiting.len() >= BATCH {
+            self.settle();
+        }
+    }
+
+    /// Makes the adds waiting in the batch: reads the home slot of each
+    /// (the loads are independent: their misses overlap), then adds
+    /// each in turn.
+    fn settle(&mut self) {
+        if let Some(mask) = self.slots.len().checked_sub(1) {
+            let mut seen = 0;
+            for w in &self.waiting {
+                let home = self.slots.get(w.hash as usize & mask);
+                seen ^= home.map_or(0, |s| s.count);
+            }
+            self.seen ^= seen;
+        }
+        let waiting = std::mem::take(&mut self.waiting);
+        let keys = std::mem::take(&mut self.waiting_keys);
+        let mut at = 0;
+        for w in &waiting {
+            let key = keys.get(at..at + w.len).unwrap_or_default();
+            at += w.len;
+            self.count(key, w.hash, w.n);
+        }
+        // The buffers again, empty, for the next batch.
+        self.waiting = waiting;
+        self.waiting.clear();
+        self.waiting_keys = keys;
+        self.waiting_keys.clear();
+    }
+
+    /// The summary with every add made: borrowed when none waits in the
+    /// batch, else a copy whose batch is made.
+    pub fn settled(&self) -> Settled<'_> {
+        if self.waiting.is_empty() {
+            return Settled(Cow::Borrowed(self));
+        }
+        let mut copy = self.clone();
+        copy.settle();
+        Settled(Cow::Owned(copy))
+    }
+
+    /// Adds `n` (not 0) to `key`, whose [`hash64`] is `hash`, now.
+    fn count(&mut self, key: &[u8], hash: u64, n: u64) {
         let mut at = self.probe(key, hash);
         if let Some(s) = at.and_then(|i| self.slots.get_mut(i)) {
             if s.count > 0 {
@@ -125,22 +212,21 @@ impl TopK {
         };
         if let Some(s) = self.slots.get_mut(i) {
             *s = slot;
-            self.arena.extend_from_slice(key.as_bytes());
+            self.arena.extend_from_slice(key);
             self.len += 1;
         }
     }
 
     /// The slot of `key`, or the empty slot where it would go; `None`
     /// when the table is empty (or, never, full).
-    fn probe(&self, key: &str, hash: u64) -> Option<usize> {
+    fn probe(&self, key: &[u8], hash: u64) -> Option<usize> {
         let mask = self.slots.len().checked_sub(1)?;
         let mut i = hash as usize & mask;
         for _ in 0..self.slots.len() {
             let s = self.slots.get(i)?;
             if s.count == 0
                 || (s.hash == hash
-                    && self.arena.get(s.at..s.at + s.len)
-                        == Some(key.as_bytes()))
+                    && self.arena.get(s.at..s.at + s.len) == Some(key))
             {
                 return Some(i);
             }
@@ -244,17 +330,24 @@ impl TopK {
         self.arena = arena;
         self.dead = 0;
     }
+}
 
+/// A [`TopK`] with no add waiting in its batch: what it counted.
+#[derive(Debug)]
+pub struct Settled<'a>(Cow<'a, TopK>);
+
+impl Settled<'_> {
     /// How far above its true count any count may be: 0 while every key
     /// was kept (the counts are exact).
     pub fn max_error(&self) -> u64 {
-        self.floor
+        self.0.floor
     }
 
     /// Every key held, with its count.
     pub fn iter(&self) -> impl Iterator<Item = (&str, u64)> + '_ {
-        self.slots.iter().filter(|s| s.count > 0).map(|s| {
-            let bytes = self.arena.get(s.at..s.at + s.len).unwrap_or_default();
+        let t: &TopK = &self.0;
+        t.slots.iter().filter(|s| s.count > 0).map(|s| {
+            let bytes = t.arena.get(s.at..s.at + s.len).unwrap_or_default();
             // Keys went in as `&str` and are copied whole.
             (std::str::from_utf8(bytes).unwrap_or_default(), s.count)
         })
@@ -263,7 +356,7 @@ impl TopK {
     /// The number of keys held (all distinct keys while exact).
     #[cfg(test)]
     pub fn len(&self) -> usize {
-        self.len
+        self.0.len
     }
 }
 
@@ -273,7 +366,7 @@ mod tests {
 
     fn top(t: &TopK, n: usize) -> Vec<(String, u64)> {
         let mut v: Vec<_> =
-            t.iter().map(|(k, n)| (k.to_string(), n)).collect();
+            t.settled().iter().map(|(k, n)| (k.to_string(), n)).collect();
         v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         v.truncate(n);
         v
@@ -288,8 +381,8 @@ mod tests {
         for k in ["e", "f", "g", "h"] {
             t.add(k, 1);
         }
-        assert_eq!(t.len(), 8);
-        assert_eq!(t.max_error(), 0);
+        assert_eq!(t.settled().len(), 8);
+        assert_eq!(t.settled().max_error(), 0);
         assert_eq!(top(&t, 2), [("c".into(), 7), ("a".into(), 5)]);
     }
 
@@ -314,8 +407,8 @@ mod tests {
                 n += 1;
             }
         }
-        assert!(t.len() <= 128);
-        let err = t.max_error();
+        assert!(t.settled().len() <= 128);
+        let err = t.settled().max_error();
         assert!(err > 0 && err <= n / 64, "{err} {n}");
         let got = top(&t, 3);
         let names: Vec<&str> = got.iter().map(|(k, _)| k.as_str()).collect();
@@ -377,9 +470,43 @@ mod tests {
             m.add(&key, n, capacity);
         }
         assert!(m.floor > 0);
-        assert_eq!(t.max_error(), m.floor);
+        assert_eq!(t.settled().max_error(), m.floor);
         let mut got: Vec<(String, u64)> =
-            t.iter().map(|(k, n)| (k.to_owned(), n)).collect();
+            t.settled().iter().map(|(k, n)| (k.to_owned(), n)).collect();
+        let mut want: Vec<(String, u64)> =
+            m.counts.iter().map(|(k, &(n, _))| (k.clone(), n)).collect();
+        got.sort();
+        want.sort();
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn batched_adds_count_as_adds_one_at_a_time() {
+        // A table past BATCHED_SLOTS (8,192 keys held at most: 16,384
+        // slots), with evictions, read with adds waiting in the batch.
+        let capacity = 4096;
+        let mut t = TopK::with_capacity(capacity);
+        let mut m = Model::default();
+        let mut x = 7u64;
+        let mut batched = false;
+        for i in 0..60_000u64 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+            let r = x >> 33;
+            let key = if r.is_multiple_of(4) {
+                format!("hot{}", r % 11)
+            } else {
+                format!("h{}.example", r % 30_000)
+            };
+            t.add(&key, 1 + i % 3);
+            m.add(&key, 1 + i % 3, capacity);
+            batched |= !t.waiting.is_empty();
+        }
+        assert!(batched && !t.waiting.is_empty());
+        assert!(m.floor > 0);
+        let s = t.settled();
+        assert_eq!(s.max_error(), m.floor);
+        let mut got: Vec<(String, u64)> =
+            s.iter().map(|(k, n)| (k.to_owned(), n)).collect();
         let mut want: Vec<(String, u64)> =
             m.counts.iter().map(|(k, &(n, _))| (k.clone(), n)).collect();
         got.sort();
