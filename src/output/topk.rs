@@ -53,6 +53,10 @@ const BATCH: usize = 16;
 /// smaller one stays in the caches (the TLDs': a handful of keys).
 const BATCHED_SLOTS: usize = 1 << 13;
 
+/// Counts above the floor that [`TopK::evict`]'s histogram tells apart;
+/// larger ones share its last bucket.
+const SPREAD: usize = 1 << 12;
+
 /// An add waiting in the batch: its key is the next `len` bytes of
 /// [`TopK::waiting_keys`].
 #[derive(Clone, Copy, Debug)]
@@ -85,8 +89,11 @@ pub struct TopK {
     dead: usize,
     capacity: usize,
     floor: u64,
-    /// Scratch space of [`TopK::evict`].
+    /// Scratch space of [`TopK::evict`]: keys by count and hash, keys by
+    /// count above the floor, hashes of the keys at one count.
     order: Vec<(u64, u64)>,
+    spread: Vec<usize>,
+    ties: Vec<u64>,
     /// The adds waiting in the batch (see the module's documentation),
     /// and their keys one after the other.
     waiting: Vec<Waiting>,
@@ -113,6 +120,8 @@ impl TopK {
             capacity: capacity.max(1),
             floor: 0,
             order: Vec::new(),
+            spread: Vec::new(),
+            ties: Vec::new(),
             waiting: Vec::new(),
             waiting_keys: Vec::new(),
             seen: 0,
@@ -226,7 +235,11 @@ impl TopK {
             let s = self.slots.get(i)?;
             if s.count == 0
                 || (s.hash == hash
-                    && self.arena.get(s.at..s.at + s.len) == Some(key))
+                    && s.len == key.len()
+                    && self
+                        .arena
+                        .get(s.at..s.at + s.len)
+                        .is_some_and(|k| same(k, key)))
             {
                 return Some(i);
             }
@@ -258,6 +271,22 @@ impl TopK {
     /// dropped raises `floor`.
     fn evict(&mut self) {
         let k = self.capacity;
+        if self.len <= k {
+            return;
+        }
+        let Some(last) = self.kth_by_spread(k).or_else(|| self.kth(k)) else {
+            return;
+        };
+        self.drop_and_reseat(last);
+        if self.dead > self.arena.len().saturating_sub(self.dead) {
+            self.compact();
+        }
+    }
+
+    /// The count and hash of the `k`th key (from 1) by count, larger
+    /// first, then by hash, smaller first; `None` when `k` keys or fewer
+    /// are held.
+    fn kth(&mut self, k: usize) -> Option<(u64, u64)> {
         self.order.clear();
         self.order.extend(
             self.slots
@@ -266,36 +295,77 @@ impl TopK {
                 .map(|s| (s.count, s.hash)),
         );
         if self.order.len() <= k {
-            return;
+            return None;
         }
         let (_, &mut last, _) =
             self.order.select_nth_unstable_by(k - 1, |a, b| {
                 b.0.cmp(&a.0).then(a.1.cmp(&b.1))
             });
-        let keep = |s: &Slot| {
-            s.count > last.0 || (s.count == last.0 && s.hash <= last.1)
-        };
-        for s in self.slots.iter_mut().filter(|s| s.count > 0) {
-            if !keep(s) {
-                self.floor = self.floor.max(s.count);
-                self.dead += s.len;
-                self.len -= 1;
-                *s = Slot::default();
-            }
-        }
-        self.reseat();
-        if self.dead > self.arena.len().saturating_sub(self.dead) {
-            self.compact();
-        }
+        Some(last)
     }
 
-    /// Moves every key back to where a probe from its hash finds it, after
-    /// keys were removed (linear probing: a probe stops at the first empty
-    /// slot). In one pass that starts after an empty slot, each key is
-    /// taken out and put in the first empty slot from its home on, which
-    /// is at most where it was: the keys move only backwards, over
-    /// slots the pass has just read (no random access, no allocation).
-    fn reseat(&mut self) {
+    /// [`TopK::kth`] from a histogram of the counts above the floor, when
+    /// the `k`th count is less than [`SPREAD`] above it (nearly always:
+    /// most keys held are new, counted from the floor); `None` otherwise.
+    /// One pass over the table counts the keys at each count, a second
+    /// takes the hashes of the keys at the `k`th count, and only those are
+    /// ordered (where a selection of all `(count, hash)` pairs was half
+    /// of an eviction's time).
+    fn kth_by_spread(&mut self, k: usize) -> Option<(u64, u64)> {
+        let floor = self.floor;
+        self.spread.clear();
+        self.spread.resize(SPREAD, 0);
+        for s in self.slots.iter().filter(|s| s.count > 0) {
+            // Every count held is at least the floor (kept keys count at
+            // least the largest dropped); a smaller one is for `kth`.
+            let above = s.count.checked_sub(floor)?;
+            let bucket = above.min(SPREAD as u64 - 1) as usize;
+            if let Some(n) = self.spread.get_mut(bucket) {
+                *n += 1;
+            }
+        }
+        // Keys counted more than SPREAD above the floor share the last
+        // bucket: when the kth is among them, `kth` orders them.
+        let mut larger = *self.spread.last()?;
+        if larger >= k {
+            return None;
+        }
+        let mut at = None;
+        for bucket in (0..SPREAD - 1).rev() {
+            let n = self.spread.get(bucket).copied().unwrap_or(0);
+            if larger + n >= k {
+                at = Some(bucket);
+                break;
+            }
+            larger += n;
+        }
+        let count = floor + at? as u64;
+        self.ties.clear();
+        self.ties.extend(
+            self.slots.iter().filter(|s| s.count == count).map(|s| s.hash),
+        );
+        // The (k - larger)th smallest hash of those at `count`.
+        let nth = (k - larger).checked_sub(1)?;
+        let hash = if nth + 1 == self.ties.len() {
+            self.ties.iter().copied().max()?
+        } else {
+            *self.ties.get_mut(..)?.select_nth_unstable(nth).1
+        };
+        Some((count, hash))
+    }
+
+    /// Drops the keys after `last` (by count, larger first, then by hash)
+    /// and moves every other key back to where a probe from its hash
+    /// finds it (linear probing: a probe stops at the first empty slot),
+    /// in one pass that starts after a slot that was empty (the table is
+    /// at most half full). Each slot is emptied, and a key kept is put in
+    /// the first empty slot from its home on, which is at most where it
+    /// was: the keys move only backwards, over slots the pass has just
+    /// read (no random access, no allocation). A key's probe run, home to
+    /// slot, holds no empty slot, so the pass's start is not in it: the
+    /// pass reads the home first. The largest count dropped raises the
+    /// floor.
+    fn drop_and_reseat(&mut self, last: (u64, u64)) {
         let size = self.slots.len();
         let mask = size.wrapping_sub(1);
         let Some(start) = self.slots.iter().position(|s| s.count == 0) else {
@@ -307,6 +377,12 @@ impl TopK {
                 Some(s) if s.count > 0 => std::mem::take(s),
                 _ => continue,
             };
+            if s.count < last.0 || (s.count == last.0 && s.hash > last.1) {
+                self.floor = self.floor.max(s.count);
+                self.dead += s.len;
+                self.len -= 1;
+                continue;
+            }
             let mut j = s.hash as usize & mask;
             while self.slots.get(j).is_some_and(|t| t.count > 0) {
                 j = (j + 1) & mask;
@@ -329,6 +405,39 @@ impl TopK {
         }
         self.arena = arena;
         self.dead = 0;
+    }
+}
+
+/// `a == b` for keys of the same length, without a call to `memcmp` for
+/// the short keys hosts and TLDs nearly always are (up to 16 bytes): two
+/// overlapping words of 8 (or 4) bytes compared, or bytes 0, n/2 and
+/// n-1 of 1 to 3, as [`hash64`] reads its tail.
+#[inline]
+fn same(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    let w4 = |s: &[u8], i: usize| {
+        s.get(i..i + 4)
+            .and_then(|w| <[u8; 4]>::try_from(w).ok())
+            .map(u32::from_ne_bytes)
+    };
+    let w8 = |s: &[u8], i: usize| {
+        s.get(i..i + 8)
+            .and_then(|w| <[u8; 8]>::try_from(w).ok())
+            .map(u64::from_ne_bytes)
+    };
+    if n != b.len() {
+        return false;
+    }
+    match n {
+        0 => true,
+        1..=3 => {
+            a.first() == b.first()
+                && a.get(n / 2) == b.get(n / 2)
+                && a.last() == b.last()
+        }
+        4..=8 => w4(a, 0) == w4(b, 0) && w4(a, n - 4) == w4(b, n - 4),
+        9..=16 => w8(a, 0) == w8(b, 0) && w8(a, n - 8) == w8(b, n - 8),
+        _ => a == b,
     }
 }
 
@@ -512,6 +621,62 @@ mod tests {
         got.sort();
         want.sort();
         assert_eq!(got, want);
+    }
+
+    #[test]
+    fn eviction_by_spread_and_by_selection_agree_with_the_model() {
+        // Counts far apart (the kth more than SPREAD above the floor:
+        // `kth`), then a long tail of new keys (`kth_by_spread`), with
+        // ties of count at the cut.
+        let capacity = 20;
+        let mut t = TopK::with_capacity(capacity);
+        let mut m = Model::default();
+        let mut x = 3u64;
+        for i in 0..30_000u64 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+            let r = x >> 33;
+            let (key, n) = match i {
+                0..2_000 => (format!("far{}", r % 60), 1 + (r % 5) * 5_000),
+                _ if r.is_multiple_of(5) => (format!("hot{}", r % 9), 1),
+                _ => (format!("t{}", r % 10_000), 1 + r % 2),
+            };
+            t.add(&key, n);
+            m.add(&key, n, capacity);
+            if i % 1000 == 999 {
+                let mut got: Vec<(String, u64)> = t
+                    .settled()
+                    .iter()
+                    .map(|(k, n)| (k.to_owned(), n))
+                    .collect();
+                let mut want: Vec<(String, u64)> = m
+                    .counts
+                    .iter()
+                    .map(|(k, &(n, _))| (k.clone(), n))
+                    .collect();
+                got.sort();
+                want.sort();
+                assert_eq!(got, want, "{i}");
+                assert_eq!(t.settled().max_error(), m.floor);
+            }
+        }
+    }
+
+    #[test]
+    fn same_is_equality() {
+        let a: Vec<u8> = (0..40u8).map(|i| b'a' + i % 26).collect();
+        for n in 0..=a.len() {
+            let key = &a[..n];
+            let copy = key.to_vec();
+            assert!(same(key, copy.as_slice()), "{n}");
+            for at in 0..n {
+                let mut other = key.to_vec();
+                other[at] ^= 0x20;
+                assert!(!same(key, &other), "{n} {at}");
+            }
+            if n > 0 {
+                assert!(!same(key, &a[..n - 1]), "{n}");
+            }
+        }
     }
 
     #[test]
