@@ -340,6 +340,13 @@ impl TopK {
             larger += n;
         }
         let count = floor + at? as u64;
+        let tied = self.spread.get(at?).copied().unwrap_or(0);
+        if larger + tied == k {
+            // Every key at `count` is kept (as when the kth is the one
+            // of them with the largest hash): no pass for their hashes.
+            // So it is when all the keys are new, each counted once.
+            return Some((count, u64::MAX));
+        }
         self.ties.clear();
         self.ties.extend(
             self.slots.iter().filter(|s| s.count == count).map(|s| s.hash),
