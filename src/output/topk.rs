@@ -23,8 +23,11 @@
 //! (with a separate control array, as in hashbrown, it was three misses
 //! in a table far larger than the caches: the table of 65,536 keys is
 //! 4 MiB). A key's bytes are read only when its hash matches. Eviction
-//! empties the slots of the keys dropped and moves the others back along
-//! their probe runs in one sequential pass (no tombstones), and rebuilds
+//! finds its cut from a histogram of the counts above the floor (one
+//! pass; the hashes of the keys at the cut's count are gathered and
+//! ordered only when some of them are dropped), empties the slots of the
+//! keys dropped and moves the others back along their probe runs in one
+//! sequential pass (no tombstones), and rebuilds
 //! the arena when its bytes of dropped keys pass those of the keys held
 //! (so it holds at most twice their bytes; long hosts cannot make it
 //! grow without bound).
