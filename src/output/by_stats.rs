@@ -99,6 +99,7 @@ impl ByStats {
         for (dim, summary) in
             [&self.matches, &self.messages, &self.scheme, &self.host]
         {
+            let summary = summary.settled();
             for (key, n) in summary.iter() {
                 counts.add(dim, key, n);
             }

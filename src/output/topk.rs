@@ -23,18 +23,51 @@
 //! (with a separate control array, as in hashbrown, it was three misses
 //! in a table far larger than the caches: the table of 65,536 keys is
 //! 4 MiB). A key's bytes are read only when its hash matches. Eviction
-//! empties the slots of the keys dropped and moves the others back along
-//! their probe runs in one sequential pass (no tombstones), and rebuilds
+//! finds its cut from a histogram of the counts above the floor (one
+//! pass; the hashes of the keys at the cut's count are gathered and
+//! ordered only when some of them are dropped), empties the slots of the
+//! keys dropped and moves the others back along their probe runs in one
+//! sequential pass (no tombstones), and rebuilds
 //! the arena when its bytes of dropped keys pass those of the keys held
 //! (so it holds at most twice their bytes; long hosts cannot make it
 //! grow without bound).
+//!
+//! A table of [`BATCHED_SLOTS`] slots or more is past the level-2 cache, and
+//! with keys that are mostly new (4 M distinct hosts) the first probe of
+//! each was a miss that stalled the run, over half of
+//! [`TopK::add_hashed`]. There, adds wait in a batch of [`BATCH`]: the
+//! home slots of the whole batch are read first, independent loads the
+//! processor overlaps, and then the adds are made in their order, so
+//! the counts are those of adding one at a time. [`TopK::settled`] reads
+//! the summary with the adds still waiting made.
 
 use super::hll::hash64;
+use std::borrow::Cow;
 
 /// Keys counted exactly before the first eviction: `2 × CAPACITY`
 /// (65,536). It was 131,072: the host summary then took up to 16 MiB,
 /// and `--stats` at `-j2` on 4 M hosts 92 MiB (issue 33.6: at most 64).
 pub const CAPACITY: usize = 1 << 15;
+
+/// Adds that wait for their home slots to be read together.
+const BATCH: usize = 16;
+
+/// Tables of at least this many slots (256 KiB) batch their adds; a
+/// smaller one stays in the caches (the TLDs': a handful of keys).
+const BATCHED_SLOTS: usize = 1 << 13;
+
+/// Counts above the floor that [`TopK::evict`]'s histogram tells apart;
+/// larger ones share its last bucket.
+const SPREAD: usize = 1 << 12;
+
+/// An add waiting in the batch: its key is the next `len` bytes of
+/// [`TopK::waiting_keys`].
+#[derive(Clone, Copy, Debug)]
+struct Waiting {
+    hash: u64,
+    n: u64,
+    len: usize,
+}
 
 /// One key: its count (0: an empty slot), its [`hash64`] (where it
 /// probes from, and the tie-break) and where its bytes are in the arena.
@@ -59,8 +92,18 @@ pub struct TopK {
     dead: usize,
     capacity: usize,
     floor: u64,
-    /// Scratch space of [`TopK::evict`].
+    /// Scratch space of [`TopK::evict`]: keys by count and hash, keys by
+    /// count above the floor, hashes of the keys at one count.
     order: Vec<(u64, u64)>,
+    spread: Vec<usize>,
+    ties: Vec<u64>,
+    /// The adds waiting in the batch (see the module's documentation),
+    /// and their keys one after the other.
+    waiting: Vec<Waiting>,
+    waiting_keys: Vec<u8>,
+    /// What the batch's reads of the home slots saw, kept so that they
+    /// are made.
+    seen: u64,
 }
 
 impl Default for TopK {
@@ -80,6 +123,11 @@ impl TopK {
             capacity: capacity.max(1),
             floor: 0,
             order: Vec::new(),
+            spread: Vec::new(),
+            ties: Vec::new(),
+            waiting: Vec::new(),
+            waiting_keys: Vec::new(),
+            seen: 0,
         }
     }
 
@@ -90,11 +138,62 @@ impl TopK {
 
     /// Adds `n` to `key`, whose [`hash64`] is `hash` (the caller has it
     /// already: the host's hash also goes into the HyperLogLog); nothing
-    /// when `n` is 0.
+    /// when `n` is 0. In a large table the add may wait in the batch:
+    /// read the summary through [`TopK::settled`].
     pub fn add_hashed(&mut self, key: &str, hash: u64, n: u64) {
         if n == 0 {
             return;
         }
+        if self.slots.len() < BATCHED_SLOTS {
+            return self.count(key.as_bytes(), hash, n);
+        }
+        self.waiting.push(Waiting { hash, n, len: key.len() });
+        self.waiting_keys.extend_from_slice(key.as_bytes());
+        if self.waiting.len() >= BATCH {
+            self.settle();
+        }
+    }
+
+    /// Makes the adds waiting in the batch: reads the home slot of each
+    /// (the loads are independent: their misses overlap), then adds
+    /// each in turn.
+    fn settle(&mut self) {
+        if let Some(mask) = self.slots.len().checked_sub(1) {
+            let mut seen = 0;
+            for w in &self.waiting {
+                let home = self.slots.get(w.hash as usize & mask);
+                seen ^= home.map_or(0, |s| s.count);
+            }
+            self.seen ^= seen;
+        }
+        let waiting = std::mem::take(&mut self.waiting);
+        let keys = std::mem::take(&mut self.waiting_keys);
+        let mut at = 0;
+        for w in &waiting {
+            let key = keys.get(at..at + w.len).unwrap_or_default();
+            at += w.len;
+            self.count(key, w.hash, w.n);
+        }
+        // The buffers again, empty, for the next batch.
+        self.waiting = waiting;
+        self.waiting.clear();
+        self.waiting_keys = keys;
+        self.waiting_keys.clear();
+    }
+
+    /// The summary with every add made: borrowed when none waits in the
+    /// batch, else a copy whose batch is made.
+    pub fn settled(&self) -> Settled<'_> {
+        if self.waiting.is_empty() {
+            return Settled(Cow::Borrowed(self));
+        }
+        let mut copy = self.clone();
+        copy.settle();
+        Settled(Cow::Owned(copy))
+    }
+
+    /// Adds `n` (not 0) to `key`, whose [`hash64`] is `hash`, now.
+    fn count(&mut self, key: &[u8], hash: u64, n: u64) {
         let mut at = self.probe(key, hash);
         if let Some(s) = at.and_then(|i| self.slots.get_mut(i)) {
             if s.count > 0 {
@@ -125,22 +224,25 @@ impl TopK {
         };
         if let Some(s) = self.slots.get_mut(i) {
             *s = slot;
-            self.arena.extend_from_slice(key.as_bytes());
+            self.arena.extend_from_slice(key);
             self.len += 1;
         }
     }
 
     /// The slot of `key`, or the empty slot where it would go; `None`
     /// when the table is empty (or, never, full).
-    fn probe(&self, key: &str, hash: u64) -> Option<usize> {
+    fn probe(&self, key: &[u8], hash: u64) -> Option<usize> {
         let mask = self.slots.len().checked_sub(1)?;
         let mut i = hash as usize & mask;
         for _ in 0..self.slots.len() {
             let s = self.slots.get(i)?;
             if s.count == 0
                 || (s.hash == hash
-                    && self.arena.get(s.at..s.at + s.len)
-                        == Some(key.as_bytes()))
+                    && s.len == key.len()
+                    && self
+                        .arena
+                        .get(s.at..s.at + s.len)
+                        .is_some_and(|k| same(k, key)))
             {
                 return Some(i);
             }
@@ -172,6 +274,22 @@ impl TopK {
     /// dropped raises `floor`.
     fn evict(&mut self) {
         let k = self.capacity;
+        if self.len <= k {
+            return;
+        }
+        let Some(last) = self.kth_by_spread(k).or_else(|| self.kth(k)) else {
+            return;
+        };
+        self.drop_and_reseat(last);
+        if self.dead > self.arena.len().saturating_sub(self.dead) {
+            self.compact();
+        }
+    }
+
+    /// The count and hash of the `k`th key (from 1) by count, larger
+    /// first, then by hash, smaller first; `None` when `k` keys or fewer
+    /// are held.
+    fn kth(&mut self, k: usize) -> Option<(u64, u64)> {
         self.order.clear();
         self.order.extend(
             self.slots
@@ -180,36 +298,84 @@ impl TopK {
                 .map(|s| (s.count, s.hash)),
         );
         if self.order.len() <= k {
-            return;
+            return None;
         }
         let (_, &mut last, _) =
             self.order.select_nth_unstable_by(k - 1, |a, b| {
                 b.0.cmp(&a.0).then(a.1.cmp(&b.1))
             });
-        let keep = |s: &Slot| {
-            s.count > last.0 || (s.count == last.0 && s.hash <= last.1)
-        };
-        for s in self.slots.iter_mut().filter(|s| s.count > 0) {
-            if !keep(s) {
-                self.floor = self.floor.max(s.count);
-                self.dead += s.len;
-                self.len -= 1;
-                *s = Slot::default();
-            }
-        }
-        self.reseat();
-        if self.dead > self.arena.len().saturating_sub(self.dead) {
-            self.compact();
-        }
+        Some(last)
     }
 
-    /// Moves every key back to where a probe from its hash finds it, after
-    /// keys were removed (linear probing: a probe stops at the first empty
-    /// slot). In one pass that starts after an empty slot, each key is
-    /// taken out and put in the first empty slot from its home on, which
-    /// is at most where it was: the keys move only backwards, over
-    /// slots the pass has just read (no random access, no allocation).
-    fn reseat(&mut self) {
+    /// [`TopK::kth`] from a histogram of the counts above the floor, when
+    /// the `k`th count is less than [`SPREAD`] above it (nearly always:
+    /// most keys held are new, counted from the floor); `None` otherwise.
+    /// One pass over the table counts the keys at each count, a second
+    /// takes the hashes of the keys at the `k`th count, and only those are
+    /// ordered (where a selection of all `(count, hash)` pairs was half
+    /// of an eviction's time).
+    fn kth_by_spread(&mut self, k: usize) -> Option<(u64, u64)> {
+        let floor = self.floor;
+        self.spread.clear();
+        self.spread.resize(SPREAD, 0);
+        for s in self.slots.iter().filter(|s| s.count > 0) {
+            // Every count held is at least the floor (kept keys count at
+            // least the largest dropped); a smaller one is for `kth`.
+            let above = s.count.checked_sub(floor)?;
+            let bucket = above.min(SPREAD as u64 - 1) as usize;
+            if let Some(n) = self.spread.get_mut(bucket) {
+                *n += 1;
+            }
+        }
+        // Keys counted more than SPREAD above the floor share the last
+        // bucket: when the kth is among them, `kth` orders them.
+        let mut larger = *self.spread.last()?;
+        if larger >= k {
+            return None;
+        }
+        let mut at = None;
+        for bucket in (0..SPREAD - 1).rev() {
+            let n = self.spread.get(bucket).copied().unwrap_or(0);
+            if larger + n >= k {
+                at = Some(bucket);
+                break;
+            }
+            larger += n;
+        }
+        let count = floor + at? as u64;
+        let tied = self.spread.get(at?).copied().unwrap_or(0);
+        if larger + tied == k {
+            // Every key at `count` is kept (as when the kth is the one
+            // of them with the largest hash): no pass for their hashes.
+            // So it is when all the keys are new, each counted once.
+            return Some((count, u64::MAX));
+        }
+        self.ties.clear();
+        self.ties.extend(
+            self.slots.iter().filter(|s| s.count == count).map(|s| s.hash),
+        );
+        // The (k - larger)th smallest hash of those at `count`.
+        let nth = (k - larger).checked_sub(1)?;
+        let hash = if nth + 1 == self.ties.len() {
+            self.ties.iter().copied().max()?
+        } else {
+            *self.ties.get_mut(..)?.select_nth_unstable(nth).1
+        };
+        Some((count, hash))
+    }
+
+    /// Drops the keys after `last` (by count, larger first, then by hash)
+    /// and moves every other key back to where a probe from its hash
+    /// finds it (linear probing: a probe stops at the first empty slot),
+    /// in one pass that starts after a slot that was empty (the table is
+    /// at most half full). Each slot is emptied, and a key kept is put in
+    /// the first empty slot from its home on, which is at most where it
+    /// was: the keys move only backwards, over slots the pass has just
+    /// read (no random access, no allocation). A key's probe run, home to
+    /// slot, holds no empty slot, so the pass's start is not in it: the
+    /// pass reads the home first. The largest count dropped raises the
+    /// floor.
+    fn drop_and_reseat(&mut self, last: (u64, u64)) {
         let size = self.slots.len();
         let mask = size.wrapping_sub(1);
         let Some(start) = self.slots.iter().position(|s| s.count == 0) else {
@@ -221,6 +387,12 @@ impl TopK {
                 Some(s) if s.count > 0 => std::mem::take(s),
                 _ => continue,
             };
+            if s.count < last.0 || (s.count == last.0 && s.hash > last.1) {
+                self.floor = self.floor.max(s.count);
+                self.dead += s.len;
+                self.len -= 1;
+                continue;
+            }
             let mut j = s.hash as usize & mask;
             while self.slots.get(j).is_some_and(|t| t.count > 0) {
                 j = (j + 1) & mask;
@@ -244,17 +416,57 @@ impl TopK {
         self.arena = arena;
         self.dead = 0;
     }
+}
 
+/// `a == b` for keys of the same length, without a call to `memcmp` for
+/// the short keys hosts and TLDs nearly always are (up to 16 bytes): two
+/// overlapping words of 8 (or 4) bytes compared, or bytes 0, n/2 and
+/// n-1 of 1 to 3, as [`hash64`] reads its tail.
+#[inline]
+fn same(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    let w4 = |s: &[u8], i: usize| {
+        s.get(i..i + 4)
+            .and_then(|w| <[u8; 4]>::try_from(w).ok())
+            .map(u32::from_ne_bytes)
+    };
+    let w8 = |s: &[u8], i: usize| {
+        s.get(i..i + 8)
+            .and_then(|w| <[u8; 8]>::try_from(w).ok())
+            .map(u64::from_ne_bytes)
+    };
+    if n != b.len() {
+        return false;
+    }
+    match n {
+        0 => true,
+        1..=3 => {
+            a.first() == b.first()
+                && a.get(n / 2) == b.get(n / 2)
+                && a.last() == b.last()
+        }
+        4..=8 => w4(a, 0) == w4(b, 0) && w4(a, n - 4) == w4(b, n - 4),
+        9..=16 => w8(a, 0) == w8(b, 0) && w8(a, n - 8) == w8(b, n - 8),
+        _ => a == b,
+    }
+}
+
+/// A [`TopK`] with no add waiting in its batch: what it counted.
+#[derive(Debug)]
+pub struct Settled<'a>(Cow<'a, TopK>);
+
+impl Settled<'_> {
     /// How far above its true count any count may be: 0 while every key
     /// was kept (the counts are exact).
     pub fn max_error(&self) -> u64 {
-        self.floor
+        self.0.floor
     }
 
     /// Every key held, with its count.
     pub fn iter(&self) -> impl Iterator<Item = (&str, u64)> + '_ {
-        self.slots.iter().filter(|s| s.count > 0).map(|s| {
-            let bytes = self.arena.get(s.at..s.at + s.len).unwrap_or_default();
+        let t: &TopK = &self.0;
+        t.slots.iter().filter(|s| s.count > 0).map(|s| {
+            let bytes = t.arena.get(s.at..s.at + s.len).unwrap_or_default();
             // Keys went in as `&str` and are copied whole.
             (std::str::from_utf8(bytes).unwrap_or_default(), s.count)
         })
@@ -263,7 +475,7 @@ impl TopK {
     /// The number of keys held (all distinct keys while exact).
     #[cfg(test)]
     pub fn len(&self) -> usize {
-        self.len
+        self.0.len
     }
 }
 
@@ -273,7 +485,7 @@ mod tests {
 
     fn top(t: &TopK, n: usize) -> Vec<(String, u64)> {
         let mut v: Vec<_> =
-            t.iter().map(|(k, n)| (k.to_string(), n)).collect();
+            t.settled().iter().map(|(k, n)| (k.to_string(), n)).collect();
         v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         v.truncate(n);
         v
@@ -288,8 +500,8 @@ mod tests {
         for k in ["e", "f", "g", "h"] {
             t.add(k, 1);
         }
-        assert_eq!(t.len(), 8);
-        assert_eq!(t.max_error(), 0);
+        assert_eq!(t.settled().len(), 8);
+        assert_eq!(t.settled().max_error(), 0);
         assert_eq!(top(&t, 2), [("c".into(), 7), ("a".into(), 5)]);
     }
 
@@ -314,8 +526,8 @@ mod tests {
                 n += 1;
             }
         }
-        assert!(t.len() <= 128);
-        let err = t.max_error();
+        assert!(t.settled().len() <= 128);
+        let err = t.settled().max_error();
         assert!(err > 0 && err <= n / 64, "{err} {n}");
         let got = top(&t, 3);
         let names: Vec<&str> = got.iter().map(|(k, _)| k.as_str()).collect();
@@ -377,14 +589,104 @@ mod tests {
             m.add(&key, n, capacity);
         }
         assert!(m.floor > 0);
-        assert_eq!(t.max_error(), m.floor);
+        assert_eq!(t.settled().max_error(), m.floor);
         let mut got: Vec<(String, u64)> =
-            t.iter().map(|(k, n)| (k.to_owned(), n)).collect();
+            t.settled().iter().map(|(k, n)| (k.to_owned(), n)).collect();
         let mut want: Vec<(String, u64)> =
             m.counts.iter().map(|(k, &(n, _))| (k.clone(), n)).collect();
         got.sort();
         want.sort();
         assert_eq!(got, want);
+    }
+
+    #[test]
+    fn batched_adds_count_as_adds_one_at_a_time() {
+        // A table past BATCHED_SLOTS (8,192 keys held at most: 16,384
+        // slots), with evictions, read with adds waiting in the batch.
+        let capacity = 4096;
+        let mut t = TopK::with_capacity(capacity);
+        let mut m = Model::default();
+        let mut x = 7u64;
+        let mut batched = false;
+        for i in 0..60_000u64 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+            let r = x >> 33;
+            let key = if r.is_multiple_of(4) {
+                format!("hot{}", r % 11)
+            } else {
+                format!("h{}.example", r % 30_000)
+            };
+            t.add(&key, 1 + i % 3);
+            m.add(&key, 1 + i % 3, capacity);
+            batched |= !t.waiting.is_empty();
+        }
+        assert!(batched && !t.waiting.is_empty());
+        assert!(m.floor > 0);
+        let s = t.settled();
+        assert_eq!(s.max_error(), m.floor);
+        let mut got: Vec<(String, u64)> =
+            s.iter().map(|(k, n)| (k.to_owned(), n)).collect();
+        let mut want: Vec<(String, u64)> =
+            m.counts.iter().map(|(k, &(n, _))| (k.clone(), n)).collect();
+        got.sort();
+        want.sort();
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn eviction_by_spread_and_by_selection_agree_with_the_model() {
+        // Counts far apart (the kth more than SPREAD above the floor:
+        // `kth`), then a long tail of new keys (`kth_by_spread`), with
+        // ties of count at the cut.
+        let capacity = 20;
+        let mut t = TopK::with_capacity(capacity);
+        let mut m = Model::default();
+        let mut x = 3u64;
+        for i in 0..30_000u64 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+            let r = x >> 33;
+            let (key, n) = match i {
+                0..2_000 => (format!("far{}", r % 60), 1 + (r % 5) * 5_000),
+                _ if r.is_multiple_of(5) => (format!("hot{}", r % 9), 1),
+                _ => (format!("t{}", r % 10_000), 1 + r % 2),
+            };
+            t.add(&key, n);
+            m.add(&key, n, capacity);
+            if i % 1000 == 999 {
+                let mut got: Vec<(String, u64)> = t
+                    .settled()
+                    .iter()
+                    .map(|(k, n)| (k.to_owned(), n))
+                    .collect();
+                let mut want: Vec<(String, u64)> = m
+                    .counts
+                    .iter()
+                    .map(|(k, &(n, _))| (k.clone(), n))
+                    .collect();
+                got.sort();
+                want.sort();
+                assert_eq!(got, want, "{i}");
+                assert_eq!(t.settled().max_error(), m.floor);
+            }
+        }
+    }
+
+    #[test]
+    fn same_is_equality() {
+        let a: Vec<u8> = (0..40u8).map(|i| b'a' + i % 26).collect();
+        for n in 0..=a.len() {
+            let key = &a[..n];
+            let copy = key.to_vec();
+            assert!(same(key, copy.as_slice()), "{n}");
+            for at in 0..n {
+                let mut other = key.to_vec();
+                other[at] ^= 0x20;
+                assert!(!same(key, &other), "{n} {at}");
+            }
+            if n > 0 {
+                assert!(!same(key, &a[..n - 1]), "{n}");
+            }
+        }
     }
 
     #[test]

@@ -84,11 +84,17 @@ pub fn host_of(url: &[u8], kind: crate::scan::Kind) -> Option<String> {
 /// assert_eq!(tld("localhost"), None);
 /// ```
 pub fn tld(host: &str) -> Option<&str> {
-    let host = host.strip_suffix('.').unwrap_or(host);
-    if host.starts_with('[') {
+    // Byte tests: `rsplit_once('.')` compared each dot it found through
+    // `memcmp`, a tenth of `--stats` on 4 M distinct hosts.
+    let host = match host.as_bytes().last() {
+        Some(b'.') => host.get(..host.len() - 1)?,
+        _ => host,
+    };
+    if host.as_bytes().first() == Some(&b'[') {
         return None;
     }
-    let (_, last) = host.rsplit_once('.')?;
+    let dot = host.bytes().rposition(|b| b == b'.')?;
+    let last = host.get(dot + 1..)?;
     if last.is_empty() || last.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }

@@ -89,6 +89,7 @@ impl UrlStats {
     /// sketches (`hll-urls`, `hll-hosts`).
     pub fn add_to(&self, counts: &mut Counts) {
         for (dim, summary) in [("host", &self.hosts), ("tld", &self.tlds)] {
+            let summary = summary.settled();
             for (key, n) in summary.iter() {
                 counts.add(dim, key, n);
             }
