@@ -12,18 +12,17 @@
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
-use std::borrow::Cow;
-use urlgrep::output::json::{MailRecord, MatchRecord, PartRecord};
+use urlgrep::output::json::PartRecord;
+use urlgrep::output::{MailRef, MatchFlags, MatchRef, MetaRef};
 
 /// Where a `string` column's value is in a match record (`None`: null).
-pub type GetStr = for<'a> fn(&'a MatchRecord<'a>) -> Option<&'a str>;
+pub type GetStr = for<'a> fn(&'a MatchRef<'a>) -> Option<&'a str>;
 /// Where a `uint64` column's value is.
-pub type GetU64 = fn(&MatchRecord<'_>) -> Option<u64>;
+pub type GetU64 = fn(&MatchRef<'_>) -> Option<u64>;
 /// Where a `bool` column's value is.
-pub type GetBool = fn(&MatchRecord<'_>) -> Option<bool>;
-/// Where a `list<string>` column's value is.
-pub type GetList =
-    for<'a> fn(&'a MatchRecord<'a>) -> Option<&'a [Cow<'a, str>]>;
+pub type GetBool = fn(&MatchRef<'_>) -> Option<bool>;
+/// Where a `list<string>` column's value is (the flags' names).
+pub type GetList = fn(&MatchRef<'_>) -> Option<MatchFlags>;
 
 /// A column's Arrow type, and where its value is in a match record.
 #[derive(Clone, Copy)]
@@ -50,21 +49,25 @@ impl Get {
     }
 }
 
-fn mail<'a>(m: &'a MatchRecord<'a>) -> Option<&'a MailRecord<'a>> {
-    m.mail.as_deref()
+fn mail<'a>(m: &'a MatchRef<'a>) -> Option<&'a MailRef<'a>> {
+    m.mail.as_ref()
 }
 
-fn web<'a>(m: &'a MatchRecord<'a>) -> Option<&'a PartRecord<'a>> {
-    m.record.as_deref()
+fn meta<'a>(m: &'a MatchRef<'a>) -> Option<&'a MetaRef<'a>> {
+    m.mail.as_ref()?.meta.as_ref()
+}
+
+fn web<'a>(m: &'a MatchRef<'a>) -> Option<&'a PartRecord<'a>> {
+    m.record.as_ref()
 }
 
 /// The number in field `name` of the match's `record` object.
-fn web_u64(m: &MatchRecord<'_>, name: &str) -> Option<u64> {
+fn web_u64(m: &MatchRef<'_>, name: &str) -> Option<u64> {
     web(m).and_then(|w| w.u64(name))
 }
 
 /// The string in field `name` of the match's `record` object.
-fn web_str<'a>(m: &'a MatchRecord<'a>, name: &str) -> Option<&'a str> {
+fn web_str<'a>(m: &'a MatchRef<'a>, name: &str) -> Option<&'a str> {
     web(m).and_then(|w| w.str(name))
 }
 
@@ -72,18 +75,20 @@ fn web_str<'a>(m: &'a MatchRecord<'a>, name: &str) -> Option<&'a str> {
 /// `mail` (with `from`), `html` and `record` (web-archive record)
 /// objects flattened. Every column is nullable. A `*_truncated` flag is
 /// null where its object is absent (`from_truncated`: null when the
-/// message has no `from`), else true or false.
+/// message has no `from`), else true or false; `subject_truncated` and
+/// `date_truncated` are false (not null) in a `mail` object without
+/// metadata, as the record's fields are.
 pub const COLUMNS: &[(&str, Get)] = &[
     ("path", Get::Str(|m| m.path.as_deref())),
     ("path_escaped", Get::Bool(|m| Some(m.path_escaped))),
     ("offset", Get::U64(|m| Some(m.offset))),
     ("line", Get::U64(|m| Some(m.line))),
     ("column", Get::U64(|m| Some(m.column))),
-    ("kind", Get::Str(|m| Some(&m.kind))),
+    ("kind", Get::Str(|m| Some(m.kind))),
     ("url", Get::Str(|m| Some(&m.url))),
-    ("scheme", Get::Str(|m| Some(&m.scheme))),
+    ("scheme", Get::Str(|m| Some(m.scheme))),
     ("host", Get::Str(|m| m.host.as_deref())),
-    ("flags", Get::ListStr(|m| Some(&m.flags))),
+    ("flags", Get::ListStr(|m| Some(m.flags))),
     ("defanged", Get::Str(|m| m.defanged.as_deref())),
     ("reference", Get::Str(|m| m.reference.as_deref())),
     ("message", Get::U64(|m| mail(m).map(|x| x.message))),
@@ -97,28 +102,44 @@ pub const COLUMNS: &[(&str, Get)] = &[
         Get::Bool(|m| mail(m).map(|x| x.message_id_truncated)),
     ),
     ("part", Get::U64(|m| mail(m).map(|x| x.part))),
-    ("location", Get::Str(|m| mail(m).map(|x| &*x.location))),
-    ("encoding", Get::Str(|m| mail(m).map(|x| &*x.encoding))),
+    ("location", Get::Str(|m| mail(m).map(|x| x.location))),
+    ("encoding", Get::Str(|m| mail(m).map(|x| x.encoding))),
     ("decoded", Get::Bool(|m| mail(m).map(|x| x.decoded))),
     (
         "from_address",
         Get::Str(|m| {
-            mail(m).and_then(|x| x.from.as_ref()?.address.as_deref())
+            meta(m).and_then(|x| x.from.as_ref()?.address.as_deref())
         }),
     ),
     (
         "from_name",
-        Get::Str(|m| mail(m).and_then(|x| x.from.as_ref()?.name.as_deref())),
+        Get::Str(|m| meta(m).and_then(|x| x.from.as_ref()?.name.as_deref())),
     ),
     (
         "from_truncated",
-        Get::Bool(|m| mail(m).and_then(|x| Some(x.from.as_ref()?.truncated))),
+        Get::Bool(|m| meta(m).and_then(|x| Some(x.from.as_ref()?.truncated))),
     ),
-    ("subject", Get::Str(|m| mail(m).and_then(|x| x.subject.as_deref()))),
-    ("subject_truncated", Get::Bool(|m| mail(m).map(|x| x.subject_truncated))),
-    ("date", Get::Str(|m| mail(m).and_then(|x| x.date.as_deref()))),
-    ("date_truncated", Get::Bool(|m| mail(m).map(|x| x.date_truncated))),
-    ("date_utc", Get::Str(|m| mail(m).and_then(|x| x.date_utc.as_deref()))),
+    ("subject", Get::Str(|m| meta(m).and_then(|x| x.subject))),
+    (
+        "subject_truncated",
+        Get::Bool(|m| {
+            mail(m)
+                .map(|x| x.meta.as_ref().is_some_and(|t| t.subject_truncated))
+        }),
+    ),
+    ("date", Get::Str(|m| meta(m).and_then(|x| x.date))),
+    (
+        "date_truncated",
+        Get::Bool(|m| {
+            mail(m).map(|x| x.meta.as_ref().is_some_and(|t| t.date_truncated))
+        }),
+    ),
+    (
+        "date_utc",
+        Get::Str(|m| {
+            meta(m).and_then(|x| Some(x.date_utc.as_ref()?.as_str()))
+        }),
+    ),
     ("html_in", Get::Str(|m| m.html.as_ref().map(|h| &*h.place))),
     (
         "html_element",
@@ -521,7 +542,7 @@ impl Columns {
     }
 
     /// Adds the row of `m`.
-    pub fn push(&mut self, m: &MatchRecord<'_>) {
+    pub fn push(&mut self, m: &MatchRef<'_>) {
         for (c, get) in &mut self.strs {
             c.push(get(m), |v, s| v.push(s));
         }
@@ -532,8 +553,8 @@ impl Columns {
             c.push(get(m), Bits::push);
         }
         for (c, get) in &mut self.lists {
-            c.push(get(m), |v, items| {
-                for s in items {
+            c.push(get(m), |v, flags| {
+                for s in flags.names() {
                     v.items.push(s);
                 }
                 v.end();

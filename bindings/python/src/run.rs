@@ -169,18 +169,16 @@ fn sender(state: Arc<Mutex<State>>) -> RecordSender {
 /// into the columns being built, the other records nowhere (errors come
 /// as items, from [`Relay`]).
 fn visitor(state: Arc<Mutex<State>>) -> RecordVisitor {
-    RecordVisitor::new(move |rec| {
-        if let Record::Match(m) = rec {
-            let mut guard = lock(&state);
-            let st = &mut *guard;
-            let cols = st.columns.get_or_insert_with(|| {
-                st.first = Some(Instant::now());
-                st.spare.pop().unwrap_or_else(|| {
-                    Columns::new(st.rows.min(1 << 16), &st.sizes)
-                })
-            });
-            cols.push(m);
-        }
+    RecordVisitor::new(|_| Ok(())).with_matches(move |m| {
+        let mut guard = lock(&state);
+        let st = &mut *guard;
+        let cols = st.columns.get_or_insert_with(|| {
+            st.first = Some(Instant::now());
+            st.spare.pop().unwrap_or_else(|| {
+                Columns::new(st.rows.min(1 << 16), &st.sizes)
+            })
+        });
+        cols.push(m);
         Ok(())
     })
 }
