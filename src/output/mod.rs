@@ -12,6 +12,7 @@ mod json_fast;
 mod options;
 mod printer;
 mod record;
+mod record_ref;
 mod record_visitor;
 mod seen;
 mod select;
@@ -22,5 +23,6 @@ mod url_stats;
 
 pub use options::{Format, PrinterOptions, RecordSender};
 pub use printer::Printer;
+pub use record_ref::{DateUtc, MailRef, MatchFlags, MatchRef, MetaRef};
 pub use record_visitor::RecordVisitor;
 pub use url::{host, host_from, host_of, redact, tld};

@@ -1,18 +1,21 @@
 //! The records of the JSON Lines output, built from what a writer is
-//! given: the one place that says which field of a hit goes where. The
-//! serde path ([`super::json`]) and the owned records of
-//! [`super::Format::Records`] take them from here; the fast writer of
-//! match records (`json_lines.rs`) writes the same bytes by hand, and
-//! `json_lines/tests.rs` holds the two equal on every field.
+//! given: the one place that says which field of a hit goes where. A
+//! match record is built as a [`MatchRef`] (borrowed, no allocation per
+//! URL: what [`super::Format::RecordRefs`] shows), and made a
+//! [`super::json::MatchRecord`] from that for the serde path
+//! ([`super::json`]) and the owned records of [`super::Format::Records`];
+//! the fast writer of match records (`json_lines.rs`) writes the same
+//! bytes by hand, and `json_lines/tests.rs` holds the two equal on every
+//! field.
 
 use super::emit::{path_bytes, Ctx, Run, Tally, Url};
 use super::escape::json_text;
 use super::json::{
-    EndRecord, ErrorRecord, FromRecord, HtmlRecord, MailRecord, MatchRecord,
-    Origin, PartJson, PartRecord, RejectRecord, SummaryRecord,
-    HEADER_VALUES_CAP,
+    EndRecord, ErrorRecord, HtmlRecord, MailRecord, Origin, PartJson,
+    PartRecord, RejectRecord, SummaryRecord,
 };
 use super::json_fast;
+use super::record_ref::{MailRef, MatchFlags, MatchRef, MetaRef};
 use super::url::host_ref;
 use crate::container::Provenance;
 use crate::driver::InputDone;
@@ -48,61 +51,63 @@ pub(super) fn origin<'a>(
     }
 }
 
-/// The match record of `url`.
+/// The match record of `url`, as the JSON output holds it (the fast
+/// writer's tests compare with it).
+#[cfg(test)]
 pub(super) fn match_record<'a>(
     cx: &'a Ctx<'_>,
     url: &'a Url<'a>,
-) -> MatchRecord<'a> {
+) -> super::json::MatchRecord<'a> {
+    match_ref(cx, url).into_record()
+}
+
+/// The match record of `url`, borrowed: every field of a match record
+/// is taken from the hit here, and nowhere else.
+pub(super) fn match_ref<'a>(
+    cx: &'a Ctx<'_>,
+    url: &'a Url<'a>,
+) -> MatchRef<'a> {
     let hit = url.hit;
     let (text, escaped) = json_text(url.text);
-    let mut flags: Vec<Cow<'_, str>> =
-        hit.flags.names().map(Cow::Borrowed).collect();
-    if escaped {
-        flags.push(Cow::Borrowed("escaped"));
-    }
-    if hit.repaired {
-        flags.push(Cow::Borrowed("qp-repair"));
-    }
-    let mail = hit.record.as_ref().and_then(|r| Some((r, r.mail()?)));
-    let html = hit.record.as_ref().and_then(|r| r.html()).map(|h| {
-        if h.text_host_differs() {
-            flags.push(Cow::Borrowed("text-host-differs"));
-        }
-        Box::new(HtmlRecord {
-            place: Cow::Borrowed(h.place().name()),
-            element: h.element().map(Cow::Borrowed),
-            attribute: h.attribute().map(Cow::Borrowed),
-            link_text: h.link_text().map(Cow::Borrowed),
+    let html = hit.record.as_ref().and_then(|r| r.html());
+    let flags = MatchFlags {
+        found: hit.flags,
+        escaped,
+        qp_repair: hit.repaired,
+        text_host_differs: html.is_some_and(|h| h.text_host_differs()),
+    };
+    let mail = hit.record.as_ref().and_then(|r| {
+        let m = r.mail()?;
+        let id = r.id.map(json_fast::cap_bytes);
+        Some(MailRef {
+            message: r.index,
+            message_offset: r.offset,
+            message_id: id.map(|(id, _)| json_text(id).0),
+            message_id_truncated: id.is_some_and(|(_, cut)| cut),
+            part: m.part as u64,
+            location: m.location.name(),
+            encoding: m.encoding.name(),
+            decoded: m.decoded,
+            meta: m.meta.map(|meta| MetaRef::new(meta)),
         })
     });
-    let mail = mail.map(|(r, m)| {
-        let mut rec = match m.meta {
-            Some(meta) => meta_record(meta),
-            None => mail_record(None),
-        };
-        let id = r.id.map(json_fast::cap_bytes);
-        rec.message = r.index;
-        rec.message_offset = r.offset;
-        rec.message_id = id.map(|(id, _)| json_text(id).0);
-        rec.message_id_truncated = id.is_some_and(|(_, cut)| cut);
-        rec.part = m.part as u64;
-        rec.location = Cow::Borrowed(m.location.name());
-        rec.encoding = Cow::Borrowed(m.encoding.name());
-        rec.decoded = m.decoded;
-        Box::new(rec)
+    let html = html.map(|h| HtmlRecord {
+        place: Cow::Borrowed(h.place().name()),
+        element: h.element().map(Cow::Borrowed),
+        attribute: h.attribute().map(Cow::Borrowed),
+        link_text: h.link_text().map(Cow::Borrowed),
     });
-    let record = hit.record.as_ref().and_then(part_json).map(Box::new);
     let o = origin(&cx.opts.stdin_label, &url.input.source);
-    MatchRecord {
+    MatchRef {
         path: o.path,
         path_escaped: o.path_escaped,
         source: o.source,
         offset: hit.at.start,
         line: hit.at.line,
         column: hit.at.column,
-        kind: Cow::Borrowed(hit.kind.name()),
+        kind: hit.kind.name(),
         url: text,
-        scheme: Cow::Borrowed(url.scheme),
+        scheme: url.scheme,
         host: host_ref(hit.url, hit.host),
         flags,
         defanged: hit
@@ -115,7 +120,7 @@ pub(super) fn match_record<'a>(
             .map(|d| json_text(d).0),
         mail,
         html,
-        record,
+        record: hit.record.as_ref().and_then(part_json),
     }
 }
 
@@ -136,77 +141,10 @@ pub(super) fn part_json<'a>(r: &Provenance<'a>) -> Option<PartRecord<'a>> {
 
 /// A mail record holding only the fields of `meta` (the message's own
 /// fields are left empty), each string cut to [`super::json::FIELD_CAP`]
-/// characters and each `--header` name to [`HEADER_VALUES_CAP`] values,
-/// with the flags that say so.
+/// characters and each `--header` name to
+/// [`super::json::HEADER_VALUES_CAP`] values, with the flags that say so.
 pub(super) fn meta_record(meta: &Metadata) -> MailRecord<'_> {
-    mail_record(Some(meta))
-}
-
-/// [`meta_record`], or a mail record without metadata (it was not asked
-/// for): no `from`, `subject`, `date`, `date_utc` or `headers`.
-fn mail_record(meta: Option<&Metadata>) -> MailRecord<'_> {
-    let empty = MailRecord {
-        message: 0,
-        message_offset: 0,
-        message_id: None,
-        message_id_truncated: false,
-        part: 0,
-        location: Cow::Borrowed(""),
-        encoding: Cow::Borrowed(""),
-        decoded: false,
-        from: None,
-        subject: None,
-        subject_truncated: false,
-        date: None,
-        date_truncated: false,
-        date_utc: None,
-        headers: None,
-        headers_truncated: false,
-    };
-    let Some(meta) = meta else { return empty };
-    let utc = meta.date_utc.map(|d| d.rfc3339());
-    // RFC 3339 in UTC: ASCII, nothing to escape.
-    let utc = utc.as_ref().and_then(|d| std::str::from_utf8(d).ok());
-    let (subject, subject_truncated) = cap(meta.subject.as_deref());
-    let (date, date_truncated) = cap(meta.date.as_deref());
-    let mut headers_truncated = false;
-    let headers = (!meta.header_names.is_empty()).then(|| {
-        meta.headers()
-            .into_iter()
-            .map(|(n, v)| {
-                headers_truncated |= v.len() > HEADER_VALUES_CAP;
-                let v = v.into_iter().take(HEADER_VALUES_CAP).map(|s| {
-                    let (s, cut) = json_fast::cap_str(s);
-                    headers_truncated |= cut;
-                    Cow::Borrowed(s)
-                });
-                (Cow::Borrowed(n), v.collect())
-            })
-            .collect()
-    });
-    MailRecord {
-        from: meta.from.as_ref().map(|f| {
-            let (address, a_cut) = cap(f.address.as_deref());
-            let (name, n_cut) = cap(f.name.as_deref());
-            FromRecord { address, name, truncated: a_cut || n_cut }
-        }),
-        subject,
-        subject_truncated,
-        date,
-        date_truncated,
-        date_utc: utc.map(|u| Cow::Owned(u.to_owned())),
-        headers,
-        headers_truncated,
-        ..empty
-    }
-}
-
-/// `s` cut by [`json_fast::cap_str`], and whether it was.
-fn cap(s: Option<&str>) -> (Option<Cow<'_, str>>, bool) {
-    match s.map(json_fast::cap_str) {
-        Some((s, cut)) => (Some(Cow::Borrowed(s)), cut),
-        None => (None, false),
-    }
+    MetaRef::new(meta).to_record()
 }
 
 /// The record of a rejected candidate.

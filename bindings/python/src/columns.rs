@@ -1,147 +1,196 @@
 //! The Arrow columns of `scan_arrow`, built in Rust from the match
-//! records (borrowed, on the scan's thread: src/run.rs): [`COLUMNS`]
-//! says each column's name, type and where in a `MatchRecord` its value
-//! is; [`Columns`] collects a batch of rows into the buffers of the Arrow
+//! records (borrowed, on the scan's thread: src/run.rs): the
+//! `columns!` list says each column's name, type and where in a
+//! `MatchRef` its value is ([`COLUMNS`]: the names and types);
+//! [`Columns`] collects a batch of rows into the buffers of the Arrow
 //! columnar format (validity bitmaps, `i32` offsets, values), which
 //! Python wraps with `pyarrow.Array.from_buffers`
 //! (python/urlgrep/__init__.py): no Python object per value.
 //!
 //! The columns of a batch are kept by type (strings, numbers, flags,
-//! lists), each type's in a vector of its own: a row is pushed with one
-//! loop per type, with no dispatch on the type per value.
+//! lists), each type's in a vector of its own. A row is pushed by code
+//! the `columns!` list writes out, one column after the other: each
+//! getter is called directly (inlined), with no dispatch on the type
+//! and no call through a pointer per value.
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
-use std::borrow::Cow;
-use urlgrep::output::json::{MailRecord, MatchRecord, PartRecord};
+use urlgrep::output::json::PartRecord;
+use urlgrep::output::{MailRef, MatchFlags, MatchRef, MetaRef};
 
 /// Where a `string` column's value is in a match record (`None`: null).
-pub type GetStr = for<'a> fn(&'a MatchRecord<'a>) -> Option<&'a str>;
+pub type GetStr = for<'a> fn(&'a MatchRef<'a>) -> Option<&'a str>;
 /// Where a `uint64` column's value is.
-pub type GetU64 = fn(&MatchRecord<'_>) -> Option<u64>;
+pub type GetU64 = fn(&MatchRef<'_>) -> Option<u64>;
 /// Where a `bool` column's value is.
-pub type GetBool = fn(&MatchRecord<'_>) -> Option<bool>;
-/// Where a `list<string>` column's value is.
-pub type GetList =
-    for<'a> fn(&'a MatchRecord<'a>) -> Option<&'a [Cow<'a, str>]>;
+pub type GetBool = fn(&MatchRef<'_>) -> Option<bool>;
+/// Where a `list<string>` column's value is (the flags' names).
+pub type GetList = fn(&MatchRef<'_>) -> Option<MatchFlags>;
 
-/// A column's Arrow type, and where its value is in a match record.
+/// A column's Arrow type (where its value is: [`Columns::push`]).
 #[derive(Clone, Copy)]
 pub enum Get {
-    /// `string` (UTF-8, `i32` offsets).
-    Str(GetStr),
-    /// `uint64`.
-    U64(GetU64),
-    /// `bool`.
-    Bool(GetBool),
-    /// `list<string>`.
-    ListStr(GetList),
+    /// `string` (UTF-8, `i32` offsets), the value a [`GetStr`].
+    Str,
+    /// `uint64`, a [`GetU64`].
+    U64,
+    /// `bool`, a [`GetBool`].
+    Bool,
+    /// `list<string>`, a [`GetList`].
+    ListStr,
 }
 
 impl Get {
     /// The name `python/urlgrep/__init__.py` maps to a pyarrow type.
     pub fn type_name(self) -> &'static str {
         match self {
-            Get::Str(_) => "string",
-            Get::U64(_) => "uint64",
-            Get::Bool(_) => "bool",
-            Get::ListStr(_) => "list<string>",
+            Get::Str => "string",
+            Get::U64 => "uint64",
+            Get::Bool => "bool",
+            Get::ListStr => "list<string>",
         }
     }
 }
 
-fn mail<'a>(m: &'a MatchRecord<'a>) -> Option<&'a MailRecord<'a>> {
-    m.mail.as_deref()
+fn mail<'a>(m: &'a MatchRef<'a>) -> Option<&'a MailRef<'a>> {
+    m.mail.as_ref()
 }
 
-fn web<'a>(m: &'a MatchRecord<'a>) -> Option<&'a PartRecord<'a>> {
-    m.record.as_deref()
+fn meta<'a>(m: &'a MatchRef<'a>) -> Option<&'a MetaRef<'a>> {
+    m.mail.as_ref()?.meta.as_ref()
+}
+
+fn web<'a>(m: &'a MatchRef<'a>) -> Option<&'a PartRecord<'a>> {
+    m.record.as_ref()
 }
 
 /// The number in field `name` of the match's `record` object.
-fn web_u64(m: &MatchRecord<'_>, name: &str) -> Option<u64> {
+fn web_u64(m: &MatchRef<'_>, name: &str) -> Option<u64> {
     web(m).and_then(|w| w.u64(name))
 }
 
 /// The string in field `name` of the match's `record` object.
-fn web_str<'a>(m: &'a MatchRecord<'a>, name: &str) -> Option<&'a str> {
+fn web_str<'a>(m: &'a MatchRef<'a>, name: &str) -> Option<&'a str> {
     web(m).and_then(|w| w.str(name))
 }
 
-/// The columns, one row per match record: the record's fields, its
-/// `mail` (with `from`), `html` and `record` (web-archive record)
-/// objects flattened. Every column is nullable. A `*_truncated` flag is
-/// null where its object is absent (`from_truncated`: null when the
-/// message has no `from`), else true or false.
-pub const COLUMNS: &[(&str, Get)] = &[
-    ("path", Get::Str(|m| m.path.as_deref())),
-    ("path_escaped", Get::Bool(|m| Some(m.path_escaped))),
-    ("offset", Get::U64(|m| Some(m.offset))),
-    ("line", Get::U64(|m| Some(m.line))),
-    ("column", Get::U64(|m| Some(m.column))),
-    ("kind", Get::Str(|m| Some(&m.kind))),
-    ("url", Get::Str(|m| Some(&m.url))),
-    ("scheme", Get::Str(|m| Some(&m.scheme))),
-    ("host", Get::Str(|m| m.host.as_deref())),
-    ("flags", Get::ListStr(|m| Some(&m.flags))),
-    ("defanged", Get::Str(|m| m.defanged.as_deref())),
-    ("reference", Get::Str(|m| m.reference.as_deref())),
-    ("message", Get::U64(|m| mail(m).map(|x| x.message))),
-    ("message_offset", Get::U64(|m| mail(m).map(|x| x.message_offset))),
-    (
-        "message_id",
-        Get::Str(|m| mail(m).and_then(|x| x.message_id.as_deref())),
-    ),
-    (
-        "message_id_truncated",
-        Get::Bool(|m| mail(m).map(|x| x.message_id_truncated)),
-    ),
-    ("part", Get::U64(|m| mail(m).map(|x| x.part))),
-    ("location", Get::Str(|m| mail(m).map(|x| &*x.location))),
-    ("encoding", Get::Str(|m| mail(m).map(|x| &*x.encoding))),
-    ("decoded", Get::Bool(|m| mail(m).map(|x| x.decoded))),
-    (
-        "from_address",
-        Get::Str(|m| {
-            mail(m).and_then(|x| x.from.as_ref()?.address.as_deref())
+/// Declares [`COLUMNS`] and [`Columns::push`] from one list of
+/// `name => Type(getter)`: the push calls each getter directly (inlined,
+/// no call through a pointer per value), in the list's order.
+macro_rules! columns {
+    ($($name:literal => $ty:ident($get:expr),)*) => {
+        /// The columns, one row per match record: the record's fields, its
+        /// `mail` (with `from`), `html` and `record` (web-archive record)
+        /// objects flattened. Every column is nullable. A `*_truncated` flag is
+        /// null where its object is absent (`from_truncated`: null when the
+        /// message has no `from`), else true or false; `subject_truncated` and
+        /// `date_truncated` are false (not null) in a `mail` object without
+        /// metadata, as the record's fields are.
+        pub const COLUMNS: &[(&str, Get)] = &[$(($name, Get::$ty),)*];
+
+        impl Columns {
+            /// Adds the row of `m`.
+            #[allow(unused_assignments)] // the last column's `at`
+            pub fn push(&mut self, m: &MatchRef<'_>) {
+                // Each type's next column (constants once unrolled).
+                let mut at = [0usize; 4];
+                $(push_column!(self, m, at, $ty, $get);)*
+                self.rows += 1;
+            }
+        }
+    };
+}
+
+/// One column's value of [`Columns::push`]: the column at `$at` of its
+/// type's vector.
+macro_rules! push_column {
+    ($c:ident, $m:ident, $at:ident, Str, $get:expr) => {{
+        const GET: GetStr = $get;
+        if let Some(col) = $c.strs.get_mut($at[0]) {
+            col.push(GET($m), Strings::push);
+        }
+        $at[0] += 1;
+    }};
+    ($c:ident, $m:ident, $at:ident, U64, $get:expr) => {{
+        const GET: GetU64 = $get;
+        if let Some(col) = $c.u64s.get_mut($at[1]) {
+            col.push(GET($m), |v, n| v.0.extend_from_slice(&n.to_le_bytes()));
+        }
+        $at[1] += 1;
+    }};
+    ($c:ident, $m:ident, $at:ident, Bool, $get:expr) => {{
+        const GET: GetBool = $get;
+        if let Some(col) = $c.bools.get_mut($at[2]) {
+            col.push(GET($m), Bits::push);
+        }
+        $at[2] += 1;
+    }};
+    ($c:ident, $m:ident, $at:ident, ListStr, $get:expr) => {{
+        const GET: GetList = $get;
+        if let Some(col) = $c.lists.get_mut($at[3]) {
+            col.push(GET($m), |v, flags| {
+                for s in flags.names() {
+                    v.items.push(s);
+                }
+                v.end();
+            });
+        }
+        $at[3] += 1;
+    }};
+}
+
+columns! {
+    "path" => Str(|m| m.path.as_deref()),
+    "path_escaped" => Bool(|m| Some(m.path_escaped)),
+    "offset" => U64(|m| Some(m.offset)),
+    "line" => U64(|m| Some(m.line)),
+    "column" => U64(|m| Some(m.column)),
+    "kind" => Str(|m| Some(m.kind)),
+    "url" => Str(|m| Some(&m.url)),
+    "scheme" => Str(|m| Some(m.scheme)),
+    "host" => Str(|m| m.host.as_deref()),
+    "flags" => ListStr(|m| Some(m.flags)),
+    "defanged" => Str(|m| m.defanged.as_deref()),
+    "reference" => Str(|m| m.reference.as_deref()),
+    "message" => U64(|m| mail(m).map(|x| x.message)),
+    "message_offset" => U64(|m| mail(m).map(|x| x.message_offset)),
+    "message_id" => Str(|m| mail(m).and_then(|x| x.message_id.as_deref())),
+    "message_id_truncated" => Bool(|m| mail(m).map(|x| x.message_id_truncated)),
+    "part" => U64(|m| mail(m).map(|x| x.part)),
+    "location" => Str(|m| mail(m).map(|x| x.location)),
+    "encoding" => Str(|m| mail(m).map(|x| x.encoding)),
+    "decoded" => Bool(|m| mail(m).map(|x| x.decoded)),
+    "from_address" => Str(|m| {
+            meta(m).and_then(|x| x.from.as_ref()?.address.as_deref())
         }),
-    ),
-    (
-        "from_name",
-        Get::Str(|m| mail(m).and_then(|x| x.from.as_ref()?.name.as_deref())),
-    ),
-    (
-        "from_truncated",
-        Get::Bool(|m| mail(m).and_then(|x| Some(x.from.as_ref()?.truncated))),
-    ),
-    ("subject", Get::Str(|m| mail(m).and_then(|x| x.subject.as_deref()))),
-    ("subject_truncated", Get::Bool(|m| mail(m).map(|x| x.subject_truncated))),
-    ("date", Get::Str(|m| mail(m).and_then(|x| x.date.as_deref()))),
-    ("date_truncated", Get::Bool(|m| mail(m).map(|x| x.date_truncated))),
-    ("date_utc", Get::Str(|m| mail(m).and_then(|x| x.date_utc.as_deref()))),
-    ("html_in", Get::Str(|m| m.html.as_ref().map(|h| &*h.place))),
-    (
-        "html_element",
-        Get::Str(|m| m.html.as_ref().and_then(|h| h.element.as_deref())),
-    ),
-    (
-        "html_attribute",
-        Get::Str(|m| m.html.as_ref().and_then(|h| h.attribute.as_deref())),
-    ),
-    (
-        "link_text",
-        Get::Str(|m| m.html.as_ref().and_then(|h| h.link_text.as_deref())),
-    ),
-    ("record_index", Get::U64(|m| web_u64(m, "index"))),
-    ("record_offset", Get::U64(|m| web_u64(m, "offset"))),
-    ("record_gz_offset", Get::U64(|m| web_u64(m, "gz_offset"))),
-    ("record_format", Get::Str(|m| web_str(m, "format"))),
-    ("record_type", Get::Str(|m| web_str(m, "type"))),
-    ("record_target_uri", Get::Str(|m| web_str(m, "target_uri"))),
-    ("record_date", Get::Str(|m| web_str(m, "date"))),
-    ("record_id", Get::Str(|m| web_str(m, "id"))),
-    ("record_content_type", Get::Str(|m| web_str(m, "content_type"))),
-];
+    "from_name" => Str(|m| meta(m).and_then(|x| x.from.as_ref()?.name.as_deref())),
+    "from_truncated" => Bool(|m| meta(m).and_then(|x| Some(x.from.as_ref()?.truncated))),
+    "subject" => Str(|m| meta(m).and_then(|x| x.subject)),
+    "subject_truncated" => Bool(|m| {
+            mail(m)
+                .map(|x| x.meta.as_ref().is_some_and(|t| t.subject_truncated))
+        }),
+    "date" => Str(|m| meta(m).and_then(|x| x.date)),
+    "date_truncated" => Bool(|m| {
+            mail(m).map(|x| x.meta.as_ref().is_some_and(|t| t.date_truncated))
+        }),
+    "date_utc" => Str(|m| {
+            meta(m).and_then(|x| Some(x.date_utc.as_ref()?.as_str()))
+        }),
+    "html_in" => Str(|m| m.html.as_ref().map(|h| &*h.place)),
+    "html_element" => Str(|m| m.html.as_ref().and_then(|h| h.element.as_deref())),
+    "html_attribute" => Str(|m| m.html.as_ref().and_then(|h| h.attribute.as_deref())),
+    "link_text" => Str(|m| m.html.as_ref().and_then(|h| h.link_text.as_deref())),
+    "record_index" => U64(|m| web_u64(m, "index")),
+    "record_offset" => U64(|m| web_u64(m, "offset")),
+    "record_gz_offset" => U64(|m| web_u64(m, "gz_offset")),
+    "record_format" => Str(|m| web_str(m, "format")),
+    "record_type" => Str(|m| web_str(m, "type")),
+    "record_target_uri" => Str(|m| web_str(m, "target_uri")),
+    "record_date" => Str(|m| web_str(m, "date")),
+    "record_id" => Str(|m| web_str(m, "id")),
+    "record_content_type" => Str(|m| web_str(m, "content_type")),
+}
 
 /// String bytes in one column past which a batch ends early: its `i32`
 /// offsets stay far from overflowing (a record adds at most a few MiB).
@@ -362,21 +411,17 @@ impl<V: Values> Col<V> {
     }
 
     /// Adds a value, written by `write`, or a null (`value` `None`).
-    #[inline]
+    // Inlined into each column of `Columns::push`: the common cases (a
+    // value after values, a null after nulls) are a few instructions;
+    // the changes between them are calls.
+    #[inline(always)]
     fn push<T>(&mut self, value: Option<T>, write: impl FnOnce(&mut V, T)) {
         let Some(value) = value else {
             self.push_null();
             return;
         };
         if !self.any {
-            // The first value: the nulls before it written now.
-            self.any = true;
-            if self.nulls > 0 {
-                for _ in 0..self.rows {
-                    self.values.null_entry();
-                }
-                self.valid.fill(self.rows, false);
-            }
+            self.first_value();
         }
         write(&mut self.values, value);
         if self.nulls > 0 {
@@ -385,17 +430,37 @@ impl<V: Values> Col<V> {
         self.rows += 1;
     }
 
+    /// The first value: the nulls before it written now.
+    #[cold]
+    #[inline(never)]
+    fn first_value(&mut self) {
+        self.any = true;
+        if self.nulls > 0 {
+            for _ in 0..self.rows {
+                self.values.null_entry();
+            }
+            self.valid.fill(self.rows, false);
+        }
+    }
+
+    #[inline(always)]
     fn push_null(&mut self) {
         if self.any {
-            if self.nulls == 0 {
-                // The first null after values: their bits written now.
-                self.valid.fill(self.rows, true);
-            }
-            self.values.null_entry();
-            self.valid.push(false);
+            self.null_after_values();
         }
         self.nulls += 1;
         self.rows += 1;
+    }
+
+    /// A null in a column with values (its bits written from the first
+    /// such null on).
+    #[inline(never)]
+    fn null_after_values(&mut self) {
+        if self.nulls == 0 {
+            self.valid.fill(self.rows, true);
+        }
+        self.values.null_entry();
+        self.valid.push(false);
     }
 
     /// No rows, the room kept.
@@ -436,10 +501,10 @@ enum At {
 /// A batch of rows being built: the columns of [`COLUMNS`], each type's
 /// in a vector of its own, with where each value is.
 pub struct Columns {
-    strs: Vec<(Col<Strings>, GetStr)>,
-    u64s: Vec<(Col<Numbers>, GetU64)>,
-    bools: Vec<(Col<Bits>, GetBool)>,
-    lists: Vec<(Col<Lists>, GetList)>,
+    strs: Vec<Col<Strings>>,
+    u64s: Vec<Col<Numbers>>,
+    bools: Vec<Col<Bits>>,
+    lists: Vec<Col<Lists>>,
     /// [`COLUMNS`]' order.
     order: Vec<At>,
     rows: usize,
@@ -466,22 +531,21 @@ impl Columns {
         for (i, &(_, get)) in COLUMNS.iter().enumerate() {
             let data = hint.get(i).copied().unwrap_or(0);
             let at = match get {
-                Get::Str(g) => {
-                    c.strs.push((Col::new(rows, Strings::new(rows, data)), g));
+                Get::Str => {
+                    c.strs.push(Col::new(rows, Strings::new(rows, data)));
                     At::Str(c.strs.len() - 1)
                 }
-                Get::U64(g) => {
+                Get::U64 => {
                     let values = Numbers(Vec::with_capacity(rows * 8));
-                    c.u64s.push((Col::new(rows, values), g));
+                    c.u64s.push(Col::new(rows, values));
                     At::U64(c.u64s.len() - 1)
                 }
-                Get::Bool(g) => {
-                    c.bools
-                        .push((Col::new(rows, Bits::with_capacity(rows)), g));
+                Get::Bool => {
+                    c.bools.push(Col::new(rows, Bits::with_capacity(rows)));
                     At::Bool(c.bools.len() - 1)
                 }
-                Get::ListStr(g) => {
-                    c.lists.push((Col::new(rows, Lists::new(rows, data)), g));
+                Get::ListStr => {
+                    c.lists.push(Col::new(rows, Lists::new(rows, data)));
                     At::ListStr(c.lists.len() - 1)
                 }
             };
@@ -495,8 +559,8 @@ impl Columns {
         self.order
             .iter()
             .map(|&at| match at {
-                At::Str(i) => self.strs[i].0.values.data_len(),
-                At::ListStr(i) => self.lists[i].0.values.data_len(),
+                At::Str(i) => self.strs[i].values.data_len(),
+                At::ListStr(i) => self.lists[i].values.data_len(),
                 At::U64(_) | At::Bool(_) => 0,
             })
             .collect()
@@ -513,33 +577,8 @@ impl Columns {
     /// more rows than that.
     pub fn full(&self) -> bool {
         self.rows.is_multiple_of(FULL_EVERY)
-            && (self.strs.iter().any(|c| c.0.values.data_len() >= DATA_CAP)
-                || self
-                    .lists
-                    .iter()
-                    .any(|c| c.0.values.data_len() >= DATA_CAP))
-    }
-
-    /// Adds the row of `m`.
-    pub fn push(&mut self, m: &MatchRecord<'_>) {
-        for (c, get) in &mut self.strs {
-            c.push(get(m), |v, s| v.push(s));
-        }
-        for (c, get) in &mut self.u64s {
-            c.push(get(m), |v, n| v.0.extend_from_slice(&n.to_le_bytes()));
-        }
-        for (c, get) in &mut self.bools {
-            c.push(get(m), Bits::push);
-        }
-        for (c, get) in &mut self.lists {
-            c.push(get(m), |v, items| {
-                for s in items {
-                    v.items.push(s);
-                }
-                v.end();
-            });
-        }
-        self.rows += 1;
+            && (self.strs.iter().any(|c| c.values.data_len() >= DATA_CAP)
+                || self.lists.iter().any(|c| c.values.data_len() >= DATA_CAP))
     }
 
     /// The columns for Python, in [`COLUMNS`]' order.
@@ -550,10 +589,10 @@ impl Columns {
         self.order
             .iter()
             .map(|&at| match at {
-                At::Str(i) => self.strs[i].0.to_py(py),
-                At::U64(i) => self.u64s[i].0.to_py(py),
-                At::Bool(i) => self.bools[i].0.to_py(py),
-                At::ListStr(i) => self.lists[i].0.to_py(py),
+                At::Str(i) => self.strs[i].to_py(py),
+                At::U64(i) => self.u64s[i].to_py(py),
+                At::Bool(i) => self.bools[i].to_py(py),
+                At::ListStr(i) => self.lists[i].to_py(py),
             })
             .collect()
     }
@@ -561,10 +600,10 @@ impl Columns {
     /// No rows, the buffers kept for the next batch (no fresh pages to
     /// fault in).
     pub fn clear(&mut self) {
-        self.strs.iter_mut().for_each(|c| c.0.clear());
-        self.u64s.iter_mut().for_each(|c| c.0.clear());
-        self.bools.iter_mut().for_each(|c| c.0.clear());
-        self.lists.iter_mut().for_each(|c| c.0.clear());
+        self.strs.iter_mut().for_each(Col::clear);
+        self.u64s.iter_mut().for_each(Col::clear);
+        self.bools.iter_mut().for_each(Col::clear);
+        self.lists.iter_mut().for_each(Col::clear);
         self.rows = 0;
     }
 }

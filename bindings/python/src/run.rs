@@ -33,7 +33,8 @@ use crate::columns::Columns;
 /// Records in a batch before it is sent.
 const BATCH: usize = 512;
 
-/// The longest a record waits in a batch.
+/// The longest a record waits in a batch (looked at after each part of
+/// an input the driver reports: `When::FullOrOld`).
 const BATCH_WAIT: Duration = Duration::from_millis(100);
 
 /// Batches in flight: the scan runs at most this far ahead of Python.
@@ -120,13 +121,17 @@ struct State {
 
 impl State {
     /// Columns mode: whether the rows should go now (the batch is full,
-    /// or its first row waited [`BATCH_WAIT`]).
-    fn columns_due(&self) -> bool {
+    /// or, when `old` says to look at the clock, its first row waited
+    /// [`BATCH_WAIT`]).
+    fn columns_due(&self, old: bool) -> bool {
         match &self.columns {
             Some(c) => {
                 c.rows() >= self.rows
                     || c.full()
-                    || self.first.is_some_and(|t| t.elapsed() >= BATCH_WAIT)
+                    || (old
+                        && self
+                            .first
+                            .is_some_and(|t| t.elapsed() >= BATCH_WAIT))
             }
             None => false,
         }
@@ -169,18 +174,16 @@ fn sender(state: Arc<Mutex<State>>) -> RecordSender {
 /// into the columns being built, the other records nowhere (errors come
 /// as items, from [`Relay`]).
 fn visitor(state: Arc<Mutex<State>>) -> RecordVisitor {
-    RecordVisitor::new(move |rec| {
-        if let Record::Match(m) = rec {
-            let mut guard = lock(&state);
-            let st = &mut *guard;
-            let cols = st.columns.get_or_insert_with(|| {
-                st.first = Some(Instant::now());
-                st.spare.pop().unwrap_or_else(|| {
-                    Columns::new(st.rows.min(1 << 16), &st.sizes)
-                })
-            });
-            cols.push(m);
-        }
+    RecordVisitor::new(|_| Ok(())).with_matches(move |m| {
+        let mut guard = lock(&state);
+        let st = &mut *guard;
+        let cols = st.columns.get_or_insert_with(|| {
+            st.first = Some(Instant::now());
+            st.spare.pop().unwrap_or_else(|| {
+                Columns::new(st.rows.min(1 << 16), &st.sizes)
+            })
+        });
+        cols.push(m);
         Ok(())
     })
 }
@@ -210,6 +213,20 @@ impl Write for Messages {
     }
 }
 
+/// When [`Relay::send`] sends the batch.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum When {
+    /// When it is full: looked at after each hit, without the clock (a
+    /// clock read per URL was 2% of `scan_arrow`'s time).
+    Full,
+    /// When it is full or old (its first item or row waited
+    /// [`BATCH_WAIT`]): looked at after each part of an input the
+    /// driver reports, and at an input's end.
+    FullOrOld,
+    /// Now (an error, the run's end).
+    Now,
+}
+
 /// The report in front of the printer.
 struct Relay {
     printer: Printer<Out, Messages>,
@@ -218,19 +235,28 @@ struct Relay {
     tx: SyncSender<Msg>,
     stop: Arc<AtomicBool>,
     sent: Instant,
+    /// A send of [`Report::progress`] that failed (the consumer is
+    /// gone), returned by the next call that can.
+    failed: Option<io::Error>,
 }
 
 impl Relay {
-    /// Sends the batch when it is full or old (or `force`); in columns
-    /// mode the rows before it first, as an item of their own.
-    fn send(&mut self, force: bool) -> io::Result<()> {
+    /// Sends the batch when `when` says; in columns mode the rows
+    /// before it first, as an item of their own.
+    fn send(&mut self, when: When) -> io::Result<()> {
+        if let Some(e) = self.failed.take() {
+            return Err(e);
+        }
+        let (force, old) = (when == When::Now, when != When::Full);
         let batch = {
             let mut st = lock(&self.state);
             let due = st.batch.len() >= BATCH
-                || (!st.batch.is_empty() && self.sent.elapsed() >= BATCH_WAIT);
+                || (old
+                    && !st.batch.is_empty()
+                    && self.sent.elapsed() >= BATCH_WAIT);
             let items = (force || due) && !st.batch.is_empty();
             let columns = match st.columns.is_some()
-                && (force || items || st.columns_due())
+                && (force || items || st.columns_due(old))
             {
                 true => st.columns.take(),
                 false => None,
@@ -270,7 +296,7 @@ impl Report for Relay {
 
     fn hit(&mut self, input: &Input, hit: &Hit<'_>) -> io::Result<()> {
         self.printer.hit(input, hit)?;
-        self.send(false)
+        self.send(When::Full)
     }
 
     fn error(&mut self, err: &InputError) -> io::Result<()> {
@@ -300,7 +326,7 @@ impl Report for Relay {
                 }),
             }
         }
-        self.send(true)
+        self.send(When::Now)
     }
 
     fn warning(
@@ -317,11 +343,14 @@ impl Report for Relay {
 
     fn end(&mut self, input: &Input, done: &InputDone) -> io::Result<()> {
         self.printer.end(input, done)?;
-        self.send(false)
+        self.send(When::FullOrOld)
     }
 
     fn progress(&mut self, bytes: u64) {
         self.printer.progress(bytes);
+        if self.failed.is_none() {
+            self.failed = self.send(When::FullOrOld).err();
+        }
     }
 
     fn wants(&self) -> Wants {
@@ -397,6 +426,7 @@ impl Running {
             tx,
             stop: stop.clone(),
             sent: Instant::now(),
+            failed: None,
         };
         let thread = std::thread::Builder::new()
             .name("urlgrep-scan".into())
@@ -404,7 +434,7 @@ impl Running {
             let started = Instant::now();
             let result = driver.run(inputs, &mut relay).and_then(|()| {
                 relay.printer.finish(started.elapsed())?;
-                relay.send(true)
+                relay.send(When::Now)
             });
             let done = match result {
                 Ok(()) => {

@@ -2,7 +2,6 @@
 //! compressed inputs, its `--json` records (or `--stats --json` object)
 //! given to Python; the GIL is released while Python waits for them.
 
-use crate::columns::Columns;
 use crate::options::{self, FilterArgs, Search};
 use crate::record;
 use crate::run::{ErrorInfo, Item, Mode, Msg, Running};
@@ -212,9 +211,6 @@ pub struct Scan {
     ready: VecDeque<Item>,
     on_error: OnError,
     done: bool,
-    /// The string bytes per column of the last `_next_columns` batch:
-    /// the next one's room (record mode).
-    sizes: Vec<usize>,
     /// Columns mode (`scan_arrow`): the rows come built, as Arrow
     /// columns, from the scan's thread.
     columns: bool,
@@ -325,41 +321,34 @@ impl Scan {
         Ok(None)
     }
 
-    /// The next match records (at most `rows`) as Arrow columns, for
-    /// `scan_arrow`: for each column of `_arrow_columns()`, `(length,
-    /// null_count, validity, buffers)` (src/columns.rs). Records of other
-    /// types are left out; errors are handled as by iteration. `None` at
-    /// the end. A scan started with `_arrow_rows=N` gives the batches
-    /// its thread built, of at most N rows each, whatever `rows` says.
+    /// The next match records as Arrow columns, for `scan_arrow`: for
+    /// each column of `_arrow_columns()`, `(length, null_count,
+    /// validity, buffers)` (src/columns.rs), the batches the scan's
+    /// thread built, of at most `_arrow_rows` rows each (`rows` is not
+    /// looked at). Records of other types are left out; errors are
+    /// handled as by iteration. `None` at the end. A scan started
+    /// without `_arrow_rows` has no columns: `RuntimeError`.
     #[pyo3(name = "_next_columns")]
     fn next_columns<'py>(
         &mut self,
         py: Python<'py>,
         rows: usize,
     ) -> PyResult<Option<Vec<Bound<'py, pyo3::types::PyTuple>>>> {
-        if self.columns {
-            while let Some(item) = self.next_checked(py)? {
-                if let Some(cols) = item.columns.filter(|c| c.rows() > 0) {
-                    let got = cols.to_py(py);
-                    self.run.recycle(cols);
-                    return got.map(Some);
-                }
-            }
-            return Ok(None);
+        let _ = rows;
+        if !self.columns {
+            return Err(PyRuntimeError::new_err(
+                "urlgrep: _next_columns: the scan was not started with \
+                 _arrow_rows",
+            ));
         }
-        let rows = rows.max(1);
-        let mut cols = Columns::new(rows.min(1 << 16), &self.sizes);
-        while cols.rows() < rows && !cols.full() {
-            let Some(r) = self.next_record(py)? else { break };
-            if let Record::Match(m) = &r {
-                cols.push(m);
+        while let Some(item) = self.next_checked(py)? {
+            if let Some(cols) = item.columns.filter(|c| c.rows() > 0) {
+                let got = cols.to_py(py);
+                self.run.recycle(cols);
+                return got.map(Some);
             }
         }
-        if cols.rows() == 0 {
-            return Ok(None);
-        }
-        self.sizes = cols.sizes();
-        cols.to_py(py).map(Some)
+        Ok(None)
     }
 
     /// Stops the scan and waits for its thread to end; the iterator then
@@ -487,7 +476,6 @@ pub fn scan(
         ready: VecDeque::new(),
         on_error,
         done: false,
-        sizes: Vec::new(),
         columns: mode != Mode::Records,
     })
 }
@@ -587,7 +575,6 @@ pub fn stats(
         ready: VecDeque::new(),
         on_error,
         done: false,
-        sizes: Vec::new(),
         columns: false,
     };
     let mut output = None;

@@ -138,6 +138,67 @@ def test_scan_arrow_equals_scan():
     assert sum(1 for r in rows if r["subject"]) > 10
 
 
+def row_of(r):
+    """The `scan_arrow` row of the match record `r` (a dict of `scan`):
+    its objects flattened as src/columns.rs says."""
+    mail = r.get("mail")
+    sender = (mail or {}).get("from")
+    html = r.get("html") or {}
+    web = r.get("record") or {}
+    row = {name: r.get(name) for name in (
+        "path", "offset", "line", "column", "kind", "url", "scheme", "host",
+        "flags", "defanged", "reference")}
+    row["path_escaped"] = r.get("path_escaped", False)
+    for name in ("message", "message_offset", "message_id", "part", "location",
+                 "encoding", "decoded", "subject", "date", "date_utc"):
+        row[name] = (mail or {}).get(name)
+    for name in ("message_id_truncated", "subject_truncated", "date_truncated"):
+        row[name] = mail.get(name, False) if mail is not None else None
+    row["from_address"] = (sender or {}).get("address")
+    row["from_name"] = (sender or {}).get("name")
+    row["from_truncated"] = sender.get("truncated", False) if sender is not None else None
+    for name, key in (("html_in", "in"), ("html_element", "element"),
+                      ("html_attribute", "attribute"), ("link_text", "link_text")):
+        row[name] = html.get(key)
+    for name in ("index", "offset", "gz_offset", "format", "type", "target_uri",
+                 "date", "id", "content_type"):
+        row["record_" + name] = web.get(name)
+    return row
+
+
+@pytest.mark.parametrize("kwargs", [
+    dict(metadata=True, html_context=True),
+    dict(find="all", keep_defanged=True, qp_repair=True),
+    dict(mail="off"),
+])
+def test_scan_arrow_every_column_equals_scan(kwargs, tmp_path):
+    """Every column of every row is the field of `scan`'s record (the
+    rows come from borrowed match records, `scan`'s dicts from owned
+    ones; both from the one place that builds a record's fields)."""
+    pytest.importorskip("pyarrow")
+    html = tmp_path / "html.mbox"
+    html.write_bytes(
+        b"From x@example.org Mon Jan  1 00:00:00 2024\n"
+        b"From: =?utf-8?q?Ren=C3=A9?= <x@example.org>\nSubject: look\n"
+        b"Date: Mon, 01 Jan 2024 10:00:00 +0100\nMessage-ID: <1@example.org>\n"
+        b"Content-Type: text/html\nContent-Transfer-Encoding: quoted-printable\n\n"
+        b"<a href=3D\"http://evil.example/\">www.paypal.com</a>\n"
+        b"<img src=3D\"http://img.example/p.png\"> hxxp://bad[.]example/x\n")
+    paths = [CORPORA, html, WARC / "chunked-gzip.warc", WARC / "small.arc.gz"]
+    rows = urlgrep.scan_arrow(paths, resolve=True, batch_size=64, **kwargs).read_all().to_pylist()
+    records = list(urlgrep.scan(paths, resolve=True, **kwargs))
+    assert len(rows) == len(records) > 100
+    assert set(rows[0]) == set(row_of(records[0]))
+    for row, r in zip(rows, records):
+        assert row == row_of(r)
+    if kwargs.get("html_context"):
+        assert sum(1 for row in rows if row["html_in"]) > 10
+        assert any("text-host-differs" in row["flags"] for row in rows)
+    if kwargs.get("metadata"):
+        assert sum(1 for row in rows if row["date_utc"] and row["from_name"]) > 10
+    assert sum(1 for row in rows if row["record_index"] is not None) > 0
+
+
 def test_scan_arrow_nulls_before_between_and_after_values(tmp_path):
     """One batch whose mail columns go null, valid, null (text, mail,
     text) and whose html columns stay null: the columns written lazily

@@ -5,15 +5,16 @@
 //! the fields at once: the Python module's Arrow columns), or owned (an
 //! allocation per string per URL: what a program holds past the batch it
 //! came from). One writer: an owned record is a borrowed one made owned
-//! ([`RecordVisitor::owned`]).
+//! ([`RecordVisitor::owned`]). A match record is built as a
+//! [`MatchRef`](crate::output::MatchRef), without allocating, and made a
+//! [`Record`] only for a visitor that asks for one.
 
 use crate::driver::InputDone;
 use crate::input::{Input, InputError};
 use crate::output::emit::{Ctx, Emit, Run, Tally, Url};
 use crate::output::json::Record;
 use crate::output::record::{
-    end_record, error_record, match_record, origin, reject_record,
-    summary_record,
+    end_record, error_record, match_ref, origin, reject_record, summary_record,
 };
 use crate::output::record_visitor::RecordVisitor;
 use crate::parse::Reject;
@@ -59,7 +60,10 @@ impl<W: Write> Emit<W> for Records {
         cx: &Ctx<'_>,
         url: &Url<'_>,
     ) -> io::Result<()> {
-        self.visit(&Record::Match(match_record(cx, url)))
+        match &self.visit {
+            Some(v) => v.visit_match(match_ref(cx, url)),
+            None => Ok(()),
+        }
     }
 
     fn reject(

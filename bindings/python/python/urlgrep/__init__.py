@@ -64,13 +64,19 @@ def __getattr__(name):
     raise AttributeError(f"module 'urlgrep' has no attribute {name!r}")
 
 
-def _array(pa, column, type):
+def _array(pa, column, type, all_null):
     """One array from a column of ``Scan._next_columns``: ``(length,
     null_count, validity, buffers)``, the buffers of Arrow's columnar
-    format, wrapped without a copy (``buffers`` ``None``: all null)."""
+    format, wrapped without a copy (``buffers`` ``None``: all null, an
+    array kept in ``all_null`` by length and type: arrays are immutable,
+    and most batches are as long as the last)."""
     length, nulls, validity, buffers = column
     if buffers is None:
-        return pa.nulls(length, type)
+        key = (length, type)
+        array = all_null.get(key)
+        if array is None:
+            array = all_null[key] = pa.nulls(length, type)
+        return array
     validity = None if validity is None else pa.py_buffer(validity)
     buffers = [pa.py_buffer(b) for b in buffers]
     if pa.types.is_list(type):
@@ -82,11 +88,11 @@ def _array(pa, column, type):
     return pa.Array.from_buffers(type, length, [validity, *buffers], nulls)
 
 
-def _batch(columns, schema):
+def _batch(columns, schema, all_null):
     """One record batch from the columns of ``Scan._next_columns``."""
     import pyarrow as pa
 
-    arrays = [_array(pa, col, field.type) for col, field in zip(columns, schema)]
+    arrays = [_array(pa, col, field.type, all_null) for col, field in zip(columns, schema)]
     return pa.RecordBatch.from_arrays(arrays, schema=schema)
 
 
@@ -111,11 +117,14 @@ def scan_arrow(paths, *, batch_size=8192, **kwargs):
     records = scan(paths, _arrow_rows=batch_size, **kwargs)
 
     def batches():
+        all_null = {}
         with records:
             while True:
                 columns = records._next_columns(batch_size)
                 if columns is None:
                     return
-                yield _batch(columns, schema)
+                if len(all_null) > 64:
+                    all_null.clear()  # batches of many lengths
+                yield _batch(columns, schema, all_null)
 
     return pa.RecordBatchReader.from_batches(schema, batches())

@@ -1,0 +1,297 @@
+//! [`MatchRef`]: a match record borrowed from its hit, for a reader that
+//! copies its fields at once (the Python module's Arrow columns,
+//! through [`RecordVisitor::with_matches`](super::RecordVisitor::with_matches)).
+//! It holds what a [`MatchRecord`] holds, built by `record.rs` (the one
+//! place that says which field of a hit goes where) without an
+//! allocation per URL: the flags a bitset, the `mail` and `html` objects
+//! inline, the message's `date_utc` in a fixed buffer, its `--header`
+//! values left in the message's metadata. [`MatchRef::to_record`] makes
+//! the [`MatchRecord`] of the JSON output from it, so the two cannot
+//! differ.
+
+use super::json::{
+    FromRecord, HtmlRecord, MailRecord, MatchRecord, PartRecord,
+    HEADER_VALUES_CAP,
+};
+use super::json_fast;
+use crate::mail::Metadata;
+use crate::scan::Flags;
+use std::borrow::Cow;
+
+/// A match record, borrowed: the fields of [`MatchRecord`], with
+/// `flags`, `mail` and `html` held without allocating.
+#[derive(Clone, Debug)]
+pub struct MatchRef<'a> {
+    /// [`MatchRecord::path`].
+    pub path: Option<Cow<'a, str>>,
+    /// [`MatchRecord::source`].
+    pub source: Option<Cow<'a, str>>,
+    /// [`MatchRecord::path_escaped`].
+    pub path_escaped: bool,
+    /// [`MatchRecord::offset`].
+    pub offset: u64,
+    /// [`MatchRecord::line`].
+    pub line: u64,
+    /// [`MatchRecord::column`].
+    pub column: u64,
+    /// [`MatchRecord::kind`].
+    pub kind: &'static str,
+    /// [`MatchRecord::url`].
+    pub url: Cow<'a, str>,
+    /// [`MatchRecord::scheme`].
+    pub scheme: &'a str,
+    /// [`MatchRecord::host`].
+    pub host: Option<Cow<'a, str>>,
+    /// [`MatchRecord::flags`], as a set.
+    pub flags: MatchFlags,
+    /// [`MatchRecord::defanged`].
+    pub defanged: Option<Cow<'a, str>>,
+    /// [`MatchRecord::reference`].
+    pub reference: Option<Cow<'a, str>>,
+    /// [`MatchRecord::mail`].
+    pub mail: Option<MailRef<'a>>,
+    /// [`MatchRecord::html`].
+    pub html: Option<HtmlRecord<'a>>,
+    /// [`MatchRecord::record`] (a web archive's record: its fields in a
+    /// vector).
+    pub record: Option<PartRecord<'a>>,
+}
+
+/// The `flags` of a match record, as a set: those of the find, then
+/// `escaped`, `qp-repair` and `text-host-differs`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MatchFlags {
+    pub(super) found: Flags,
+    pub(super) escaped: bool,
+    pub(super) qp_repair: bool,
+    pub(super) text_host_differs: bool,
+}
+
+impl MatchFlags {
+    /// The names, in the order of the record's `flags` list.
+    pub fn names(self) -> impl Iterator<Item = &'static str> {
+        self.found
+            .names()
+            .chain(self.escaped.then_some("escaped"))
+            .chain(self.qp_repair.then_some("qp-repair"))
+            .chain(self.text_host_differs.then_some("text-host-differs"))
+    }
+}
+
+/// The `mail` object of a match record, borrowed
+/// ([`MailRecord`]'s fields).
+#[derive(Clone, Debug)]
+pub struct MailRef<'a> {
+    /// [`MailRecord::message`].
+    pub message: u64,
+    /// [`MailRecord::message_offset`].
+    pub message_offset: u64,
+    /// [`MailRecord::message_id`].
+    pub message_id: Option<Cow<'a, str>>,
+    /// [`MailRecord::message_id_truncated`].
+    pub message_id_truncated: bool,
+    /// [`MailRecord::part`].
+    pub part: u64,
+    /// [`MailRecord::location`].
+    pub location: &'static str,
+    /// [`MailRecord::encoding`].
+    pub encoding: &'static str,
+    /// [`MailRecord::decoded`].
+    pub decoded: bool,
+    /// The message's metadata fields, when they were asked for.
+    pub meta: Option<MetaRef<'a>>,
+}
+
+/// The metadata fields of a `mail` object ([`MailRecord`]'s `from`,
+/// `subject`, `date`, `date_utc` and `headers`), each string cut as
+/// [`MailRecord`] says.
+#[derive(Clone, Debug)]
+pub struct MetaRef<'a> {
+    /// [`MailRecord::from`].
+    pub from: Option<FromRecord<'a>>,
+    /// [`MailRecord::subject`].
+    pub subject: Option<&'a str>,
+    /// [`MailRecord::subject_truncated`].
+    pub subject_truncated: bool,
+    /// [`MailRecord::date`].
+    pub date: Option<&'a str>,
+    /// [`MailRecord::date_truncated`].
+    pub date_truncated: bool,
+    /// [`MailRecord::date_utc`] ([`DateUtc::as_str`]).
+    pub date_utc: Option<DateUtc>,
+    /// Where `headers` come from ([`MetaRef::headers`]).
+    meta: &'a Metadata,
+}
+
+/// An RFC 3339 instant in UTC (`2001-01-05T20:00:00Z`), in a fixed
+/// buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DateUtc([u8; 20]);
+
+impl DateUtc {
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        // RFC 3339 in UTC: ASCII digits and punctuation.
+        std::str::from_utf8(&self.0).unwrap_or_default()
+    }
+}
+
+/// `s` cut by [`json_fast::cap_str`], and whether it was.
+fn cap(s: Option<&str>) -> (Option<&str>, bool) {
+    match s.map(json_fast::cap_str) {
+        Some((s, cut)) => (Some(s), cut),
+        None => (None, false),
+    }
+}
+
+impl<'a> MetaRef<'a> {
+    /// The fields of `meta`, each string cut to
+    /// [`super::json::FIELD_CAP`] characters.
+    pub(super) fn new(meta: &'a Metadata) -> MetaRef<'a> {
+        let (subject, subject_truncated) = cap(meta.subject.as_deref());
+        let (date, date_truncated) = cap(meta.date.as_deref());
+        MetaRef {
+            from: meta.from.as_ref().map(|f| {
+                let (address, a_cut) = cap(f.address.as_deref());
+                let (name, n_cut) = cap(f.name.as_deref());
+                FromRecord {
+                    address: address.map(Cow::Borrowed),
+                    name: name.map(Cow::Borrowed),
+                    truncated: a_cut || n_cut,
+                }
+            }),
+            subject,
+            subject_truncated,
+            date,
+            date_truncated,
+            date_utc: meta.date_utc.map(|d| DateUtc(d.rfc3339())),
+            meta,
+        }
+    }
+
+    /// [`MailRecord::headers`] and [`MailRecord::headers_truncated`]:
+    /// each `--header` name's values, at most [`HEADER_VALUES_CAP`] a
+    /// name, each cut to [`super::json::FIELD_CAP`] characters (`None`
+    /// without `--header`).
+    #[allow(clippy::type_complexity)]
+    pub fn headers(&self) -> (Option<Vec<(&'a str, Vec<&'a str>)>>, bool) {
+        let meta = self.meta;
+        if meta.header_names.is_empty() {
+            return (None, false);
+        }
+        let mut truncated = false;
+        let headers = meta
+            .headers()
+            .into_iter()
+            .map(|(n, v)| {
+                truncated |= v.len() > HEADER_VALUES_CAP;
+                let v = v.into_iter().take(HEADER_VALUES_CAP).map(|s| {
+                    let (s, cut) = json_fast::cap_str(s);
+                    truncated |= cut;
+                    s
+                });
+                (n, v.collect())
+            })
+            .collect();
+        (Some(headers), truncated)
+    }
+
+    /// The mail record holding these fields only (the message's own
+    /// fields left empty).
+    pub(super) fn to_record(&self) -> MailRecord<'a> {
+        let (headers, headers_truncated) = self.headers();
+        MailRecord {
+            from: self.from.clone(),
+            subject: self.subject.map(Cow::Borrowed),
+            subject_truncated: self.subject_truncated,
+            date: self.date.map(Cow::Borrowed),
+            date_truncated: self.date_truncated,
+            date_utc: self.date_utc.map(|d| Cow::Owned(d.as_str().to_owned())),
+            headers: headers.map(|h| {
+                h.into_iter()
+                    .map(|(n, v)| {
+                        (
+                            Cow::Borrowed(n),
+                            v.into_iter().map(Cow::Borrowed).collect(),
+                        )
+                    })
+                    .collect()
+            }),
+            headers_truncated,
+            ..empty_mail()
+        }
+    }
+}
+
+/// A mail record with no field set.
+fn empty_mail() -> MailRecord<'static> {
+    MailRecord {
+        message: 0,
+        message_offset: 0,
+        message_id: None,
+        message_id_truncated: false,
+        part: 0,
+        location: Cow::Borrowed(""),
+        encoding: Cow::Borrowed(""),
+        decoded: false,
+        from: None,
+        subject: None,
+        subject_truncated: false,
+        date: None,
+        date_truncated: false,
+        date_utc: None,
+        headers: None,
+        headers_truncated: false,
+    }
+}
+
+impl<'a> MailRef<'a> {
+    /// The `mail` object of the JSON output.
+    pub fn to_record(&self) -> MailRecord<'a> {
+        let base = match &self.meta {
+            Some(meta) => meta.to_record(),
+            None => empty_mail(),
+        };
+        MailRecord {
+            message: self.message,
+            message_offset: self.message_offset,
+            message_id: self.message_id.clone(),
+            message_id_truncated: self.message_id_truncated,
+            part: self.part,
+            location: Cow::Borrowed(self.location),
+            encoding: Cow::Borrowed(self.encoding),
+            decoded: self.decoded,
+            ..base
+        }
+    }
+}
+
+impl<'a> MatchRef<'a> {
+    /// The match record of the JSON output (`--json` writes it, and
+    /// [`Format::Records`](super::Format::Records) hands it out owned).
+    pub fn to_record(&self) -> MatchRecord<'a> {
+        self.clone().into_record()
+    }
+
+    /// [`MatchRef::to_record`], taking the record.
+    pub fn into_record(self) -> MatchRecord<'a> {
+        MatchRecord {
+            path: self.path,
+            path_escaped: self.path_escaped,
+            source: self.source,
+            offset: self.offset,
+            line: self.line,
+            column: self.column,
+            kind: Cow::Borrowed(self.kind),
+            url: self.url,
+            scheme: Cow::Borrowed(self.scheme),
+            host: self.host,
+            flags: self.flags.names().map(Cow::Borrowed).collect(),
+            defanged: self.defanged,
+            reference: self.reference,
+            mail: self.mail.as_ref().map(|m| Box::new(m.to_record())),
+            html: self.html.map(Box::new),
+            record: self.record.map(Box::new),
+        }
+    }
+}
