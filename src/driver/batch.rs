@@ -162,6 +162,11 @@ pub(super) struct Batch {
     /// message numbers relative to the slice, as a slice's batch), and
     /// whether that slice is its file's first.
     pub(super) sliced: Option<bool>,
+    /// A part of a relative slice (a `.warc.gz` slice, whose offsets
+    /// count from its start in the decompressed stream): the reporter
+    /// moves them by the bytes the slices before it inflated to, as
+    /// [`Driver::count_on`](super::config::Driver) moves a whole slice's.
+    pub(super) relative: bool,
     /// What is counted, not stored ([`Spare::count_for`]): rejected
     /// candidates in `rejected`, matches in `matched`, hits without
     /// their records.
@@ -526,6 +531,8 @@ pub(super) struct RangeCollect<'b, 'p> {
     /// Where parts go (none for a slice searched inside another unit),
     /// the slice's input, and whether it is its file's first slice.
     pub(super) part: Option<(Part<'p>, &'b Input, bool)>,
+    /// The slice's offsets are relative ([`Batch::relative`]).
+    pub(super) relative: bool,
     /// The run stopped, or the report wants no more of the input.
     pub(super) stopped: bool,
     /// A report that may stop wanting the input: the next part goes at
@@ -574,6 +581,7 @@ impl RangeCollect<'_, '_> {
         }
         let mut batch = self.batch.take_part(self.spare);
         batch.sliced = Some(*first);
+        batch.relative = self.relative;
         self.stopped = !part.send(input, batch);
     }
 }

@@ -638,6 +638,9 @@ impl<R: Report> Reporter<'_, R> {
             if batch.plain.is_some_and(|start| self.file.resume > start) {
                 return Ok(());
             }
+            if batch.relative {
+                batch.shift_offsets(self.file.bytes);
+            }
             batch.shift(self.file.lines, self.file.messages);
         }
         batch.report(input, self.report)?;

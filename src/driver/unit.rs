@@ -491,6 +491,7 @@ impl Driver {
             batch: &mut batch,
             spare: &self.spare,
             part: part.map(|p| (p, &slice.input, slice.first)),
+            relative: slice.reading.relative(),
             stopped: false,
             eager: Eager::default(),
         };
