@@ -3,8 +3,9 @@
 //! 30), as `input::read_ahead` does for other compressed input.
 //!
 //! The thread inflates straight into a batch buffer, window after window,
-//! and hands the batch over once it is nearly full: one message, and at
-//! most one wake-up, for about [`BATCH`] bytes, not one per window. A
+//! and hands the batch over once it is nearly full (the first ones
+//! sooner, [`FIRST`]): one message, and at most one wake-up, for about
+//! [`BATCH`] bytes, not one per window. A
 //! `.warc.gz` holds one member per record, a few KiB inflated each, and a
 //! window never spans two members (each window's position is its own), so
 //! a message per window was a message per record. Each window stays a
@@ -27,6 +28,12 @@ const BATCH: usize = 256 * 1024;
 /// A batch goes over once less than this is left in it (a member's
 /// inflate goes on into the next batch: a window is as long as the room).
 const ROOM: usize = 16 * 1024;
+
+/// The first batch goes over at this many bytes, each next one at twice
+/// the last, up to a full one: the reader starts after 16 KiB, not
+/// 256 KiB, inflated (a slice of a `.warc.gz` starts a thread of its own,
+/// about 10 MB inflated at `--slice-size`'s default).
+const FIRST: usize = 16 * 1024;
 
 /// A source's position: offset, member, member start, fresh.
 type At = (u64, Option<u64>, u64, bool);
@@ -159,6 +166,7 @@ impl<R: BufRead> Inflater<R> {
     /// is gone.
     fn run(&mut self, full: &SyncSender<Handed>, empty: &Receiver<Batch>) {
         let mut batch = Batch::default();
+        let mut due = FIRST;
         loop {
             if batch.bytes.len() < BATCH {
                 batch.bytes.resize(BATCH, 0);
@@ -184,8 +192,11 @@ impl<R: BufRead> Inflater<R> {
                 }
                 Err(e) => Some(Handed::Fault(e, self.at)),
             };
-            let room = BATCH - batch.segs.last().map_or(0, |s| s.0);
-            if (room < ROOM || last.is_some()) && !batch.segs.is_empty() {
+            let used = batch.segs.last().map_or(0, |s| s.0);
+            if (used >= due || BATCH - used < ROOM || last.is_some())
+                && used > 0
+            {
+                due = (due * 2).min(BATCH);
                 let mut next = empty.try_recv().unwrap_or_default();
                 next.segs.clear();
                 let done = std::mem::replace(&mut batch, next);
