@@ -177,7 +177,8 @@ pub(crate) fn may_name(hay: &[u8], dot: usize, floor: usize) -> bool {
         _ => false,
     };
     www && (start == floor
-        || hay.get(start - 1).is_some_and(|&b| opens_name(b)))
+        || hay.get(start - 1).is_some_and(|&b| opens_name(b))
+        || word_opener(hay, start - 1, floor))
         && hay
             .get(dot + 1)
             .is_none_or(|&b| b.is_ascii_alphanumeric() || b >= 0xC2)
@@ -190,6 +191,30 @@ pub(crate) fn may_name(hay: &[u8], dot: usize, floor: usize) -> bool {
 #[inline]
 fn opens_name(b: u8) -> bool {
     CLASS[usize::from(b)] & OPENS != 0
+}
+
+/// Whether the byte at `p` is a `=` or `:` that begins a word (at the
+/// floor or after whitespace: ` =example.net`, `\n:www.example.org`).
+/// Glued to a word, either is part of something else (`?u=example.com`,
+/// `x:example.com`, `host:port`); at a word's start no key, scheme
+/// (RFC 3986 §3.1: letters before its `:`) or host stands before it, so
+/// the name after it starts a word of its own. A `=` and two uppercase
+/// hex digits is a quoted-printable escape (RFC 2045 §6.7, rule 1:
+/// `=3Dwww.…` is `=www.…` encoded), not an opener; nor is one that
+/// begins a line after a soft line break (rule 5: `http=` then
+/// `://www.…` is one word).
+#[inline]
+fn word_opener(hay: &[u8], p: usize, floor: usize) -> bool {
+    let qp = |b: Option<&u8>| {
+        b.is_some_and(|&b| b.is_ascii_digit() || (b'A'..=b'F').contains(&b))
+    };
+    (hay.get(p) == Some(&b':')
+        || hay.get(p) == Some(&b'=')
+            && !(qp(hay.get(p + 1)) && qp(hay.get(p + 2))))
+        && (p == floor
+            || p > floor
+                && hay.get(p - 1).is_some_and(|b| b.is_ascii_whitespace()))
+        && !qp_continuation(hay, p)
 }
 
 /// Longest DNS label (RFC 1034 §3.1).
@@ -252,6 +277,7 @@ pub(crate) fn host_start(
         at == floor
             || hay.get(at.wrapping_sub(1)).is_some_and(|&b| opens_name(b))
                 && !idn::after_latin_letter(hay, at)
+            || at > floor && word_opener(hay, at - 1, floor)
     };
     if opens(s) {
         return Some((s, Opened::Name));

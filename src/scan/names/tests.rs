@@ -119,6 +119,33 @@ fn quoted_string_local_parts() {
     }
 }
 
+/// A `=` or `:` that begins a word opens a name (anchorme.js's
+/// `PS =example.net, PE`); glued to a word it is a value's or a token's
+/// tail, and `=` with two uppercase hex digits is a quoted-printable
+/// escape (RFC 2045 §6.7).
+#[test]
+fn names_after_a_word_opening_equals_or_colon() {
+    assert_eq!(
+        finds("PS =example.net, PE :www.example.org/x\n=sub.example.com"),
+        [
+            ("example.net".into(), Kind::Domain),
+            ("www.example.org/x".into(), Kind::Www),
+            ("sub.example.com".into(), Kind::Domain)
+        ]
+    );
+    for text in [
+        "a=example.net",
+        "x:example.com",
+        "?u=www.example.com",
+        "=3Dwww.example.com",
+        " =3Dexample.com",
+        "==example.net",
+        "SRC=3D\"http=\n://www.example.com/x.gif\"",
+    ] {
+        assert_eq!(finds(text), [], "{text}");
+    }
+}
+
 #[test]
 fn www_names() {
     let got = finds("see www.example.com/page and (WWW.Example.org).");
