@@ -42,6 +42,7 @@
 //! the summary with the adds still waiting made.
 
 use super::hll::hash64;
+use crate::filter::same_bytes as same;
 use std::borrow::Cow;
 
 /// Keys counted exactly before the first eviction: `2 × CAPACITY`
@@ -418,39 +419,6 @@ impl TopK {
     }
 }
 
-/// `a == b` for keys of the same length, without a call to `memcmp` for
-/// the short keys hosts and TLDs nearly always are (up to 16 bytes): two
-/// overlapping words of 8 (or 4) bytes compared, or bytes 0, n/2 and
-/// n-1 of 1 to 3, as [`hash64`] reads its tail.
-#[inline]
-fn same(a: &[u8], b: &[u8]) -> bool {
-    let n = a.len();
-    let w4 = |s: &[u8], i: usize| {
-        s.get(i..i + 4)
-            .and_then(|w| <[u8; 4]>::try_from(w).ok())
-            .map(u32::from_ne_bytes)
-    };
-    let w8 = |s: &[u8], i: usize| {
-        s.get(i..i + 8)
-            .and_then(|w| <[u8; 8]>::try_from(w).ok())
-            .map(u64::from_ne_bytes)
-    };
-    if n != b.len() {
-        return false;
-    }
-    match n {
-        0 => true,
-        1..=3 => {
-            a.first() == b.first()
-                && a.get(n / 2) == b.get(n / 2)
-                && a.last() == b.last()
-        }
-        4..=8 => w4(a, 0) == w4(b, 0) && w4(a, n - 4) == w4(b, n - 4),
-        9..=16 => w8(a, 0) == w8(b, 0) && w8(a, n - 8) == w8(b, n - 8),
-        _ => a == b,
-    }
-}
-
 /// A [`TopK`] with no add waiting in its batch: what it counted.
 #[derive(Debug)]
 pub struct Settled<'a>(Cow<'a, TopK>);
@@ -667,24 +635,6 @@ mod tests {
                 want.sort();
                 assert_eq!(got, want, "{i}");
                 assert_eq!(t.settled().max_error(), m.floor);
-            }
-        }
-    }
-
-    #[test]
-    fn same_is_equality() {
-        let a: Vec<u8> = (0..40u8).map(|i| b'a' + i % 26).collect();
-        for n in 0..=a.len() {
-            let key = &a[..n];
-            let copy = key.to_vec();
-            assert!(same(key, copy.as_slice()), "{n}");
-            for at in 0..n {
-                let mut other = key.to_vec();
-                other[at] ^= 0x20;
-                assert!(!same(key, &other), "{n} {at}");
-            }
-            if n > 0 {
-                assert!(!same(key, &a[..n - 1]), "{n}");
             }
         }
     }
