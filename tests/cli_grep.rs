@@ -309,6 +309,23 @@ fn line_prints_the_line_of_each_url_once() {
     assert_eq!(stdout(&o), "six <URL:http://w.example/\n   more> end\n");
 }
 
+/// grep's `-o`: only the URLs, which urlgrep prints by default; the last
+/// of `-o` and `--line` wins, and `-o` drops context.
+#[test]
+fn only_matching_is_the_default_and_the_last_of_it_and_line_wins() {
+    let dir = file("c.txt", TEXT.as_bytes());
+    let urls = stdout(&run_in(dir.path(), &["c.txt"], b""));
+    assert!(urls.starts_with("http://a.example/x\n"), "{urls}");
+    for args in [&["-o"][..], &["--line", "-o"], &["-o", "-C", "1"]] {
+        let o = run_in(dir.path(), &[args, &["c.txt"]].concat(), b"");
+        assert_eq!((stdout(&o), code(&o)), (urls.clone(), 0), "{args:?}");
+    }
+    let lines = stdout(&run_in(dir.path(), &["--line", "c.txt"], b""));
+    assert_ne!(lines, urls);
+    let o = run_in(dir.path(), &["-o", "--line", "c.txt"], b"");
+    assert_eq!(stdout(&o), lines);
+}
+
 #[test]
 fn context_lines_as_grep() {
     let dir = file("c.txt", TEXT.as_bytes());

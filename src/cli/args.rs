@@ -102,6 +102,11 @@ pub struct Args {
     #[arg(short = 'u', long)]
     pub unique: bool,
 
+    /// Print only each URL, not its line (the default; as grep -o). The
+    /// last of -o and --line wins; -o also drops -A, -B and -C.
+    #[arg(short = 'o', long, overrides_with = "line")]
+    pub only_matching: bool,
+
     /// Print the number of URLs in each file instead of the URLs.
     #[arg(short = 'c', long)]
     pub count: bool,

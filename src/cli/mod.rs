@@ -201,7 +201,8 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
     let c = args.context;
     let before = args.before_context.or(c);
     let after = args.after_context.or(c);
-    let line_mode = args.line || before.is_some() || after.is_some();
+    let line_mode = !args.only_matching
+        && (args.line || before.is_some() || after.is_some());
     if line_mode && stdin_taken {
         bail!(
             "--line (and -A/-B/-C) reads each input again for its lines: \
