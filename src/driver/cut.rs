@@ -14,8 +14,9 @@ use std::sync::Arc;
 
 impl Driver {
     /// The slices of a big regular `file` of `size` bytes, or `None` when
-    /// it is searched whole (streamed): compressed, one mail message, raw
-    /// repair, or a line too long to split at. No slices at all when it
+    /// it is searched whole (streamed): compressed (a `.warc.gz` too, for
+    /// one worker), one mail message, raw repair, or a line too long to
+    /// split at. No slices at all when it
     /// is a binary file to skip ([`How::Skip`]).
     pub(super) fn cut(
         &self,
@@ -34,7 +35,16 @@ impl Driver {
             // A container that reads its input compressed may cut it (a
             // `.warc.gz` at its members); other compressed input is
             // streamed.
-            self.containers.reads_compressed(head)?
+            let reading = self.containers.reads_compressed(head)?;
+            if self.threads == 1 {
+                // One worker would search the slices one after another,
+                // each starting an inflating thread of its own and
+                // draining it at its end, the worker alone on the last
+                // batches: streamed whole, the file has one such thread
+                // and one drain (issue 30).
+                return None;
+            }
+            reading
         } else {
             match self.how(input, head) {
                 How::Skip => return Some(Vec::new()),

@@ -337,3 +337,44 @@ fn the_read_ahead_finds_what_the_decoder_gives() {
         }
     }
 }
+
+/// A `.warc.gz` bigger than a slice: cut at its gzip members for two
+/// workers, streamed whole for one, which would search the slices one
+/// after another, starting and draining an inflating thread for each
+/// (issue 30).
+#[test]
+fn a_web_archive_is_cut_for_two_workers_and_streamed_for_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.warc.gz");
+    let mut gz = Vec::new();
+    for k in 0..400 {
+        let body = format!("see http://h{k}.example/p and more words\r\n");
+        let record = format!(
+            "WARC/1.0\r\nWARC-Type: resource\r\n\
+             WARC-Record-ID: <urn:uuid:{k}>\r\n\
+             Content-Type: text/plain\r\nContent-Length: {}\r\n\r\n{body}\r\n\r\n",
+            body.len()
+        );
+        gz.extend(gzip(record.as_bytes()));
+    }
+    std::fs::write(&path, &gz).unwrap();
+    let size = gz.len() as u64;
+    let input = Input {
+        source: Source::Path(path.clone()),
+        size: Some(size),
+        regular: true,
+        walked: false,
+        anchor: None,
+    };
+    let cut = |threads| {
+        let d = Driver::builder()
+            .threads(threads)
+            .slice_size(4096)
+            .web_archives(true)
+            .build(Finder::new());
+        let file = std::fs::File::open(&path).unwrap();
+        d.cut(&input, file, size).map(|s| s.len())
+    };
+    assert!(cut(2).is_some_and(|n| n > 4), "{:?}", cut(2));
+    assert_eq!(cut(1), None);
+}
