@@ -4,6 +4,7 @@
 
 use super::batch::{Batch, Parts};
 use super::config::Driver;
+use super::tests::file_input;
 use crate::container::MailMode;
 use crate::input::{Input, Source};
 use crate::search::buffer::Buffer;
@@ -172,13 +173,7 @@ fn a_file_that_shrank_is_searched_to_its_end_and_says_so() {
     let d = driver(MailMode::Off, false);
     // The walk saw it bigger than it is now.
     let size = text.len() as u64 + 5000;
-    let input = Input {
-        source: Source::Path(path.clone()),
-        size: Some(size),
-        regular: true,
-        walked: false,
-        anchor: None,
-    };
+    let input = file_input(&path, Some(size));
     let (batch, err) =
         d.search_whole(&input, &mut Buffer::default(), &mut Keep::default());
     let err = err.expect("a warning");
@@ -200,13 +195,7 @@ fn slices_of_a_file_that_shrank_keep_what_was_read() {
             .mail_mode(MailMode::Auto)
             .build(Finder::new());
         let size = text.len() as u64;
-        let input = Input {
-            source: Source::Path(path.clone()),
-            size: Some(size),
-            regular: true,
-            walked: false,
-            anchor: None,
-        };
+        let input = file_input(&path, Some(size));
         let file = std::fs::File::open(&path).unwrap();
         let slices = d.cut(&input, file, size).expect("sliced");
         // Cut to a bit more than half, in the middle of a slice.
@@ -273,13 +262,7 @@ fn a_small_gzip_file_that_shrank_says_so() {
     let gz = gzip(&lines(20_000));
     let keep = gz.len() / 2;
     std::fs::write(&path, &gz[..keep]).unwrap();
-    let input = Input {
-        source: Source::Path(path.clone()),
-        size: Some(gz.len() as u64),
-        regular: true,
-        walked: false,
-        anchor: None,
-    };
+    let input = file_input(&path, Some(gz.len() as u64));
     let d = driver(MailMode::Off, false);
     let mut parts = Keep::default();
     let (batch, err) =
@@ -359,13 +342,7 @@ fn a_web_archive_is_cut_for_two_workers_and_streamed_for_one() {
     }
     std::fs::write(&path, &gz).unwrap();
     let size = gz.len() as u64;
-    let input = Input {
-        source: Source::Path(path.clone()),
-        size: Some(size),
-        regular: true,
-        walked: false,
-        anchor: None,
-    };
+    let input = file_input(&path, Some(size));
     let cut = |threads| {
         let d = Driver::builder()
             .threads(threads)

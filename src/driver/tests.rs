@@ -51,6 +51,18 @@ impl Report for Record {
     }
 }
 
+/// A regular file named on the command line (not walked), of `size`
+/// bytes when the walk saw it.
+pub(super) fn file_input(path: &std::path::Path, size: Option<u64>) -> Input {
+    Input {
+        source: Source::Path(path.to_path_buf()),
+        size,
+        regular: true,
+        walked: false,
+        anchor: None,
+    }
+}
+
 fn text() -> Vec<u8> {
     let mut t = Vec::new();
     for i in 0..400 {
@@ -267,13 +279,7 @@ fn pseudo_file_is_read_to_its_end() {
     };
     assert!(want.len() > 64, "{}", want.len());
     let d = Driver::builder().threads(2).slice_size(16).build(Finder::new());
-    let input = Input {
-        source: Source::Path(path),
-        size: None,
-        regular: true,
-        walked: false,
-        anchor: None,
-    };
+    let input = file_input(&path, None);
     let mut r = Record::default();
     d.run([Ok(input)], &mut r).unwrap();
     assert_eq!(r.0.last(), Some(&format!("end {} None", want.len())));
@@ -348,13 +354,7 @@ fn a_stopped_run_stops_reading() {
     let path = dir.path().join("big");
     std::fs::write(&path, &text).unwrap();
     let d = Driver::builder().threads(1).slice_size(4096).build(Finder::new());
-    let input = Input {
-        source: Source::Path(path.clone()),
-        size: None,
-        regular: true,
-        walked: false,
-        anchor: None,
-    };
+    let input = file_input(&path, None);
     let mut stop = Stop(0);
     let file = File::open(&path).unwrap();
     let size = text.len() as u64;
@@ -536,13 +536,7 @@ fn a_long_mbox_slice_sends_its_matches_in_bounded_parts() {
         .mail_mode(MailMode::Auto)
         .build(Finder::new());
     let size = std::fs::metadata(&path).unwrap().len();
-    let input = Input {
-        source: Source::Path(path.clone()),
-        size: Some(size),
-        regular: true,
-        walked: false,
-        anchor: None,
-    };
+    let input = file_input(&path, Some(size));
     let slices = d.cut(&input, File::open(&path).unwrap(), size).unwrap();
     let hold = super::unit::MAIL_SLICE_HOLD;
     let long = slices.iter().find(|s| s.end - s.start > hold).unwrap();
@@ -681,13 +675,7 @@ fn a_plain_slice_sends_its_hits_in_bounded_parts() {
         .slice_size(text.len() / 2)
         .build(Finder::new());
     let size = text.len() as u64;
-    let input = Input {
-        source: Source::Path(path.clone()),
-        size: Some(size),
-        regular: true,
-        walked: false,
-        anchor: None,
-    };
+    let input = file_input(&path, Some(size));
     let slices = d.cut(&input, File::open(&path).unwrap(), size).unwrap();
     assert_eq!(slices.len(), 2);
     let first = &slices[0];
@@ -801,13 +789,7 @@ fn a_spilled_slice_is_scanned_again_in_bounded_parts() {
     let text = dense_wrapped(50_000);
     std::fs::write(&path, &text).unwrap();
     let size = text.len() as u64;
-    let input = Input {
-        source: Source::Path(path.clone()),
-        size: Some(size),
-        regular: true,
-        walked: false,
-        anchor: None,
-    };
+    let input = file_input(&path, Some(size));
     let mut buf = Buffer::default();
     let mut spilled = 0;
     for slice in (0..40).map(|k| text.len() / 2 + 7 * k) {
