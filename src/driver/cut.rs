@@ -142,12 +142,7 @@ impl Driver {
         batch: &mut Batch,
     ) {
         file.resume = file.resume.max(batch.resume);
-        // A slice whose offsets count from its own start in the
-        // decompressed stream moves by what the slices before it held.
-        if slice.reading.relative() {
-            batch.shift_offsets(file.bytes);
-        }
-        batch.shift(file.lines, file.messages);
+        file.place(batch, slice.reading.relative());
         file.lines += batch.newlines;
         file.bytes += batch.bytes;
         file.messages += batch.messages;

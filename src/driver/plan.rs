@@ -60,6 +60,20 @@ pub(super) struct FileState {
     pub(super) skip: bool,
 }
 
+impl FileState {
+    /// Moves a slice's batch (or a part of it) by what the slices before
+    /// it held: its line and message numbers, and its offsets when they
+    /// count from the slice's own start in the decompressed stream
+    /// (`relative`: a `.warc.gz`'s slices). The one place both the join
+    /// of a whole slice and a part sent before its slice ends do it.
+    pub(super) fn place(&self, batch: &mut Batch, relative: bool) {
+        if relative {
+            batch.shift_offsets(self.bytes);
+        }
+        batch.shift(self.lines, self.messages);
+    }
+}
+
 /// Cuts the inputs into units, in order.
 pub(super) struct Planner<'d, I> {
     pub(super) driver: &'d Driver,

@@ -638,10 +638,7 @@ impl<R: Report> Reporter<'_, R> {
             if batch.plain.is_some_and(|start| self.file.resume > start) {
                 return Ok(());
             }
-            if batch.relative {
-                batch.shift_offsets(self.file.bytes);
-            }
-            batch.shift(self.file.lines, self.file.messages);
+            self.file.place(batch, batch.relative);
         }
         batch.report(input, self.report)?;
         self.report.progress(batch.raw);
