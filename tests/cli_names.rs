@@ -175,6 +175,48 @@ fn max_count_stops_reading_the_input() {
     assert_eq!(code(&o), 2, "{}", stderr(&o));
 }
 
+/// Under `-m` an input's `end` and the `summary` count the bytes and
+/// messages up to the URL that reached the count, not as far as the
+/// reading got (which depends on buffers, slices and threads): a file, a
+/// stream and any slice size give the same records.
+#[test]
+fn max_count_end_counts_do_not_depend_on_the_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut mbox = Vec::new();
+    for i in 0..20_000 {
+        mbox.extend_from_slice(
+            format!(
+                "From a@b.example Mon Jan  1 00:00:00 2001\n\
+                 Subject: {i}\n\nsee http://h{i}.example/p and more text\n\n"
+            )
+            .as_bytes(),
+        );
+    }
+    std::fs::write(dir.path().join("box"), &mbox).unwrap();
+    let tail = |o: &std::process::Output| {
+        let out = stdout(o);
+        let lines: Vec<&str> = out.lines().collect();
+        lines[lines.len().saturating_sub(2)..].join("\n")
+    };
+    let m = ["-m", "1000", "--json"];
+    let file = run_in(dir.path(), &[&m[..], &["box"]].concat(), b"");
+    let want = tail(&file).replace("\"path\":\"box\",", "");
+    assert!(want.contains("\"messages\":1000"), "{want}");
+    assert!(want.contains("\"matches\":1000"), "{want}");
+    for args in [
+        &["-j1", "-"][..],
+        &["-j2", "--slice-size", "65536", "box"],
+        &["-j2", "--slice-size", "4093", "box"],
+    ] {
+        let o = run_in(dir.path(), &[&m[..], args].concat(), &mbox);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        let got = tail(&o)
+            .replace("\"path\":\"box\",", "")
+            .replace("\"path\":\"-\",\"source\":\"<stdin>\",", "");
+        assert_eq!(got, want, "{args:?}");
+    }
+}
+
 #[test]
 fn files_from_nul_separated() {
     let (dir, names) = tree();

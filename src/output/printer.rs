@@ -91,6 +91,9 @@ pub struct Printer<W, E> {
     found: bool,
     errors: u64,
     cur: Tally,
+    /// Where `-m`'s count of the current input was reached: the end of
+    /// that URL, and the index of its record.
+    stop: Option<(u64, Option<u64>)>,
     /// Some input was searched as mail.
     mail: bool,
 }
@@ -124,6 +127,7 @@ impl<W: Write, E: Write> Printer<W, E> {
             found: false,
             errors: 0,
             cur: Tally::default(),
+            stop: None,
             mail: false,
         }
     }
@@ -211,9 +215,23 @@ impl<W: Write, E: Write> Printer<W, E> {
     }
 }
 
+/// Notes in `stop` where `-m`'s count (`max`) is reached: at the hit that
+/// makes `seen` reach it.
+fn note_stop(
+    stop: &mut Option<(u64, Option<u64>)>,
+    max: Option<u64>,
+    seen: u64,
+    hit: &Hit<'_>,
+) {
+    if stop.is_none() && max == Some(seen) {
+        *stop = Some((hit.at.end, hit.record.map(|r| r.index)));
+    }
+}
+
 impl<W: Write, E: Write> Report for Printer<W, E> {
     fn begin(&mut self, input: &Input) -> io::Result<()> {
         self.cur = Tally::default();
+        self.stop = None;
         let cx = Ctx { opts: &self.opts };
         self.emit.begin(&mut self.out, &cx, input)
     }
@@ -262,6 +280,8 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
         }
         self.cur.matches += 1;
         self.found = true;
+        let seen = self.seen();
+        note_stop(&mut self.stop, self.opts.max_count, seen, hit);
         if tallies {
             let url = Url { input, hit, text: hit.url, scheme: &scheme };
             return self.emit.url(&mut self.out, &cx, &url);
@@ -271,6 +291,8 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
             return Ok(());
         }
         self.cur.printed += 1;
+        let seen = self.seen();
+        note_stop(&mut self.stop, self.opts.max_count, seen, hit);
         let url = Url { input, hit, text: &text, scheme: &scheme };
         self.emit.url(&mut self.out, &cx, &url)?;
         if self.opts.line_buffered {
@@ -376,6 +398,27 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
 
     fn end(&mut self, input: &Input, done: &InputDone) -> io::Result<()> {
         let cur = std::mem::take(&mut self.cur);
+        // Stopped by `-m`: searched up to the URL that reached the count
+        // (and its record), not as far as the reading went, which
+        // depends on buffers and slices: a file, a stream and any
+        // `-j`/slice size give the same numbers.
+        let stopped;
+        let done = match self.stop.take() {
+            Some((end, index)) => {
+                // (A slice's count may not have reached the report when
+                // it stopped: the hit's own numbers, not the smaller of
+                // the two.)
+                stopped = InputDone {
+                    bytes: end,
+                    messages: done
+                        .messages
+                        .map(|n| index.map_or(n, |i| i + 1)),
+                    ..*done
+                };
+                &stopped
+            }
+            None => done,
+        };
         if let Some(n) = done.messages {
             self.mail = true;
             self.totals.messages += n;
