@@ -368,6 +368,91 @@ fn outputs_counts_after_the_filter() {
     assert_eq!(stdout(&o), "");
 }
 
+/// `-c`, `-l` and `--files-without-match` under a selection (a filter,
+/// `--kind`, `--scheme`, `--redact`) say what the URLs printed say, file
+/// by file, with the same exit status, on every path (a text, a mail
+/// spool, a gzip read as a stream, a file without a kept URL), at one
+/// thread and two: the driver counts what the selection keeps without
+/// reporting each URL (issue 32).
+#[test]
+fn outputs_counts_and_lists_equal_the_urls_printed() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let text = generated();
+    let mut mbox =
+        b"From a@b Mon Jan  1 00:00:00 2001\nSubject: x\n\n".to_vec();
+    mbox.extend_from_slice(&text);
+    mbox.extend_from_slice(b"\nFrom a@b Mon Jan  1 00:00:00 2001\n\n");
+    mbox.extend_from_slice(&text);
+    let mut gz =
+        flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(&text).expect("gzip");
+    let list = dir.path().join("list");
+    std::fs::write(&list, DOMAINS.join("\n")).expect("the list");
+    let files = [
+        ("a.txt", text.clone()),
+        ("b.mbox", mbox),
+        ("c.txt.gz", gz.finish().expect("gzip")),
+        (
+            "d.txt",
+            b"http://evil.net/ ftp://evil.net/ x:y http://a:99999/".to_vec(),
+        ),
+    ];
+    let mut paths = Vec::new();
+    for (name, bytes) in &files {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).expect("a file");
+        paths.push(p(&path).to_owned());
+    }
+    let selections: [&[&str]; 6] = [
+        &["--host", "example.com"],
+        &["--host-file", p(&list)],
+        &["--exclude-host", "evil.net", "--kind", "bare,angle"],
+        &["--scheme", "FTP,mailto"],
+        &["--redact", "-e", "[*]{3}"],
+        &["--kind", "quoted"],
+    ];
+    for selection in selections {
+        for jobs in ["-j1", "-j2"] {
+            let with = |more: &[&str]| {
+                let mut args = vec!["-H", jobs];
+                args.extend_from_slice(selection);
+                args.extend_from_slice(more);
+                args.extend(paths.iter().map(String::as_str));
+                let o = run(&args, b"");
+                assert!(o.stderr.is_empty(), "{args:?}: {}", stderr(&o));
+                (stdout(&o), o.status.code())
+            };
+            let (urls, status) = with(&[]);
+            let per_file: Vec<usize> = paths
+                .iter()
+                .map(|path| {
+                    let prefix = format!("{path}:");
+                    urls.lines().filter(|l| l.starts_with(&prefix)).count()
+                })
+                .collect();
+            let at = format!("{selection:?} {jobs}");
+            let counts: String = paths
+                .iter()
+                .zip(&per_file)
+                .map(|(path, n)| format!("{path}:{n}\n"))
+                .collect();
+            assert_eq!(with(&["-c"]), (counts, status), "{at}");
+            let listed = |with_urls: bool| -> String {
+                let names = paths.iter().zip(&per_file);
+                names
+                    .filter(|(_, n)| (**n > 0) == with_urls)
+                    .map(|(path, _)| format!("{path}\n"))
+                    .collect()
+            };
+            assert_eq!(with(&["-l"]), (listed(true), status), "{at}");
+            let without = listed(false);
+            let found = Some(if without.is_empty() { 1 } else { 0 });
+            let got = with(&["--files-without-match"]);
+            assert_eq!(got, (without, found), "{at}");
+        }
+    }
+}
+
 #[test]
 fn outputs_redacted_text_is_matched() {
     let input = b"ftp://me:secret@h.example/f\n";

@@ -11,7 +11,7 @@ use std::io::{self, Write};
 use std::time::{Duration, Instant};
 use urlgrep::input::{Input, InputError};
 use urlgrep::output::Printer;
-use urlgrep::{Hit, InputDone, Report, Wants};
+use urlgrep::{Hit, InputDone, Pick, Report, Wants};
 
 /// A run shorter than this shows no progress bar.
 const LONG_RUN: Duration = Duration::from_millis(1500);
@@ -185,6 +185,10 @@ impl<W: Write, E: Write> Report for Progress<W, E> {
 
     fn wants_records(&self) -> bool {
         self.printer.wants_records()
+    }
+
+    fn counts_only_if(&self) -> Option<Pick> {
+        self.printer.counts_only_if()
     }
 
     fn progress(&mut self, bytes: u64) {

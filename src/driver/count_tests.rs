@@ -5,11 +5,13 @@
 //! as a stream).
 
 use super::config::Driver;
-use super::report::{Hit, InputDone, Report};
+use super::report::{Hit, InputDone, Pick, Report};
 use crate::container::MailMode;
 use crate::input::{self, Input, InputError};
 use crate::search::Finder;
 use std::io::{self, Write};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 /// What a report saw, and what it says it reads.
 #[derive(Default)]
@@ -22,6 +24,14 @@ struct Seen {
     /// It reads each match, each record.
     matches: bool,
     records: bool,
+    /// It only counts the rejected candidates.
+    counts_rejects: bool,
+    /// Rejected candidates counted.
+    rejected: u64,
+    /// What it counts ([`Report::counts_only_if`]); of the hits it is
+    /// given, how many matches and rejects this keeps.
+    pick: Option<Pick>,
+    picked: (u64, u64),
 }
 
 impl Seen {
@@ -36,6 +46,12 @@ impl Report for Seen {
         Ok(())
     }
     fn hit(&mut self, _: &Input, h: &Hit<'_>) -> io::Result<()> {
+        if self.pick.as_ref().is_some_and(|pick| pick(h)) {
+            match h.reject {
+                None => self.picked.0 += 1,
+                Some(_) => self.picked.1 += 1,
+            }
+        }
         self.hits.push(format!(
             "{} {:?} reject {:?} record {:?}",
             h.at.start,
@@ -67,6 +83,16 @@ impl Report for Seen {
     }
     fn wants_records(&self) -> bool {
         self.records
+    }
+    fn wants_rejects(&self) -> bool {
+        !self.counts_rejects
+    }
+    fn rejects_counted(&mut self, _: &Input, n: u64) -> io::Result<()> {
+        self.rejected += n;
+        Ok(())
+    }
+    fn counts_only_if(&self) -> Option<Pick> {
+        self.pick.clone()
     }
 }
 
@@ -172,5 +198,62 @@ fn hits_without_records_when_none_are_read() {
             run(path, threads, slice, MailMode::Auto, Seen::new(true, false));
         assert!(got.hits == want, "{threads} {slice}: the hits differ");
         assert_eq!(got.counted, 0);
+    }
+}
+
+/// A report that counts only what its [`Pick`] keeps is given the
+/// number of matches and rejected candidates the pick keeps of those it
+/// would have been given, on every path; the pick sees each hit as the
+/// report would, its record only when the report reads records (issue
+/// 32: `-c --host` stored, copied and reported each match to count it).
+#[test]
+fn only_picked_candidates_are_counted() {
+    let dir = folder(20_000);
+    let path = dir.path();
+    // Hits with a record, as the pick saw them.
+    let with_record = Arc::new(AtomicU64::new(0));
+    let seen = Arc::clone(&with_record);
+    let pick: Pick = Arc::new(move |h: &Hit<'_>| {
+        if h.record.is_some() {
+            seen.fetch_add(1, Ordering::Relaxed);
+        }
+        match h.host {
+            Some(host) => host.ends_with(b"7.ex") || host.starts_with(b"l"),
+            None => h.url.len().is_multiple_of(3),
+        }
+    });
+    let picking = |matches: bool, records: bool| Seen {
+        pick: Some(Arc::clone(&pick)),
+        counts_rejects: !matches,
+        ..Seen::new(matches, records)
+    };
+    for mode in [MailMode::Auto, MailMode::Off] {
+        let all = run(path, 1, 1 << 30, mode, picking(true, true));
+        let (matches, rejects) = all.picked;
+        // r7, r17, … r19997 and the last in each copy.
+        assert_eq!(matches, 2 * (2_000 + 1), "{mode:?}");
+        if mode == MailMode::Off {
+            assert!(rejects > 1_000, "{rejects}");
+        }
+        for (threads, slice) in [(1, 1 << 30), (2, 4096), (3, 333), (1, 64)] {
+            let at = format!("{mode:?} {threads} {slice}");
+            for records in [true, false] {
+                with_record.store(0, Ordering::Relaxed);
+                let got =
+                    run(path, threads, slice, mode, picking(false, records));
+                assert_eq!(
+                    (got.counted, got.rejected),
+                    (matches, rejects),
+                    "{at}"
+                );
+                assert_eq!(got.per_input, [matches / 2; 2], "{at}");
+                assert!(got.hits.is_empty(), "{at}: {:?}", got.hits.first());
+                let framed = with_record.load(Ordering::Relaxed);
+                match (records, mode) {
+                    (true, MailMode::Auto) => assert!(framed > 0, "{at}"),
+                    _ => assert_eq!(framed, 0, "{at}"),
+                }
+            }
+        }
     }
 }

@@ -42,4 +42,4 @@ mod tests;
 mod unit;
 
 pub use config::{Driver, DriverBuilder};
-pub use report::{Hit, InputDone, Report, Wants};
+pub use report::{Hit, InputDone, Pick, Report, Wants};

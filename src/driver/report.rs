@@ -6,6 +6,12 @@ use crate::parse::{Reject, Scheme};
 use crate::scan::{Flags, Kind};
 use crate::search::Position;
 use std::io;
+use std::sync::Arc;
+
+/// Which candidates a report counts ([`Report::counts_only_if`]): those
+/// for which it returns `true`. It is asked on the worker that found
+/// each candidate, so it must not depend on what was reported before.
+pub type Pick = Arc<dyn Fn(&Hit<'_>) -> bool + Send + Sync>;
 
 /// One candidate as the driver reports it: a match when `reject` is
 /// `None`.
@@ -149,6 +155,20 @@ pub trait Report {
     /// that wraps another must pass this on. By default, `true`.
     fn wants_records(&self) -> bool {
         true
+    }
+
+    /// Which of the candidates the driver counts rather than reports
+    /// (when [`Report::wants_matches`] or [`Report::wants_rejects`] said
+    /// `false`) it counts (asked once, before the run): with a [`Pick`],
+    /// only those it keeps, asked as each is found; given the hit as
+    /// [`Report::hit`] would be, but for [`Hit::record`], which it is
+    /// given only when [`Report::wants_records`] says `true`. A report
+    /// whose count depends on a selection that reads each candidate
+    /// alone (`-c` with `--host`) can then say it only counts them. A
+    /// report that wraps another must pass this on. By default, `None`:
+    /// every candidate is counted.
+    fn counts_only_if(&self) -> Option<Pick> {
+        None
     }
 }
 

@@ -265,7 +265,7 @@ impl Driver {
         part: Part<'_>,
     ) -> (Box<Batch>, Option<InputError>) {
         let mut batch = Box::<Batch>::default();
-        batch.counts = self.spare.counts();
+        self.spare.count_in(&mut batch);
         batch.compression = Some(format);
         batch.opened = true;
         let mut counted = Counted { rdr, bytes: 0, shared: None };

@@ -15,14 +15,13 @@ mod records;
 mod stats_report;
 
 use super::emit::{Ctx, Emit, Run, Tally, Url};
-use super::escape::{self, json_text};
+use super::escape;
 use super::options::{Format, PrinterOptions};
 use super::record_visitor::RecordVisitor;
-use super::select::Selection;
+use super::select::{scheme_of, Selection};
 use super::stats::Counts;
-use crate::driver::{Hit, InputDone, Report, Wants};
+use crate::driver::{Hit, InputDone, Pick, Report, Wants};
 use crate::input::{Input, InputError};
-use crate::parse;
 use context::ContextLines;
 use count::CountLines;
 use files::FileNames;
@@ -173,33 +172,6 @@ impl<W: Write, E: Write> Printer<W, E> {
         let cx = Ctx { opts: &self.opts };
         self.emit.finish(&mut self.out, &cx, &run)?;
         self.out.flush()
-    }
-}
-
-/// The lower-case scheme name as written in `url`.
-fn scheme_of(url: &[u8]) -> Cow<'_, str> {
-    // Nearly every URL: no search for its colon.
-    if url.starts_with(b"http:") {
-        return Cow::Borrowed("http");
-    }
-    if url.starts_with(b"https:") {
-        return Cow::Borrowed("https");
-    }
-    let name = parse::scheme_name(url);
-    // The schemes of nearly every URL, written in lower case: no UTF-8
-    // check (its call cost a hundred instructions a URL of `--json`).
-    match name {
-        b"http" => return Cow::Borrowed("http"),
-        b"https" => return Cow::Borrowed("https"),
-        b"mailto" => return Cow::Borrowed("mailto"),
-        b"ftp" => return Cow::Borrowed("ftp"),
-        _ => {}
-    }
-    match json_text(name).0 {
-        Cow::Borrowed(s) if !s.bytes().any(|b| b.is_ascii_uppercase()) => {
-            Cow::Borrowed(s)
-        }
-        s => Cow::Owned(s.to_ascii_lowercase()),
     }
 }
 
@@ -357,13 +329,11 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
     }
 
     /// A rejected candidate is only counted when it is neither printed
-    /// (`--rejects`) nor tallied (statistics), and nothing decides
-    /// whether it counts: no `--kind`, `--scheme`, filter or `-m`.
+    /// (`--rejects`) nor tallied (statistics), and no `-m` decides
+    /// whether it counts (`--kind`, `--scheme` and a filter do, in the
+    /// driver: [`Report::counts_only_if`]).
     fn wants_rejects(&self) -> bool {
-        self.tallies
-            || self.opts.rejects
-            || self.opts.max_count.is_some()
-            || self.select.reads_hits()
+        self.tallies || self.opts.rejects || self.opts.max_count.is_some()
     }
 
     fn rejects_counted(&mut self, _: &Input, n: u64) -> io::Result<()> {
@@ -372,16 +342,16 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
     }
 
     /// A match is only counted when the format only counts what it is
-    /// given (`-c`, `-l`, `--files-without-match`) and nothing decides
-    /// whether it counts: no `--kind`, `--scheme`, filter, `--unique`,
-    /// `-m`, `-q` or statistics.
+    /// given (`-c`, `-l`, `--files-without-match`) and nothing but the
+    /// match itself decides whether it counts: no `--unique`, `-m`, `-q`
+    /// or statistics (`--kind`, `--scheme` and a filter decide in the
+    /// driver: [`Report::counts_only_if`]).
     fn wants_matches(&self) -> bool {
         !self.emit.counts_only()
             || self.tallies
             || self.opts.unique
             || self.opts.quiet
             || self.opts.max_count.is_some()
-            || self.select.reads_hits()
     }
 
     /// What [`Report::hit`] does for each match that is only counted.
@@ -394,6 +364,12 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
 
     fn wants_records(&self) -> bool {
         self.emit.reads_records()
+    }
+
+    /// The candidates only counted are counted when the selection
+    /// (`--kind`, `--scheme`, a filter) selects them.
+    fn counts_only_if(&self) -> Option<Pick> {
+        self.select.reads_hits().then(|| self.select.pick())
     }
 
     fn end(&mut self, input: &Input, done: &InputDone) -> io::Result<()> {
@@ -445,6 +421,8 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::output::escape::json_text;
+    use crate::parse;
     use proptest::prelude::*;
 
     /// The scheme as read before the common names were matched.

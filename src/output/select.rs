@@ -1,11 +1,12 @@
 //! The selection layer in front of the printers: `--kind`, `--scheme`,
 //! `--redact` and `--unique`, the same for every output format.
 
+use super::escape::json_text;
 use super::seen::Seen;
 use super::url::redact;
-use crate::driver::Hit;
+use crate::driver::{Hit, Pick};
 use crate::filter::Filter;
-use crate::parse::host_by_shape;
+use crate::parse::{self, host_by_shape};
 use crate::scan::Kind;
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -13,16 +14,25 @@ use std::sync::Arc;
 /// Which candidates reach the printers, and as what text.
 #[derive(Debug, Default)]
 pub(super) struct Selection {
+    /// What selects a candidate by itself.
+    choice: Choice,
+    /// Each URL printed only the first time it is seen.
+    unique: bool,
+    /// 64-bit hashes of the URLs printed, for `--unique`.
+    seen: Seen,
+}
+
+/// What selects a candidate by itself (all but `--unique`), and its
+/// text: cheap to clone, shared with the driver's workers
+/// ([`Selection::pick`]).
+#[derive(Clone, Debug, Default)]
+struct Choice {
     /// Only these kinds (all when empty).
     kinds: Vec<Kind>,
     /// Only these schemes, lower-case (all when empty).
     schemes: Vec<String>,
     /// Passwords replaced with `***`.
     redact: bool,
-    /// Each URL printed only the first time it is seen.
-    unique: bool,
-    /// 64-bit hashes of the URLs printed, for `--unique`.
-    seen: Seen,
     /// `--host`, `--exclude-host` and `-e` (all when `None`).
     filter: Option<Arc<Filter>>,
 }
@@ -36,21 +46,21 @@ impl Selection {
         unique: bool,
         filter: Option<Arc<Filter>>,
     ) -> Selection {
-        Selection { kinds, schemes, redact, unique, seen: Seen::new(), filter }
+        let choice = Choice { kinds, schemes, redact, filter };
+        Selection { choice, unique, seen: Seen::new() }
     }
 
     /// Whether the scheme is asked (`--scheme`).
     #[inline]
     pub(super) fn by_scheme(&self) -> bool {
-        !self.schemes.is_empty()
+        self.choice.by_scheme()
     }
 
     /// Whether some candidates are left out: `--kind`, `--scheme` or a
     /// filter.
     pub(super) fn reads_hits(&self) -> bool {
-        !self.kinds.is_empty()
-            || !self.schemes.is_empty()
-            || self.filter.is_some()
+        let c = &self.choice;
+        !c.kinds.is_empty() || !c.schemes.is_empty() || c.filter.is_some()
     }
 
     /// Whether `hit`, of scheme `scheme` (lower-case; read only when
@@ -60,6 +70,49 @@ impl Selection {
     /// `mailto` address).
     #[inline]
     pub(super) fn selects(&self, hit: &Hit<'_>, scheme: &str) -> bool {
+        self.choice.selects(hit, scheme)
+    }
+
+    /// What [`Selection::selects`] says of a candidate, its scheme read
+    /// from it as [`scheme_of`] reads it when `--scheme` asks: the
+    /// selection as the driver's workers ask it of each candidate they
+    /// only count ([`crate::Report::counts_only_if`]; `-c` with
+    /// `--host` stores, copies and reports no URL).
+    pub(super) fn pick(&self) -> Pick {
+        let choice = self.choice.clone();
+        Arc::new(move |hit: &Hit<'_>| {
+            let scheme = match hit.kind.implied_scheme() {
+                Some(implied) => Cow::Borrowed(implied),
+                None if choice.by_scheme() => scheme_of(hit.url),
+                None => Cow::Borrowed(""),
+            };
+            choice.selects(hit, &scheme)
+        })
+    }
+
+    /// The text printed for `url`: redacted when asked.
+    #[inline]
+    pub(super) fn text<'u>(&self, url: &'u [u8]) -> Cow<'u, [u8]> {
+        self.choice.text(url)
+    }
+
+    /// Whether `text` is printed: always, or under `--unique` only the
+    /// first time.
+    #[inline]
+    pub(super) fn first(&mut self, text: &[u8]) -> bool {
+        !self.unique || self.seen.insert(text)
+    }
+}
+
+impl Choice {
+    #[inline]
+    fn by_scheme(&self) -> bool {
+        !self.schemes.is_empty()
+    }
+
+    /// [`Selection::selects`].
+    #[inline]
+    fn selects(&self, hit: &Hit<'_>, scheme: &str) -> bool {
         (self.kinds.is_empty() || self.kinds.contains(&hit.kind))
             && (self.schemes.is_empty()
                 || self.schemes.iter().any(|s| s == scheme))
@@ -73,20 +126,40 @@ impl Selection {
             })
     }
 
-    /// The text printed for `url`: redacted when asked.
+    /// [`Selection::text`].
     #[inline]
-    pub(super) fn text<'u>(&self, url: &'u [u8]) -> Cow<'u, [u8]> {
+    fn text<'u>(&self, url: &'u [u8]) -> Cow<'u, [u8]> {
         if self.redact {
             redact(url)
         } else {
             Cow::Borrowed(url)
         }
     }
+}
 
-    /// Whether `text` is printed: always, or under `--unique` only the
-    /// first time.
-    #[inline]
-    pub(super) fn first(&mut self, text: &[u8]) -> bool {
-        !self.unique || self.seen.insert(text)
+/// The lower-case scheme name as written in `url`.
+pub(super) fn scheme_of(url: &[u8]) -> Cow<'_, str> {
+    // Nearly every URL: no search for its colon.
+    if url.starts_with(b"http:") {
+        return Cow::Borrowed("http");
+    }
+    if url.starts_with(b"https:") {
+        return Cow::Borrowed("https");
+    }
+    let name = parse::scheme_name(url);
+    // The schemes of nearly every URL, written in lower case: no UTF-8
+    // check (its call cost a hundred instructions a URL of `--json`).
+    match name {
+        b"http" => return Cow::Borrowed("http"),
+        b"https" => return Cow::Borrowed("https"),
+        b"mailto" => return Cow::Borrowed("mailto"),
+        b"ftp" => return Cow::Borrowed("ftp"),
+        _ => {}
+    }
+    match json_text(name).0 {
+        Cow::Borrowed(s) if !s.bytes().any(|b| b.is_ascii_uppercase()) => {
+            Cow::Borrowed(s)
+        }
+        s => Cow::Owned(s.to_ascii_lowercase()),
     }
 }

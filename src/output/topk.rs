@@ -134,22 +134,23 @@ impl TopK {
 
     /// Adds `n` to `key` (nothing when `n` is 0).
     pub fn add(&mut self, key: &str, n: u64) {
-        self.add_hashed(key, hash64(key.as_bytes()), n);
+        self.add_hashed(key.as_bytes(), hash64(key.as_bytes()), n);
     }
 
-    /// Adds `n` to `key`, whose [`hash64`] is `hash` (the caller has it
-    /// already: the host's hash also goes into the HyperLogLog); nothing
-    /// when `n` is 0. In a large table the add may wait in the batch:
-    /// read the summary through [`TopK::settled`].
-    pub fn add_hashed(&mut self, key: &str, hash: u64, n: u64) {
+    /// Adds `n` to `key` (the bytes of a `&str`: UTF-8), whose
+    /// [`hash64`] is `hash` (the caller has it already: the host's hash
+    /// also goes into the HyperLogLog); nothing when `n` is 0. In a
+    /// large table the add may wait in the batch: read the summary
+    /// through [`TopK::settled`].
+    pub fn add_hashed(&mut self, key: &[u8], hash: u64, n: u64) {
         if n == 0 {
             return;
         }
         if self.slots.len() < BATCHED_SLOTS {
-            return self.count(key.as_bytes(), hash, n);
+            return self.count(key, hash, n);
         }
         self.waiting.push(Waiting { hash, n, len: key.len() });
-        self.waiting_keys.extend_from_slice(key.as_bytes());
+        self.waiting_keys.extend_from_slice(key);
         if self.waiting.len() >= BATCH {
             self.settle();
         }
@@ -457,6 +458,47 @@ mod tests {
         v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         v.truncate(n);
         v
+    }
+
+    /// A run of `n` adds of one key, made as one add of `n`, leaves the
+    /// summary as the `n` adds do, evictions and all (what
+    /// [`super::super::url_stats::UrlStats`] does with runs of a TLD).
+    #[test]
+    fn a_run_added_at_once_is_its_adds() {
+        let mut state = 7u64;
+        let mut next = || {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
+            state >> 33
+        };
+        for capacity in [2, 4, 16] {
+            let (mut one, mut runs) =
+                (TopK::with_capacity(capacity), TopK::with_capacity(capacity));
+            let (mut key, mut run) = (String::new(), 0);
+            for _ in 0..20_000 {
+                // Runs of 1–4 of keys drawn from a skewed set.
+                let k = format!("k{}", next() % (1 + next() % 200));
+                for _ in 0..1 + next() % 4 {
+                    one.add(&k, 1);
+                    if run > 0 && k != key {
+                        runs.add(&key, run);
+                        run = 0;
+                    }
+                    key.clone_from(&k);
+                    run += 1;
+                }
+            }
+            runs.add(&key, run);
+            let all = |t: &TopK| {
+                let s = t.settled();
+                let mut v: Vec<_> =
+                    s.iter().map(|(k, n)| (k.to_string(), n)).collect();
+                v.sort();
+                (v, s.max_error())
+            };
+            let (a, b) = (all(&one), all(&runs));
+            assert!(a.1 > 0, "{capacity}: no eviction");
+            assert_eq!(a, b, "{capacity}");
+        }
     }
 
     #[test]

@@ -14,7 +14,8 @@ use super::hll::{hash64, Hll};
 use super::seen::Seen;
 use super::stats::Counts;
 use super::topk::TopK;
-use super::url::tld;
+use super::url::tld_bytes;
+use crate::filter::same_bytes;
 
 /// URLs counted exactly for the unique count before the sketch takes
 /// over (default mode): at most about 11 MiB. It was 2^20 (21 MiB):
@@ -31,6 +32,12 @@ pub struct UrlStats {
     host_sketch: Hll,
     hosts: TopK,
     tlds: TopK,
+    /// The TLD of the last adds and how many of them, not yet added to
+    /// `tlds`: a run of URLs of one TLD (nearly every URL of a mail
+    /// folder) is one add of its length, which gives the same summary
+    /// (no other key is added between them, so no eviction comes
+    /// between them either).
+    tld_run: (Vec<u8>, u64),
 }
 
 impl UrlStats {
@@ -52,12 +59,13 @@ impl UrlStats {
             host_sketch: Hll::new(),
             hosts: summary(),
             tlds: summary(),
+            tld_run: (Vec::new(), 0),
         }
     }
 
     /// Counts a URL (that passed validation) whose host is `host`
-    /// (lower-case, as [`super::url::host_from`] gives it).
-    pub fn add(&mut self, url: &[u8], host: Option<&str>) {
+    /// (lower-case, as [`super::url::host_from`] gives it, as UTF-8).
+    pub fn add(&mut self, url: &[u8], host: Option<&[u8]>) {
         // One stable hash per URL serves the sketch and the exact count
         // (text crafted to collide would lower the count by one a pair:
         // statistics, not `-u`, which keeps a keyed hash).
@@ -70,10 +78,21 @@ impl UrlStats {
             }
         }
         if let Some(h) = host {
-            if let Some(t) = tld(h) {
-                self.tlds.add(t, 1);
+            let (run, n) = &mut self.tld_run;
+            if *n > 0 && ends_in_label(h, run) {
+                // What `tld_bytes` finds (`run` is a label: no dot).
+                *n += 1;
+            } else if let Some(t) = tld_bytes(h) {
+                if *n > 0 && same_bytes(run, t) {
+                    *n += 1;
+                } else {
+                    add_run(&mut self.tlds, run, *n);
+                    run.clear();
+                    run.extend_from_slice(t);
+                    *n = 1;
+                }
             }
-            let hash = hash64(h.as_bytes());
+            let hash = hash64(h);
             self.host_sketch.insert_hash(hash);
             self.hosts.add_hashed(h, hash, 1);
         }
@@ -88,7 +107,14 @@ impl UrlStats {
     /// `error` of each when the summary is no longer exact, and the
     /// sketches (`hll-urls`, `hll-hosts`).
     pub fn add_to(&self, counts: &mut Counts) {
-        for (dim, summary) in [("host", &self.hosts), ("tld", &self.tlds)] {
+        let mut tlds = None;
+        if self.tld_run.1 > 0 {
+            let mut with_run = self.tlds.clone();
+            add_run(&mut with_run, &self.tld_run.0, self.tld_run.1);
+            tlds = Some(with_run);
+        }
+        let tlds = tlds.as_ref().unwrap_or(&self.tlds);
+        for (dim, summary) in [("host", &self.hosts), ("tld", tlds)] {
             let summary = summary.settled();
             for (key, n) in summary.iter() {
                 counts.add(dim, key, n);
@@ -105,6 +131,23 @@ impl UrlStats {
             }
         }
     }
+}
+
+/// Whether `host` ends in `.` and `label` (and is no IP literal): its
+/// TLD is then `label`, when `label` has no dot and was a TLD.
+#[inline]
+fn ends_in_label(host: &[u8], label: &[u8]) -> bool {
+    let Some(dot) = host.len().checked_sub(label.len() + 1) else {
+        return false;
+    };
+    host.get(dot) == Some(&b'.')
+        && host.first() != Some(&b'[')
+        && host.get(dot + 1..).is_some_and(|end| same_bytes(end, label))
+}
+
+/// Adds a run of `n` adds of `key` to `summary`.
+fn add_run(summary: &mut TopK, key: &[u8], n: u64) {
+    summary.add_hashed(key, hash64(key), n);
 }
 
 #[cfg(test)]
@@ -136,14 +179,9 @@ mod tests {
         for i in 0..5000u32 {
             let j = i % 3000;
             let url = format!("http://h{}.example.org/{j}", j % 700);
-            a.add(
-                url.as_bytes(),
-                super::super::url::host(url.as_bytes()).as_deref(),
-            );
-            b.add(
-                url.as_bytes(),
-                super::super::url::host(url.as_bytes()).as_deref(),
-            );
+            let host = super::super::url::host(url.as_bytes());
+            a.add(url.as_bytes(), host.as_deref().map(str::as_bytes));
+            b.add(url.as_bytes(), host.as_deref().map(str::as_bytes));
         }
         assert_eq!(a.exact_unique_urls(), Some(3000));
         assert_eq!(b.exact_unique_urls(), Some(3000));
@@ -156,5 +194,49 @@ mod tests {
         assert_eq!(ca.get("error", "host"), 0);
         let est = ca.estimate("hll-urls").unwrap_or(0.0);
         assert!((est - 3000.0).abs() < 3000.0 * 0.025, "{est}");
+    }
+
+    /// The TLDs counted in runs (a host that ends in the run's TLD is
+    /// not searched for its last dot) are those of each host: hosts with
+    /// a trailing dot, IP literals and addresses, single labels, digits,
+    /// a TLD inside another, in runs and alone (issue 32, `--stats`).
+    #[test]
+    fn tlds_in_runs_are_each_hosts() {
+        let hosts = [
+            "a.org",
+            "[1::2].org",
+            "b.org",
+            "b.org.",
+            "org",
+            "x.borg",
+            "b.org",
+            "[1::2].org",
+            "10.0.0.1",
+            "1.2.3.org",
+            "a.org",
+            "org.org",
+            "a..org",
+            ".org",
+            "a.org.",
+            "a.com",
+            "a.com",
+            "",
+            "a.b.c.com",
+            "com",
+            "m.com",
+        ];
+        let mut s = UrlStats::new(false);
+        let mut want = Counts::new();
+        for (i, h) in hosts.iter().cycle().take(hosts.len() * 3).enumerate() {
+            let url = format!("http://{h}/{i}");
+            s.add(url.as_bytes(), Some(h.as_bytes()));
+            if let Some(t) = super::super::url::tld(h) {
+                want.add("tld", t, 1);
+            }
+        }
+        let mut got = Counts::new();
+        s.add_to(&mut got);
+        assert_eq!(got.dim("tld"), want.dim("tld"));
+        assert!(got.get("tld", "org") > 10, "{:?}", got.dim("tld"));
     }
 }
