@@ -72,6 +72,23 @@ fn a_quote_before_a_local_part_delimits_it() {
     assert_eq!(finds("'@example.com"), []);
 }
 
+/// A `:` that begins a word has no scheme before it (RFC 3986 §3.1: a
+/// scheme starts with a letter), so the address after it is no URL's
+/// user (autolink-java's `specialSeparation`); glued to a word it is.
+#[test]
+fn a_colon_that_begins_a_word_opens_an_address() {
+    for text in [":a@example.com:", "x :a@example.com", "x\n:a@example.com"] {
+        assert_eq!(
+            finds(text),
+            [("a@example.com".into(), Kind::Email)],
+            "{text}"
+        );
+    }
+    for text in ["see:a@example.com", "x:a@example.com", "(:a@example.com"] {
+        assert_eq!(finds(text), [], "{text}");
+    }
+}
+
 /// RFC 5322 §4.4 obs-local-part: quoted words of atext between dots.
 #[test]
 fn obsolete_local_parts() {
