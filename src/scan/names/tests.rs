@@ -89,6 +89,27 @@ fn a_colon_that_begins_a_word_opens_an_address() {
     }
 }
 
+/// A `\` is no `atext` (RFC 5322 §3.2.3; it quotes a character only
+/// inside a quoted string, §3.2.4 `quoted-pair`), so `a\b@…` is no
+/// local part, and its tail `b@…` names another mailbox: not read, as
+/// `nick:f@…` and `nick..f@…` are not (CommonMark spec, Autolinks:
+/// `<foo\+@bar.example.com>`).
+#[test]
+fn a_backslash_before_a_local_part_is_no_address_start() {
+    for text in [
+        "<foo\\+@bar.example.com>",
+        "a\\b@example.com",
+        "CORP\\jsmith@example.com",
+        "x \\jsmith@example.com",
+    ] {
+        assert_eq!(finds(text), [], "{text}");
+    }
+    assert_eq!(
+        finds("a\\ b@example.com"),
+        [("b@example.com".into(), Kind::Email)]
+    );
+}
+
 /// RFC 5322 §4.4 obs-local-part: quoted words of atext between dots.
 #[test]
 fn obsolete_local_parts() {
