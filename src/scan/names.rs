@@ -649,9 +649,14 @@ pub(crate) fn email(
     }
     // Not the user of a URL (`ftp://u@h`, `mailto:u@h`) nor a path, nor
     // the tail of a quoted local part not read above, nor of a word
-    // (`éric@…` is not `ric@…`).
+    // (`éric@…` is not `ric@…`). A `:` that begins a word has no scheme
+    // before it (RFC 3986 §3.1: letters first), so the address after it
+    // is no URL's user: `:a@example.com:` is read. A `\` is no `atext`
+    // (§3.2.3) but quotes in a quoted string (§3.2.4): `a\b@` is no local
+    // part, and `b@` another mailbox.
     if s > floor
-        && (matches!(bytes[s - 1], b':' | b'/' | b'@')
+        && (matches!(bytes[s - 1], b'/' | b'@' | b'\\')
+            || bytes[s - 1] == b':' && !word_opener(bytes, s - 1, floor)
             || (bytes[s - 1] == b'"' && bytes[s] == b'.')
             || idn::after_latin_letter(bytes, s))
     {

@@ -72,6 +72,44 @@ fn a_quote_before_a_local_part_delimits_it() {
     assert_eq!(finds("'@example.com"), []);
 }
 
+/// A `:` that begins a word has no scheme before it (RFC 3986 §3.1: a
+/// scheme starts with a letter), so the address after it is no URL's
+/// user (autolink-java's `specialSeparation`); glued to a word it is.
+#[test]
+fn a_colon_that_begins_a_word_opens_an_address() {
+    for text in [":a@example.com:", "x :a@example.com", "x\n:a@example.com"] {
+        assert_eq!(
+            finds(text),
+            [("a@example.com".into(), Kind::Email)],
+            "{text}"
+        );
+    }
+    for text in ["see:a@example.com", "x:a@example.com", "(:a@example.com"] {
+        assert_eq!(finds(text), [], "{text}");
+    }
+}
+
+/// A `\` is no `atext` (RFC 5322 §3.2.3; it quotes a character only
+/// inside a quoted string, §3.2.4 `quoted-pair`), so `a\b@…` is no
+/// local part, and its tail `b@…` names another mailbox: not read, as
+/// `nick:f@…` and `nick..f@…` are not (CommonMark spec, Autolinks:
+/// `<foo\+@bar.example.com>`).
+#[test]
+fn a_backslash_before_a_local_part_is_no_address_start() {
+    for text in [
+        "<foo\\+@bar.example.com>",
+        "a\\b@example.com",
+        "CORP\\jsmith@example.com",
+        "x \\jsmith@example.com",
+    ] {
+        assert_eq!(finds(text), [], "{text}");
+    }
+    assert_eq!(
+        finds("a\\ b@example.com"),
+        [("b@example.com".into(), Kind::Email)]
+    );
+}
+
 /// RFC 5322 §4.4 obs-local-part: quoted words of atext between dots.
 #[test]
 fn obsolete_local_parts() {
