@@ -44,7 +44,9 @@ mod scheme;
 pub(crate) mod shallow;
 mod url;
 
-pub(crate) use cache::{empty_authority, validate as validate_cached};
+pub(crate) use cache::{
+    empty_authority, scheme_alone, validate as validate_cached,
+};
 pub(crate) use chars::lanes_within;
 pub(crate) use host::idn_to_ascii;
 pub use registry::REGISTERED;
