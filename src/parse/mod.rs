@@ -51,7 +51,8 @@ pub(crate) use chars::lanes_within;
 pub(crate) use host::idn_to_ascii;
 pub use registry::REGISTERED;
 pub(crate) use scheme::{
-    is_bare_opaque, is_scheme_byte, registered_prefix, MAX_SCHEME_LEN,
+    is_bare_opaque, is_scheme_byte, registered_before, registered_prefix,
+    MAX_SCHEME_LEN,
 };
 pub use scheme::{is_registered, is_scheme_syntax, Scheme};
 

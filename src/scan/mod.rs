@@ -463,7 +463,7 @@ impl Config {
             }
             return Ok(None);
         }
-        let scheme = parse::registered_prefix(&bytes[s..], c - s);
+        let scheme = parse::registered_before(bytes, s, c);
         let registered = scheme.is_some();
         // A web scheme glued to the word before it (`Seehttps://`):
         // a reader sees the URL from the scheme (issue 34.3). Inside
