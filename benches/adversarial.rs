@@ -61,7 +61,8 @@ fn reader_count(finder: &Finder, hay: &[u8]) -> u64 {
 }
 
 /// The inputs also searched with every detector on (`--find all`).
-const FIND_ALL: &[&str] = &["mail", "colons", "no-tld", "quote-http"];
+const FIND_ALL: &[&str] =
+    &["mail", "colons", "no-tld", "quote-http", "colon-slash"];
 
 fn bench(c: &mut Criterion) {
     let default = Finder::new();

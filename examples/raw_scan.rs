@@ -1,10 +1,12 @@
 //! Profiling driver (not a bench): the raw scan over every file under the
 //! given folders, `Finder::find_iter` counted, as benches/linkify.rs times it.
 //!
-//! Run: `cargo run --profile profiling --example raw_scan -- DIR [ROUNDS]`
+//! Run: `cargo run --profile profiling --example raw_scan -- DIR [ROUNDS]
+//! [FIND]`; FIND names the detectors as `--find` does (`all`, `email`, …;
+//! default none).
 
 use std::path::Path;
-use urlgrep::Finder;
+use urlgrep::{Finder, Finds};
 
 #[path = "shared/walk.rs"]
 mod walk;
@@ -12,13 +14,25 @@ mod walk;
 fn main() {
     let mut args = std::env::args_os().skip(1);
     let Some(dir) = args.next() else {
-        eprintln!("usage: raw_scan DIR [ROUNDS]");
+        eprintln!("usage: raw_scan DIR [ROUNDS] [FIND]");
         std::process::exit(2);
     };
     let rounds: usize = args
         .next()
         .and_then(|r| r.to_str().and_then(|r| r.parse().ok()))
         .unwrap_or(1);
+    let mut finds = Finds::NONE;
+    if let Some(names) = args.next() {
+        for name in names.to_string_lossy().split(',') {
+            match Finds::from_name(name) {
+                Some(f) => finds = finds.union(f),
+                None => {
+                    eprintln!("raw_scan: no detector {name}");
+                    std::process::exit(2);
+                }
+            }
+        }
+    }
     let mut texts = Vec::new();
     if let Err(e) = walk::each_file(Path::new(&dir), &mut |p: &Path| {
         if let Ok(b) = std::fs::read(p) {
@@ -29,7 +43,7 @@ fn main() {
         eprintln!("raw_scan: {e}");
         std::process::exit(2);
     }
-    let finder = Finder::new();
+    let finder = Finder::builder().find(finds).build();
     let mut n = 0usize;
     for _ in 0..rounds {
         n += texts.iter().map(|t| finder.find_iter(t).count()).sum::<usize>();

@@ -20,6 +20,8 @@ pub const NAMES: &[&str] = &[
     "quote-http",
     "colon-slash",
     "no-tld",
+    "angle-http",
+    "quote-prefix-blanks",
 ];
 
 /// xorshift64*.
@@ -81,6 +83,14 @@ impl Gen {
             "quote-http" => (b"", cycle(b"\"http:")),
             "colon-slash" => (b"", cycle(b":/")),
             "no-tld" => (b"", cycle(b"x.zz ")),
+            // The probe's output-bound one: a valid URL every 9 bytes.
+            "angle-http" => (b"", cycle(b"<http://a")),
+            // tests/adversarial.rs's quote prefix before a run of blanks
+            // (once a window that grew with the input): blanks, no
+            // trigger after the first line.
+            "quote-prefix-blanks" => {
+                (b"> > <URL:http://a.example/\n> ", cycle(b" "))
+            }
             // A valid 1 MiB URL (too long for the default cap), again and
             // again.
             "long-urls" => {

@@ -118,6 +118,27 @@ pub(crate) fn empty_authority(
     table.get(scheme as usize).map(|row| row[usize::from(strict)])
 }
 
+/// The verdict on `name:` and nothing after it, `name` any spelling of
+/// `scheme`, at the level `strict`, as [`empty_authority`] gives it for
+/// `name://`: the parser's answer on the lower-case name, asked once per
+/// process; `None` for [`Scheme::Other`]. The scanner meets the name
+/// alone between delimiters (`"http:"`, `<mailto:>`: issue 32, `"http:`
+/// repeated asked the cache at every other colon).
+pub(crate) fn scheme_alone(
+    scheme: Scheme,
+    strict: bool,
+) -> Option<Result<Verdict, Reject>> {
+    static TABLE: OnceLock<[[Result<Verdict, Reject>; 2]; 11]> =
+        OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        OWN_GRAMMAR.map(|scheme| {
+            let url = format!("{}:", scheme.name().unwrap_or_default());
+            [false, true].map(|strict| super::verdict(url.as_bytes(), strict))
+        })
+    });
+    table.get(scheme as usize).map(|row| row[usize::from(strict)])
+}
+
 /// The slot of `url`: a hash of its length, its first and last eight
 /// bytes and eight from the middle (URLs of one site share their start;
 /// a collision only costs a parse).
@@ -142,8 +163,9 @@ fn slot_of(url: &[u8], strict: bool) -> usize {
 mod tests {
     use super::*;
 
-    /// [`empty_authority`] is the parser's answer on `name://` for every
-    /// spelling of every name with a grammar of its own, at both levels.
+    /// [`empty_authority`] and [`scheme_alone`] are the parser's answers
+    /// on `name://` and `name:` for every spelling of every name with a
+    /// grammar of its own, at both levels.
     #[test]
     fn empty_authority_is_the_parsers_answer_in_any_case() {
         for scheme in OWN_GRAMMAR {
@@ -158,7 +180,16 @@ mod tests {
                     })
                     .collect();
                 assert_eq!(Scheme::from_name(&url), scheme);
-                url.extend_from_slice(b"://");
+                url.push(b':');
+                for strict in [false, true] {
+                    assert_eq!(
+                        scheme_alone(scheme, strict),
+                        Some(super::super::verdict(&url, strict)),
+                        "{:?}",
+                        String::from_utf8_lossy(&url)
+                    );
+                }
+                url.extend_from_slice(b"//");
                 for strict in [false, true] {
                     assert_eq!(
                         empty_authority(scheme, strict),
@@ -170,6 +201,7 @@ mod tests {
             }
         }
         assert_eq!(empty_authority(Scheme::Other, false), None);
+        assert_eq!(scheme_alone(Scheme::Other, true), None);
         for (i, scheme) in OWN_GRAMMAR.into_iter().enumerate() {
             assert_eq!(scheme as usize, i, "{scheme:?}");
         }

@@ -44,12 +44,15 @@ mod scheme;
 pub(crate) mod shallow;
 mod url;
 
-pub(crate) use cache::{empty_authority, validate as validate_cached};
+pub(crate) use cache::{
+    empty_authority, scheme_alone, validate as validate_cached,
+};
 pub(crate) use chars::lanes_within;
 pub(crate) use host::idn_to_ascii;
 pub use registry::REGISTERED;
 pub(crate) use scheme::{
-    is_bare_opaque, is_scheme_byte, registered_prefix, MAX_SCHEME_LEN,
+    is_bare_opaque, is_scheme_byte, registered_before, registered_prefix,
+    MAX_SCHEME_LEN,
 };
 pub use scheme::{is_registered, is_scheme_syntax, Scheme};
 

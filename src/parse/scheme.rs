@@ -215,6 +215,32 @@ pub(crate) fn registered_prefix(input: &[u8], n: usize) -> Option<Scheme> {
     REGISTERED.binary_search(&lossless(&buf[..n])).ok().map(|_| scheme)
 }
 
+/// [`registered_prefix`] of the name `bytes[s..c]` that ends at the colon
+/// `c`: a name of at most eight bytes is read from the word of the eight
+/// bytes before the colon (the scanner's, [`crate::scan`]'s run start
+/// reads the same), shifted down, not from a slice that starts at the
+/// name (issue 32: `http:// ` repeated asks at every eighth byte).
+#[inline]
+pub(crate) fn registered_before(
+    bytes: &[u8],
+    s: usize,
+    c: usize,
+) -> Option<Scheme> {
+    let n = c.saturating_sub(s);
+    let word = c
+        .checked_sub(8)
+        .and_then(|f| bytes.get(f..c))
+        .and_then(|w| <[u8; 8]>::try_from(w).ok());
+    if let (Some(word), 1..=8) = (word, n) {
+        let scheme =
+            Scheme::from_word(u64::from_le_bytes(word) >> (64 - 8 * n), n);
+        if scheme != Scheme::Other {
+            return Some(scheme);
+        }
+    }
+    registered_prefix(bytes.get(s..).unwrap_or_default(), n)
+}
+
 /// The names of [`REGISTERED`] of at most sixteen bytes as
 /// [`short_key`]s, sorted: a look-up is a binary search over words, not
 /// over strings.
@@ -317,6 +343,33 @@ pub(crate) fn is_scheme_byte(b: u8) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`registered_before`] is [`registered_prefix`] on every registered
+    /// name (and near misses), in any case, at every offset of a text
+    /// with and without eight bytes before the colon.
+    #[test]
+    fn registered_before_is_registered_prefix() {
+        let mut names: Vec<String> =
+            REGISTERED.iter().map(|n| n.to_string()).collect();
+        for n in ["HTTP", "Https", "mailtoo", "ftpx", "xhttp", "a", "zz", "h+"]
+        {
+            names.push(n.to_string());
+        }
+        for name in &names {
+            for pad in ["", "x", " 1234567", "<<<<<<<<<<"] {
+                let text = format!("{pad}{name}://a");
+                let bytes = text.as_bytes();
+                let c = pad.len() + name.len();
+                for s in pad.len()..c {
+                    assert_eq!(
+                        registered_before(bytes, s, c),
+                        registered_prefix(&bytes[s..], c - s),
+                        "{text:?} {s}"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn the_fast_path_of_is_registered_agrees_with_the_table() {

@@ -463,7 +463,7 @@ impl Config {
             }
             return Ok(None);
         }
-        let scheme = parse::registered_prefix(&bytes[s..], c - s);
+        let scheme = parse::registered_before(bytes, s, c);
         let registered = scheme.is_some();
         // A web scheme glued to the word before it (`Seehttps://`):
         // a reader sees the URL from the scheme (issue 34.3). Inside
@@ -518,6 +518,15 @@ impl Config {
             _ => None,
         };
         if let Some((closer, kind)) = delimited {
+            // The name alone between the delimiters (`"http:"`, `<news:>`):
+            // `delimited::read` would close at once, with nothing joined,
+            // and the verdict is the scheme's (issue 32: `"http:`
+            // repeated read and validated it at every other colon).
+            if bytes.get(c + 1) == Some(&closer)
+                && c + 1 < (s - 1).saturating_add(self.max_wrapper)
+            {
+                return Ok(Some(self.name_alone(hay, s, c, scheme, kind)));
+            }
             // RFC 3986 Appendix C: whitespace inside `<…>` is removed; in
             // quotes only a line break's (`"` is prose's quotation mark
             // too: `"http://a.b is nice"`), but a quoted HTML attribute
@@ -603,6 +612,39 @@ impl Config {
         // Not closed: the scan goes on after `URL:` and finds the URL
         // inside as a bare one (the fallback of the RFC 1738 appendix).
         Ok(read.map(|closed| self.closed(hay, open, closed, Kind::Wrapped)))
+    }
+
+    /// The delimited candidate `hay[s - 1..c + 2]` whose text is the
+    /// scheme name `hay[s..c]` and its colon alone, the closer at `c + 1`:
+    /// what [`delimited::read`] and [`Config::closed`] make of it, the
+    /// verdict from [`parse::scheme_alone`] where the scheme has a grammar
+    /// of its own. Out of line: rare in mail.
+    #[inline(never)]
+    fn name_alone(
+        &self,
+        hay: &Hay<'_>,
+        s: usize,
+        c: usize,
+        scheme: Option<parse::Scheme>,
+        kind: Kind,
+    ) -> (Raw, usize) {
+        let url = Span { start: s, end: c + 1 };
+        let verdict =
+            match scheme.and_then(|k| parse::scheme_alone(k, self.strict)) {
+                Some(verdict) => verdict,
+                None => parse::validate_cached(
+                    hay.bytes.get(s..c + 1).unwrap_or_default(),
+                    self.strict,
+                ),
+            };
+        let raw = Raw {
+            span: Span { start: s - 1, end: c + 2 },
+            text: Text::In(url),
+            kind,
+            flags: Flags::default(),
+            verdict,
+        };
+        (raw, c + 2)
     }
 
     /// Builds and validates a delimited candidate.

@@ -363,11 +363,10 @@ fn pack(name: &[u8]) -> Option<u64> {
     if name.is_empty() || name.len() > 8 {
         return None;
     }
-    let mut word = [0u8; 8];
-    for (d, s) in word.iter_mut().zip(name) {
-        *d = *s;
-    }
-    let w = u64::from_le_bytes(word);
+    // Shifted in a byte at a time: a copy into a word array compiled to
+    // a `memcpy` call (issue 32: 17 of the ~600 instructions a unit of
+    // `x.zz ` repeated with `--find all`).
+    let w = name.iter().rev().fold(0u64, |w, &b| w << 8 | u64::from(b));
     const LOW7: u64 = u64::from_ne_bytes([0x7F; 8]);
     const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
     let low = w & LOW7;

@@ -256,3 +256,78 @@ fn an_emphasis_mark_before_the_scheme_closes_at_the_end() {
     // the closer given back leaves punctuation before it to trim
     assert_eq!(marked("_http://a.b/c._"), "_|http://a.b/c|._");
 }
+
+/// Issue 32: a name alone between delimiters (`"http:"`, `<news:>`,
+/// `'MAILTO:'`) is read without [`delimited::read`] and validated from
+/// the scheme's table ([`Config::name_alone`]): every field of the
+/// candidate, its resume, and the rest of the scan are the full
+/// reading's, for schemes of every grammar and case, both levels, the
+/// wrapper cap around the candidate, and a window's end.
+#[test]
+fn a_name_alone_is_read_as_the_full_reading_reads_it() {
+    let names = [
+        "http", "HTTPS", "Ftp", "mailto", "news", "NNTP", "file", "gopher",
+        "telnet", "wais", "prospero", "urn", "sip", "data", "jar",
+    ];
+    let opens = [('"', '"', Kind::Quoted), ('\'', '\'', Kind::Quoted)];
+    let opens = opens.into_iter().chain([('<', '>', Kind::Angle)]);
+    let mut seen = 0;
+    for (open, close, kind) in opens {
+        for name in names {
+            for before in ["", "x ", "href=", "a\n> "] {
+                let text = format!("{before}{open}{name}:{close} tail");
+                let bytes = text.as_bytes();
+                let s = before.len() + 1;
+                let c = s + name.len();
+                for eof in [true, false] {
+                    for strict in [false, true] {
+                        for max_wrapper in [8, name.len() + 2, 2048] {
+                            let cfg = Config {
+                                strict,
+                                max_wrapper,
+                                ..Config::default()
+                            };
+                            let hay = Hay { bytes, eof };
+                            let got = cfg.step(hay, 0, 0);
+                            let scheme =
+                                parse::registered_prefix(&bytes[s..], c - s);
+                            assert!(scheme.is_some(), "{name}");
+                            let read = delimited::read(
+                                &hay,
+                                s - 1,
+                                s,
+                                close as u8,
+                                delimited::Join::Lines,
+                                max_wrapper,
+                            );
+                            let Ok(Some(closed)) = read else {
+                                // Past the cap: not closed, so not taken
+                                // by the lean path either.
+                                assert!(
+                                    !matches!(&got, Step::Found(r, _)
+                                        if r.span.start == s - 1),
+                                    "{text:?} cap {max_wrapper}: {got:?}"
+                                );
+                                continue;
+                            };
+                            let (want, resume) =
+                                cfg.closed(&hay, s - 1, closed, kind);
+                            let Step::Found(raw, at) = got else {
+                                panic!("{text:?}: {got:?}");
+                            };
+                            assert_eq!(
+                                (raw.span, &raw.text, raw.kind, raw.flags),
+                                (want.span, &want.text, want.kind, want.flags),
+                                "{text:?}"
+                            );
+                            assert_eq!(raw.verdict, want.verdict, "{text:?}");
+                            assert_eq!(at, resume, "{text:?}");
+                            seen += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(seen > 300, "{seen}");
+}

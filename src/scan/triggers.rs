@@ -46,7 +46,7 @@
 //! of them: 63 instructions per colon of the SpamAssassin spool, 37 now.
 
 use super::{names, Finds};
-use crate::parse::{is_bare_opaque, MAX_SCHEME_LEN};
+use crate::parse::{is_bare_opaque, lanes_within, MAX_SCHEME_LEN};
 
 /// What a trigger byte starts: the seam between the one search over
 /// the bytes and the small scanner of each kind (as linkify dispatches
@@ -105,15 +105,9 @@ impl Triggers {
             Triggers::Simd => {
                 #[cfg(target_arch = "x86_64")]
                 if let Some(one) = avx2_colon() {
-                    return colon_walk(hay, from, floor, |at| {
-                        let rest = hay.get(at..).unwrap_or_default();
-                        one.iter(rest).map(move |i| at + i)
-                    });
+                    return colon_walk(hay, from, floor, |h| one.find(h));
                 }
-                colon_walk(hay, from, floor, |at| {
-                    let rest = hay.get(at..).unwrap_or_default();
-                    memchr::memchr_iter(b':', rest).map(move |i| at + i)
-                })
+                colon_walk(hay, from, floor, |h| memchr::memchr(b':', h))
             }
             Triggers::Naive => (from..)
                 .zip(rest)
@@ -219,9 +213,42 @@ impl On {
             if let Some(t) = self.kind(hay, c, floor) {
                 return Some((c, t));
             }
+            // A refused colon before `:` or `/`: as in [`colon_walk`].
+            if self.test
+                && hay[c] == b':'
+                && matches!(hay.get(c + 1), Some(b':' | b'/'))
+            {
+                match self.dense(hay, c, floor) {
+                    Ok(t) => return Some((t, Trigger::Scheme)),
+                    Err(resume) => {
+                        at = resume;
+                        continue;
+                    }
+                }
+            }
             at = c + 1;
         }
         None
+    }
+
+    /// [`dense`] from the refused colon at `c`, stopping at the trigger
+    /// bytes of the detectors that are on. Out of line: only colon-dense
+    /// text gets here.
+    #[inline(never)]
+    fn dense(
+        self,
+        hay: &[u8],
+        c: usize,
+        floor: usize,
+    ) -> Result<usize, usize> {
+        let names =
+            self.www || self.domain || self.network_path || self.defanged;
+        match (self.email, names) {
+            (false, false) => dense::<false, false>(hay, c, floor),
+            (true, false) => dense::<true, false>(hay, c, floor),
+            (false, true) => dense::<false, true>(hay, c, floor),
+            (true, true) => dense::<true, true>(hay, c, floor),
+        }
     }
 
     /// The kind of trigger the byte at `i` is, if it is one: one branch
@@ -283,46 +310,54 @@ impl On {
 }
 
 /// The first colon at or after `from` that passes [`may_start`];
-/// `colons(at)` gives the colons of `hay` at or after `at`, in order.
-/// At a refused colon followed by another (`::`, rare on mail: C++
-/// names, IPv6) the search hands over to [`dense`], which looks at the
-/// 8 bytes after a refused colon as one word: on `::::` a search
-/// call per colon cost ~33 instructions, the word ~2 a byte. Sparse
-/// colons (mail headers) take the plain loop, as before.
+/// `find` gives the first colon of a slice. One loop with the test inlined,
+/// no iterator state kept across the test (as [`On::first`]).
+/// At a refused colon followed by another or by a `/` (`::` and `:/x`,
+/// rare on mail: C++ names, IPv6, `:/:/`) the search hands over to
+/// [`dense`], which looks at the 8 bytes after a refused colon as one
+/// word: on `::::` a search call per colon cost ~33 instructions, the
+/// word ~2 a byte. Sparse colons (mail headers) take the plain loop, as
+/// before.
 #[inline(always)]
-fn colon_walk<I: Iterator<Item = usize>>(
+fn colon_walk(
     hay: &[u8],
     from: usize,
     floor: usize,
-    colons: impl Fn(usize) -> I,
+    find: impl Fn(&[u8]) -> Option<usize>,
 ) -> Option<usize> {
     let mut at = from;
-    'search: loop {
-        for c in colons(at) {
-            if may_start(hay, c, floor) {
-                return Some(c);
-            }
-            if hay.get(c + 1) == Some(&b':') {
-                match dense(hay, c, floor) {
-                    Ok(t) => return Some(t),
-                    Err(resume) => {
-                        at = resume;
-                        continue 'search;
-                    }
-                }
+    while let Some(i) = hay.get(at..).and_then(&find) {
+        let c = at + i;
+        if may_start(hay, c, floor) {
+            return Some(c);
+        }
+        at = c + 1;
+        // `::` and `:/` (`:/:/`); one compare: `b | 0x15` is `?` for
+        // `:` and `/` (and for `*+.;>?`, rare after a colon).
+        if hay.get(c + 1).is_some_and(|&b| b | 0x15 == b'?') {
+            match dense::<false, false>(hay, c, floor) {
+                Ok(t) => return Some(t),
+                Err(resume) => at = resume,
             }
         }
-        return None;
     }
+    None
 }
 
 /// From the refused colon at `c`, the 8 bytes after it as one word, its
 /// colons walked bit by bit ([`equal_bytes`]), word after word while the
 /// last byte of each is a colon: `Ok` with the first trigger, or `Err`
 /// with where the search for the next colon goes on (no trigger before).
-/// Out of line: only colon-dense text gets here.
+/// With `AT` (`DOT`) the walk also stops at the first `@` (`.`), the
+/// trigger bytes of the detectors that are on: `Err` with its index,
+/// where the search for every trigger byte goes on. Out of line: only
+/// colon-dense text gets here.
 #[inline(never)]
-fn dense(hay: &[u8], mut c: usize, floor: usize) -> Result<usize, usize> {
+fn dense<const AT: bool, const DOT: bool>(
+    hay: &[u8],
+    mut c: usize,
+    floor: usize,
+) -> Result<usize, usize> {
     loop {
         let Some(word) =
             hay.get(c + 1..c + 9).and_then(|w| <[u8; 8]>::try_from(w).ok())
@@ -330,15 +365,51 @@ fn dense(hay: &[u8], mut c: usize, floor: usize) -> Result<usize, usize> {
             return Err(c + 1);
         };
         let w = u64::from_le_bytes(word);
-        let colons = equal_bytes(w, b':');
-        // A colon right after a colon (the byte before the word is the
-        // colon at `c`) is no trigger unless `/` follows it: its scheme
-        // run is empty ([`named`] says no). The last byte's follower is
-        // past the word, so that colon is always tested.
-        let after_colon = (colons << 8) | 0x80;
-        let slash_next = (equal_bytes(w, b'/') >> 8) | (1 << 63);
-        let mut mask = colons & !(after_colon & !slash_next);
         let base = c + 1;
+        // A colon with no scheme byte before it (the byte before the
+        // word is the colon at `c`) is no trigger unless `//` or `]`
+        // follows it, or the window ends in those two bytes: its scheme
+        // run is empty ([`named`] says no). The followers of the last
+        // two bytes are the two after the word, when the window has them.
+        let colons = equal_bytes(w, b':');
+        let after_colon = (colons << 8) | 0x80;
+        let (next, next2) = match hay.get(base + 8..base + 10) {
+            Some(&[a, b]) => (
+                (w >> 8) | u64::from(a) << 56,
+                (w >> 16) | u64::from(a) << 48 | u64::from(b) << 56,
+            ),
+            // Unknown: `/`, so that those colons are tested.
+            _ => (
+                (w >> 8) | u64::from(b'/') << 56,
+                (w >> 16) | u64::from_le_bytes([0, 0, 0, 0, 0, 0, b'/', b'/']),
+            ),
+        };
+        // Scheme bytes before the colons that follow none (`::::` has
+        // none to ask about), `//` after them, `]` for `[:]`.
+        let lone = colons & !after_colon;
+        let named = match lone {
+            0 => 0,
+            _ => lone & scheme_lanes((w << 8) | u64::from(b':')),
+        };
+        let slash = colons & equal_bytes(next, b'/');
+        let slashes = match slash {
+            0 => 0,
+            _ => slash & equal_bytes(next2, b'/'),
+        };
+        let mut mask = named | slashes | (colons & equal_bytes(next, b']'));
+        // The other trigger bytes: the colons before the first are this
+        // walk's, the rest the search's.
+        let others = match (AT, DOT) {
+            (false, false) => 0,
+            (true, false) => equal_bytes(w, b'@'),
+            (false, true) => equal_bytes(w, b'.'),
+            (true, true) => equal_bytes(w, b'@') | equal_bytes(w, b'.'),
+        };
+        let other =
+            (others != 0).then(|| (others.trailing_zeros() / 8) as usize);
+        if let Some(j) = other {
+            mask &= (1u64 << (8 * j)).wrapping_sub(1);
+        }
         while mask != 0 {
             let k = base + (mask.trailing_zeros() / 8) as usize;
             mask &= mask - 1;
@@ -352,6 +423,9 @@ fn dense(hay: &[u8], mut c: usize, floor: usize) -> Result<usize, usize> {
                 return Ok(k);
             }
         }
+        if let Some(j) = other {
+            return Err(base + j);
+        }
         // None was a trigger: go on after the word's last byte, in the
         // next word when that byte is a (refused) colon.
         if word[7] != b':' {
@@ -359,6 +433,21 @@ fn dense(hay: &[u8], mut c: usize, floor: usize) -> Result<usize, usize> {
         }
         c = base + 7;
     }
+}
+
+/// The bytes of the 8-byte word `w` (the first byte lowest) that are
+/// scheme bytes ([`SCHEME`]: a letter, a digit, `+`, `-` or `.`): the
+/// high bit of byte `i` set exactly when byte `i` is one.
+#[inline(always)]
+fn scheme_lanes(w: u64) -> u64 {
+    const LOWS: u64 = u64::from_ne_bytes([0x7f; 8]);
+    const CASE: u64 = u64::from_ne_bytes([0x20; 8]);
+    let x = w & LOWS;
+    let letters = lanes_within(x | CASE, b'a', b'z');
+    let signs = lanes_within(x, b'+', b'9')
+        & !lanes_within(x, b',', b',')
+        & !lanes_within(x, b'/', b'/');
+    (letters | signs) & !w
 }
 
 /// Whether the colon at `c` stands in `[:]`, as a defanged scheme's
@@ -479,7 +568,7 @@ pub(crate) fn may_start(hay: &[u8], c: usize, floor: usize) -> bool {
         Some(b']') if bracketed(hay, c) => return true,
         Some(_) => {}
     }
-    if surely_not_named(hay, c) {
+    if surely_not_named(hay, c, floor) {
         return false;
     }
     named(hay, c, floor)
@@ -498,8 +587,13 @@ pub(crate) fn may_start(hay: &[u8], c: usize, floor: usize) -> bool {
 /// in any case, the colon is no trigger. `false` means "look closer":
 /// no stop in 32 bytes, a `<` or `"` nearer than it, too few bytes before
 /// the colon, or an opaque name.
+///
+/// A `"`, `'` or `<` before the floor is no delimiter (`at_trigger`
+/// never looks behind the floor; the run starts at it): it bounds the
+/// run as any stop does (issue 32: in `"http:"http:`, the colon after
+/// a closed `"http:"` took the exact walk).
 #[inline(always)]
-fn surely_not_named(hay: &[u8], c: usize) -> bool {
+fn surely_not_named(hay: &[u8], c: usize, floor: usize) -> bool {
     let Some(from) = c.checked_sub(16) else { return false };
     let Some(
         &[a0, a1, a2, a3, a4, a5, a6, a7, b0, b1, b2, b3, b4, b5, b6, b7],
@@ -510,11 +604,11 @@ fn surely_not_named(hay: &[u8], c: usize) -> bool {
     let near = u64::from_le_bytes([b0, b1, b2, b3, b4, b5, b6, b7]);
     let far = u64::from_le_bytes([a0, a1, a2, a3, a4, a5, a6, a7]);
     let nearest = match stop_before(near) {
-        Some(clear) => clear,
+        Some((clear, lane)) => clear || from + 8 + lane < floor,
         None => match stop_before(far) {
-            Some(clear) => clear,
+            Some((clear, lane)) => clear || from + lane < floor,
             // Header names of 16 to 31 bytes (`Content-Transfer-Encoding`).
-            None => match farther(hay, from) {
+            None => match farther(hay, from, floor) {
                 Some(clear) => clear,
                 None => return false,
             },
@@ -536,27 +630,33 @@ fn surely_not_named(hay: &[u8], c: usize) -> bool {
     !opaque
 }
 
-/// [`stop_before`] on the 16 bytes before `to`, the nearest word first;
+/// [`stop_before`] on the 16 bytes before `to`, the nearest word first,
+/// a delimiter before `floor` taken as a stop (see [`surely_not_named`]);
 /// `None` also when there are fewer than 16. Out of line: rarely needed.
 #[inline(never)]
-fn farther(hay: &[u8], to: usize) -> Option<bool> {
+fn farther(hay: &[u8], to: usize, floor: usize) -> Option<bool> {
     let from = to.checked_sub(16)?;
     let &[a0, a1, a2, a3, a4, a5, a6, a7, b0, b1, b2, b3, b4, b5, b6, b7] =
         hay.get(from..to)?
     else {
         return None;
     };
-    stop_before(u64::from_le_bytes([b0, b1, b2, b3, b4, b5, b6, b7])).or_else(
-        || stop_before(u64::from_le_bytes([a0, a1, a2, a3, a4, a5, a6, a7])),
-    )
+    let near = u64::from_le_bytes([b0, b1, b2, b3, b4, b5, b6, b7]);
+    let far = u64::from_le_bytes([a0, a1, a2, a3, a4, a5, a6, a7]);
+    match stop_before(near) {
+        Some((clear, lane)) => Some(clear || from + 8 + lane < floor),
+        None => {
+            stop_before(far).map(|(clear, lane)| clear || from + lane < floor)
+        }
+    }
 }
 
 /// In the 8 bytes `w` (the first byte lowest): `None` when none is a stop
 /// (see [`surely_not_named`]) or a `<`; else whether the last of them is
 /// a stop other than `"` and `'` (`true`) rather than a `<`, `"` or `'`
-/// (`false`).
-#[inline]
-fn stop_before(w: u64) -> Option<bool> {
+/// (`false`), and its index in `w`.
+#[inline(always)]
+fn stop_before(w: u64) -> Option<(bool, usize)> {
     const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
     const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
     const ANGLE: u64 = u64::from_ne_bytes([b'<'; 8]);
@@ -575,7 +675,7 @@ fn stop_before(w: u64) -> Option<bool> {
     // The last flagged byte: the high bit of byte `i` is bit `8 * i + 7`.
     let shift = 56 - any.leading_zeros();
     let last = (w >> shift) as u8;
-    Some(!matches!(last, b'"' | b'\'' | b'<'))
+    Some((!matches!(last, b'"' | b'\'' | b'<'), shift as usize / 8))
 }
 
 /// The exact test of the name before the colon at `c` (not followed by

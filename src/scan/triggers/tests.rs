@@ -37,8 +37,10 @@ fn simd_equals_naive_on_every_offset_and_floor() {
 /// `//` and other bytes at every offset of the 8-byte words.
 #[test]
 fn simd_equals_naive_on_colon_runs() {
-    let parts: &[&[u8]] =
-        &[b":", b"::", b":::::::", b"a", b"/", b"//", b"http", b"<", b" "];
+    let parts: &[&[u8]] = &[
+        b":", b"::", b":::::::", b"a", b"/", b"//", b"http", b"<", b" ",
+        b":/", b":/:/:/", b"[", b"]", b"*", b"?", b";", b">",
+    ];
     let mut state = 0x2545_F491_4F6C_DD1Du64;
     for _ in 0..400 {
         let mut hay = Vec::new();
@@ -61,6 +63,57 @@ fn simd_equals_naive_on_colon_runs() {
     }
     let dense = [b':'; 40];
     assert_eq!(all(Triggers::Simd, &dense, 0, 0), vec![39]);
+}
+
+/// Issue 32: the word walk after a refused colon with detectors on
+/// stops at their trigger bytes (`@`, `.`): every trigger and its kind,
+/// from every offset, are the naive search's, for each set of detectors.
+#[test]
+fn simd_equals_naive_on_colon_runs_with_detectors() {
+    let parts: &[&[u8]] = &[
+        b":", b"::", b":::::::", b":/:/:/", b"a", b"/", b"//", b"http", b"<",
+        b" ", b".", b"@", b"x.zz ", b"a@b.c", b"www.", b"[.]", b"]", b"[",
+    ];
+    let sets = [
+        Finds::EMAIL,
+        Finds::WWW,
+        Finds::DOMAIN,
+        Finds::NETWORK_PATH,
+        Finds::UNREGISTERED,
+        Finds::DEFANGED,
+        Finds::EMAIL.union(Finds::DOMAIN),
+        Finds::ALL,
+    ];
+    let kinds = |t: Triggers, hay: &[u8], from: usize, floor, finds| {
+        let mut out = Vec::new();
+        let mut pos = from;
+        while let Some((c, kind)) = t.find_kind(hay, pos, floor, finds) {
+            out.push((c, kind));
+            pos = c + 1;
+        }
+        out
+    };
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    for round in 0..400 {
+        let mut hay = Vec::new();
+        while hay.len() < 60 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            hay.extend_from_slice(parts[(state >> 8) as usize % parts.len()]);
+        }
+        let finds = sets[round % sets.len()];
+        for from in 0..hay.len() {
+            for floor in [0, from] {
+                assert_eq!(
+                    kinds(Triggers::Simd, &hay, from, floor, finds),
+                    kinds(Triggers::Naive, &hay, from, floor, finds),
+                    "{:?} from {from} floor {floor} {finds:?}",
+                    String::from_utf8_lossy(&hay)
+                );
+            }
+        }
+    }
 }
 
 #[test]
@@ -125,7 +178,7 @@ fn the_quick_look_agrees_with_the_exact_one() {
                     let c = hay.len();
                     hay.extend_from_slice(b":x");
                     for floor in [0, pad / 2, pad, c] {
-                        let quick = surely_not_named(&hay, c);
+                        let quick = surely_not_named(&hay, c, floor);
                         let exact = named(&hay, c, floor);
                         assert!(
                             !(quick && exact),
@@ -141,7 +194,16 @@ fn the_quick_look_agrees_with_the_exact_one() {
     let hay = b"Message-ID: <x@y>\nDelivered-To: list@example.org\n\
         Received: from a.example (a.example [10.0.0.1])";
     let c = memchr::memmem::find(hay, b"Received:").unwrap() + 8;
-    assert!(surely_not_named(hay, c));
+    assert!(surely_not_named(hay, c, 0));
+    // and to a quote below the floor (issue 32): the colon after a
+    // closed `"http:"` is settled by the first look, one with its quote
+    // at or above the floor is not.
+    let hay = b"0123456789abcdef\"http:\"http:x";
+    let c = hay.len() - 2;
+    assert!(surely_not_named(hay, c, c - 4));
+    assert!(!named(hay, c, c - 4));
+    assert!(!surely_not_named(hay, c, c - 5));
+    assert!(named(hay, c, c - 5));
 }
 
 /// The trigger set is exactly "`//` after, or [`named`]": the quick
