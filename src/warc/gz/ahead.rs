@@ -22,8 +22,10 @@ use super::{inflate_into, Decoder, Error, Gz, Mode, Source};
 /// How many batches may wait for the reader.
 const AHEAD: usize = 3;
 
-/// A batch's buffer size.
-const BATCH: usize = 256 * 1024;
+/// A batch's buffer size: 1 MiB, a hand-over (and a wake-up of a
+/// waiting side) per MiB inflated. 256 KiB batches cost 3–8% more wall
+/// time on a 200 MiB `.warc.gz` at `-j1` (paired runs, s13 results).
+const BATCH: usize = 1024 * 1024;
 
 /// A batch goes over once less than this is left in it (a member's
 /// inflate goes on into the next batch: a window is as long as the room).
@@ -31,7 +33,7 @@ const ROOM: usize = 16 * 1024;
 
 /// The first batch goes over at this many bytes, each next one at twice
 /// the last, up to a full one: the reader starts after 16 KiB, not
-/// 256 KiB, inflated (a slice of a `.warc.gz` starts a thread of its own,
+/// 1 MiB, inflated (a slice of a `.warc.gz` starts a thread of its own,
 /// about 10 MB inflated at `--slice-size`'s default).
 const FIRST: usize = 16 * 1024;
 
