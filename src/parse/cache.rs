@@ -106,16 +106,8 @@ pub(crate) fn empty_authority(
     scheme: Scheme,
     strict: bool,
 ) -> Option<Result<Verdict, Reject>> {
-    static TABLE: OnceLock<[[Result<Verdict, Reject>; 2]; 11]> =
-        OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        OWN_GRAMMAR.map(|scheme| {
-            let url = format!("{}://", scheme.name().unwrap_or_default());
-            [false, true].map(|strict| super::verdict(url.as_bytes(), strict))
-        })
-    });
-    // `Other`, declared last, is past the table.
-    table.get(scheme as usize).map(|row| row[usize::from(strict)])
+    static TABLE: OnceLock<NameTable> = OnceLock::new();
+    look_up(TABLE.get_or_init(|| name_table("://")), scheme, strict)
 }
 
 /// The verdict on `name:` and nothing after it, `name` any spelling of
@@ -128,14 +120,29 @@ pub(crate) fn scheme_alone(
     scheme: Scheme,
     strict: bool,
 ) -> Option<Result<Verdict, Reject>> {
-    static TABLE: OnceLock<[[Result<Verdict, Reject>; 2]; 11]> =
-        OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        OWN_GRAMMAR.map(|scheme| {
-            let url = format!("{}:", scheme.name().unwrap_or_default());
-            [false, true].map(|strict| super::verdict(url.as_bytes(), strict))
-        })
-    });
+    static TABLE: OnceLock<NameTable> = OnceLock::new();
+    look_up(TABLE.get_or_init(|| name_table(":")), scheme, strict)
+}
+
+/// The parser's verdicts on the name of each scheme with a grammar of its
+/// own followed by a suffix, at both levels (lenient, strict).
+type NameTable = [[Result<Verdict, Reject>; 2]; 11];
+
+/// [`NameTable`] for `suffix`.
+fn name_table(suffix: &str) -> NameTable {
+    OWN_GRAMMAR.map(|scheme| {
+        let url = format!("{}{suffix}", scheme.name().unwrap_or_default());
+        [false, true].map(|strict| super::verdict(url.as_bytes(), strict))
+    })
+}
+
+/// The verdict of `table` on `scheme` at level `strict`; `None` for
+/// `Other`, declared last, past the table.
+fn look_up(
+    table: &NameTable,
+    scheme: Scheme,
+    strict: bool,
+) -> Option<Result<Verdict, Reject>> {
     table.get(scheme as usize).map(|row| row[usize::from(strict)])
 }
 
