@@ -98,6 +98,11 @@ fn successor_rfc_examples() {
         // the brief
         "ldap:///o=University%20of%20Michigan,c=US",
         "urn:ietf:rfc:2648",
+        // RFC 8141 §2: an NID of 2 to 32 letters, digits and hyphens
+        "URN:ISBN:0451450523",
+        "urn:schemas-microsoft-com:office:office",
+        "urn:ab:c/d?+r?=q#f",
+        "urn:a1234567890123456789012345678901:x",
         // RFC 5538 §3 and §4
         "nntp://news.server.example/example.group.this/12345",
         "nntp://wild.server.example/example.group.n%2Fa/12345",
@@ -362,6 +367,14 @@ fn rejects_with_reasons() {
         ),
         ("mailto:a@b?c", Reject::BadHeader),
         ("mailto:a b@c", Reject::BadMailto),
+        // urn (RFC 8141 §2: NID ":" NSS)
+        ("URN:NBN", Reject::BadPath),
+        ("urn:alert:", Reject::BadPath),
+        ("urn:a:b", Reject::BadPath),
+        ("urn:example.com:x", Reject::BadPath),
+        ("urn:-ab:x", Reject::BadPath),
+        ("urn:ab:/x", Reject::BadPath),
+        ("urn://ab/x:y", Reject::BadPath),
         // generic (RFC 3986 §3)
         ("urn:a b", Reject::BadCharacter),
         ("foo://a/b c", Reject::BadCharacter),

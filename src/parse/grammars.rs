@@ -1,6 +1,6 @@
 //! The grammars of the schemes: RFC 1738 §3.2–3.11 and their
 //! successors (RFC 9110 §4.2, RFC 4266, RFC 5538, RFC 4248, RFC 8089,
-//! RFC 6068), and RFC 3986 §3 for the others.
+//! RFC 6068), RFC 8141 for `urn`, and RFC 3986 §3 for the others.
 
 use super::authority::authority;
 use super::chars::{
@@ -28,6 +28,33 @@ pub(super) fn generic(url: &mut Url<'_>, strict: bool) -> Result<(), Reject> {
     }
     path(url.path)?;
     url.query.map_or(Ok(()), query)
+}
+
+/// RFC 8141 §2: `assigned-name = "urn" ":" NID ":" NSS`, `NID =
+/// (alphanum) 0*30(ldh) (alphanum)`, `ldh = alphanum / "-"`, `NSS = pchar
+/// *(pchar / "/")`: a URN names a namespace and a name in it
+/// (`urn:isbn:0451450523`). A namespace named alone in prose (`URN:NBN`,
+/// `urn:alert`) or an NSS left empty (`urn:nbn:`) is no URN. The
+/// characters are RFC 3986's, checked first (`urn:a b` is a bad
+/// character, as for any scheme).
+pub(super) fn urn(url: &mut Url<'_>, strict: bool) -> Result<(), Reject> {
+    generic(url, strict)?;
+    if url.authority.is_some() {
+        return Err(Reject::BadPath);
+    }
+    let Some(colon) = memchr::memchr(b':', url.path) else {
+        return Err(Reject::BadPath);
+    };
+    let (nid, nss) = (&url.path[..colon], &url.path[colon + 1..]);
+    let ldh = |c: &u8| c.is_ascii_alphanumeric() || *c == b'-';
+    let nid_ok = (2..=32).contains(&nid.len())
+        && nid.first().is_some_and(u8::is_ascii_alphanumeric)
+        && nid.last().is_some_and(u8::is_ascii_alphanumeric)
+        && nid.iter().all(ldh);
+    if !nid_ok || nss.is_empty() || nss.starts_with(b"/") {
+        return Err(Reject::BadPath);
+    }
+    Ok(())
 }
 
 /// RFC 9110 §4.2.1: `http-URI = "http" "://" authority path-abempty [ "?"

@@ -8,7 +8,7 @@ use super::chars::{self, Iri, ALPHA, PATH_LAX, QUERY_LAX, XCHAR};
 use super::components::{find, Parts, Url};
 use super::grammars::{
     file, ftp, generic, gopher, http, mailto_url, news_url, nntp, prospero,
-    telnet, wais,
+    telnet, urn, wais,
 };
 use super::mailto;
 use super::{Reject, Scheme, Verdict};
@@ -446,6 +446,9 @@ pub(super) fn specific<'a>(
         Scheme::Wais => wais(url, strict),
         Scheme::File => file(url, strict),
         Scheme::Prospero => prospero(url, strict),
+        Scheme::Other if url.scheme_name.eq_ignore_ascii_case(b"urn") => {
+            urn(url, strict)
+        }
         _ => generic(url, strict),
     }
 }
