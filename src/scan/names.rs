@@ -546,14 +546,29 @@ fn host_name(
         return Ok(None); // not a name: nothing read is kept
     }
     let next = hay.get(host_end + 1)?;
-    let port = after == Some(b':') && next.is_some_and(|b| b.is_ascii_digit());
+    // No file name has an internationalized name.
+    let weak = weak_tld(top) && host.is_ascii();
+    let mut port =
+        after == Some(b':') && next.is_some_and(|b| b.is_ascii_digit());
+    if port && weak {
+        // `setup.py:14`, `genpkglist.cc:604:33`: a file and a line, as
+        // compilers and interpreters write them (GNU Coding Standards
+        // §4.4, `sourcefile:lineno: message`), not a host and a port; a
+        // port there counts when a path follows it (`x.cc:8080/a`).
+        let mut i = host_end + 2;
+        while i < host_end + 8
+            && hay.get(i)?.is_some_and(|b| b.is_ascii_digit())
+        {
+            i += 1;
+        }
+        port = hay.get(i)? == Some(b'/');
+    }
     // `?` and `#` open a query or fragment only when something follows
     // (`NT select.select?` ends a question).
     let query = matches!(after, Some(b'?' | b'#'))
         && next.is_some_and(|b| b.is_ascii_alphanumeric());
     let path = port || query || after == Some(b'/');
-    // No file name has an internationalized name.
-    if !path && weak_tld(top) && host.is_ascii() {
+    if !path && weak {
         return Ok(None); // not a name: nothing read is kept
     }
     let (end, hard_end, trimmed) = if path {

@@ -257,6 +257,15 @@ fn domains() {
         "example.app:8080/x",
         "news.bbc.co.uk",
     ];
+    // A port under such a TLD counts when a path follows it; under
+    // another TLD it counts alone.
+    assert_eq!(
+        finds("at example.cc:8080/x or example.org:8080.")
+            .iter()
+            .map(|(s, _)| s.as_str())
+            .collect::<Vec<_>>(),
+        ["example.cc:8080/x", "example.org:8080"]
+    );
     let got: Vec<&str> = got.iter().map(|(s, _)| s.as_str()).collect();
     assert_eq!(got, want);
     for text in [
@@ -276,6 +285,10 @@ fn domains() {
         "Beitbridge Zimbabwe.At the height",
         "www.Life-Settlements-Onli=\nne.com</a>",
         "Subject: NT select.select?",
+        // a file and a line under a TLD that is also a file extension
+        "genpkglist.cc:604:33: macro \"headerFree\" requires 2 arguments",
+        "File setup.py:14, in <module>",
+        "at Core.pm:1622",
     ] {
         assert_eq!(finds(text), [], "{text}");
     }
