@@ -179,8 +179,9 @@ pub(super) struct Batch {
     pub(super) sliced: Option<bool>,
     /// A part of a relative slice (a `.warc.gz` slice, whose offsets
     /// count from its start in the decompressed stream): the reporter
-    /// moves them by the bytes the slices before it inflated to, as
-    /// [`Driver::count_on`](super::config::Driver) moves a whole slice's.
+    /// moves them by the bytes the slices before it inflated to
+    /// ([`FileState::place`](super::plan::FileState), as for a whole
+    /// slice).
     pub(super) relative: bool,
     /// What is counted, not stored ([`Spare::count_for`]): rejected
     /// candidates in `rejected`, matches in `matched`, hits without

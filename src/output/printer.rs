@@ -18,7 +18,7 @@ use super::emit::{Ctx, Emit, Run, Tally, Url};
 use super::escape;
 use super::options::{Format, PrinterOptions};
 use super::record_visitor::RecordVisitor;
-use super::select::{scheme_of, Selection};
+use super::select::{hit_scheme, Selection};
 use super::stats::Counts;
 use crate::driver::{Hit, InputDone, Pick, Report, Wants};
 use crate::input::{Input, InputError};
@@ -209,15 +209,7 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
     }
 
     fn hit(&mut self, input: &Input, hit: &Hit<'_>) -> io::Result<()> {
-        // The scheme is read only where it is used: a plain listing
-        // without `--scheme` never needs it (one pass less per URL).
-        let scheme = match hit.kind.implied_scheme() {
-            // A scheme-less find (an address, a `www.` name): the scheme
-            // it implies.
-            Some(implied) => Cow::Borrowed(implied),
-            None if self.scheme => scheme_of(hit.url),
-            None => Cow::Borrowed(""),
-        };
+        let scheme = hit_scheme(hit, self.scheme);
         if !self.select.selects(hit, &scheme) {
             return Ok(());
         }
@@ -415,37 +407,5 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
             self.out.flush()?;
         }
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::output::escape::json_text;
-    use crate::parse;
-    use proptest::prelude::*;
-
-    /// The scheme as read before the common names were matched.
-    fn whole(url: &[u8]) -> Cow<'_, str> {
-        match json_text(parse::scheme_name(url)).0 {
-            Cow::Borrowed(s) if !s.bytes().any(|b| b.is_ascii_uppercase()) => {
-                Cow::Borrowed(s)
-            }
-            s => Cow::Owned(s.to_ascii_lowercase()),
-        }
-    }
-
-    proptest! {
-        #[test]
-        fn the_scheme_as_read_whole(
-            url in prop_oneof![
-                "(http|https|mailto|ftp|HTTP|Https|mailTo|ftps|htt|x)(:.{0,8})?",
-                any::<Vec<u8>>().prop_map(|b| String::from_utf8_lossy(&b).into_owned()),
-            ],
-            raw in any::<Vec<u8>>(),
-        ) {
-            prop_assert_eq!(scheme_of(url.as_bytes()), whole(url.as_bytes()));
-            prop_assert_eq!(scheme_of(&raw), whole(&raw));
-        }
     }
 }

@@ -81,12 +81,7 @@ impl Selection {
     pub(super) fn pick(&self) -> Pick {
         let choice = self.choice.clone();
         Arc::new(move |hit: &Hit<'_>| {
-            let scheme = match hit.kind.implied_scheme() {
-                Some(implied) => Cow::Borrowed(implied),
-                None if choice.by_scheme() => scheme_of(hit.url),
-                None => Cow::Borrowed(""),
-            };
-            choice.selects(hit, &scheme)
+            choice.selects(hit, &hit_scheme(hit, choice.by_scheme()))
         })
     }
 
@@ -137,6 +132,18 @@ impl Choice {
     }
 }
 
+/// The scheme of `hit`, lower-case: for a scheme-less find (an address, a
+/// `www.` name) the one it implies, else the one written, read only when
+/// `read` (a plain listing without `--scheme` never needs it: one pass
+/// less a URL), else empty.
+pub(super) fn hit_scheme<'h>(hit: &Hit<'h>, read: bool) -> Cow<'h, str> {
+    match hit.kind.implied_scheme() {
+        Some(implied) => Cow::Borrowed(implied),
+        None if read => scheme_of(hit.url),
+        None => Cow::Borrowed(""),
+    }
+}
+
 /// The lower-case scheme name as written in `url`.
 pub(super) fn scheme_of(url: &[u8]) -> Cow<'_, str> {
     // Nearly every URL: no search for its colon.
@@ -161,5 +168,35 @@ pub(super) fn scheme_of(url: &[u8]) -> Cow<'_, str> {
             Cow::Borrowed(s)
         }
         s => Cow::Owned(s.to_ascii_lowercase()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The scheme as read before the common names were matched.
+    fn whole(url: &[u8]) -> Cow<'_, str> {
+        match json_text(parse::scheme_name(url)).0 {
+            Cow::Borrowed(s) if !s.bytes().any(|b| b.is_ascii_uppercase()) => {
+                Cow::Borrowed(s)
+            }
+            s => Cow::Owned(s.to_ascii_lowercase()),
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn the_scheme_as_read_whole(
+            url in prop_oneof![
+                "(http|https|mailto|ftp|HTTP|Https|mailTo|ftps|htt|x)(:.{0,8})?",
+                any::<Vec<u8>>().prop_map(|b| String::from_utf8_lossy(&b).into_owned()),
+            ],
+            raw in any::<Vec<u8>>(),
+        ) {
+            prop_assert_eq!(scheme_of(url.as_bytes()), whole(url.as_bytes()));
+            prop_assert_eq!(scheme_of(&raw), whole(&raw));
+        }
     }
 }
