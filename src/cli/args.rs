@@ -245,6 +245,15 @@ pub struct Args {
     #[arg(long, value_name = "WHEN", value_enum, default_value_t = Warc::Auto)]
     pub warc: Warc,
 
+    /// Read tar archives as such: plain or compressed (.tar.gz, .tgz,
+    /// .tar.xz…; POSIX pax/ustar and GNU tar). Each regular member is
+    /// searched as its first bytes say (a message, an mbox, a web
+    /// archive, text), binary and compressed members skipped unless -a.
+    /// Offsets and line numbers count in the unpacked archive. auto:
+    /// inputs whose first block is a tar header; off: as other bytes.
+    #[arg(long, value_name = "WHEN", value_enum, default_value_t = Warc::Auto)]
+    pub tar: Warc,
+
     /// In web archives' HTML payloads, also resolve relative references
     /// (href, src, srcset…) against the page's <base href>, else its
     /// target URI (RFC 3986 §5.2), and print them as kind `resolved`
@@ -449,12 +458,12 @@ pub enum Mail {
     Off,
 }
 
-/// `--warc WHEN`.
+/// `--warc WHEN`, `--tar WHEN`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Warc {
     /// Sniff the first bytes of each input.
     Auto,
-    /// Read web archives as other text.
+    /// Read such archives as other bytes.
     Off,
 }
 

@@ -282,6 +282,7 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
     };
     driver
         .archive(Archive::Web, args.warc == args::Warc::Auto)
+        .archive(Archive::Tar, args.tar == args::Warc::Auto)
         .resolve(args.resolve)
         .mail_mode(mode)
         .qp_repair(args.qp_repair)

@@ -11,8 +11,9 @@
 //!
 //! Mail (mbox, Maildir message, news article, digest: [`crate::mail`]) is
 //! the first container, web archives (WARC, ARC: [`crate::warc`]) the
-//! second, `--qp-repair` on text that is not mail a third, and raw text
-//! the trivial one (no records: the driver searches it with
+//! second, `--qp-repair` on text that is not mail a third, tar archives
+//! (whose members are searched through this seam again) a fourth, and
+//! raw text the trivial one (no records: the driver searches it with
 //! [`crate::Finder`] directly). The driver knows containers only through
 //! this module; a new container is its own file here, a `Reading`
 //! variant with its arms in this file, and its flag.
@@ -22,6 +23,7 @@ mod mail;
 mod record;
 mod resolve;
 mod store;
+mod tar;
 mod warc;
 mod web_record;
 
@@ -62,6 +64,11 @@ pub enum Archive {
     /// Web archives: WARC 1.0/1.1 and ARC v1, plain or gzip
     /// ([`crate::warc`]; its URLs carry a [`WebRecord`]).
     Web,
+    /// Tar archives (POSIX.1-2001 pax and ustar, GNU tar), plain or
+    /// compressed: each regular member searched as what its first bytes
+    /// say (a message, an mbox, a web archive, text), binary members
+    /// skipped as in a folder walk.
+    Tar,
 }
 
 /// How an input is read, decided once from its first bytes.
@@ -83,6 +90,9 @@ pub(crate) enum Reading {
         /// The stored bytes are gzip, inflated by the container.
         gz: bool,
     },
+    /// A tar archive: each regular member read as its first bytes say,
+    /// positions the unpacked archive's.
+    Tar,
 }
 
 /// Where a big file of a [`Reading`] may be cut into slices.
@@ -103,16 +113,17 @@ impl Reading {
             Reading::Raw => Cut::Lines,
             Reading::Mail(Format::Mbox) => Cut::Records,
             Reading::Web { gz: true, .. } => Cut::Records,
-            Reading::Mail(_) | Reading::Repair | Reading::Web { .. } => {
-                Cut::Whole
-            }
+            Reading::Mail(_)
+            | Reading::Repair
+            | Reading::Web { .. }
+            | Reading::Tar => Cut::Whole,
         }
     }
 
     /// Whether the input is searched as records (its URLs carry a
     /// [`Provenance`], and its end the number of records).
     pub(crate) fn records(self) -> bool {
-        matches!(self, Reading::Mail(_) | Reading::Web { .. })
+        matches!(self, Reading::Mail(_) | Reading::Web { .. } | Reading::Tar)
     }
 
     /// Whether a slice of records is held whole to be searched (mail: up
@@ -147,6 +158,9 @@ pub(crate) struct Settings {
     /// Relative references of web-archive HTML are resolved
     /// (`--resolve`).
     pub(crate) resolve: bool,
+    /// Binary members of a tar archive are skipped, as binary files of a
+    /// folder walk are.
+    pub(crate) skip_binary: bool,
 }
 
 /// The containers of a run, built once: how each input is read and
@@ -156,6 +170,10 @@ pub(crate) struct Containers {
     mode: MailMode,
     qp_repair: bool,
     web: bool,
+    /// Tar archives are read as such.
+    tar: bool,
+    /// Binary members of a tar archive are skipped.
+    skip_binary: bool,
     /// HTML context is asked for (`--html-context`).
     html_context: bool,
     /// `--resolve`.
@@ -216,6 +234,8 @@ impl Containers {
             mode: settings.mode,
             qp_repair: settings.qp_repair,
             web: settings.archives.contains(&Archive::Web),
+            tar: settings.archives.contains(&Archive::Tar),
+            skip_binary: settings.skip_binary,
             html_context: settings.html_context,
             resolve: settings.resolve,
             lines: finder.inner().lines,
@@ -236,7 +256,7 @@ impl Containers {
     /// Whether an input's first bytes decide how it is read: when they
     /// do not, it is [`Reading::Raw`].
     pub(crate) fn sniffs(&self) -> bool {
-        self.mode != MailMode::Off || self.qp_repair || self.web
+        self.mode != MailMode::Off || self.qp_repair || self.web || self.tar
     }
 
     /// Whether `head` is the beginning of a container (whatever the
@@ -244,6 +264,7 @@ impl Containers {
     pub(crate) fn recognised(&self, head: &[u8]) -> bool {
         Format::sniff(head) != Format::Unknown
             || self.web_format(head).is_some()
+            || (self.tar && tar::sniff(head))
     }
 
     /// The web archive `head` begins, when web archives are read.
@@ -273,6 +294,15 @@ impl Containers {
     /// How an input whose first bytes are `head` is read, and whether
     /// they were recognised ([`Containers::recognised`]).
     pub(crate) fn reading(&self, head: &[u8]) -> (Reading, bool) {
+        if self.tar && tar::sniff(head) {
+            return (Reading::Tar, true);
+        }
+        self.member_reading(head)
+    }
+
+    /// [`Containers::reading`] of a tar member: a tar in a tar is not
+    /// read as one (it reads as binary), so nesting is bounded.
+    fn member_reading(&self, head: &[u8]) -> (Reading, bool) {
         if !self.sniffs() {
             return (Reading::Raw, false);
         }
@@ -309,6 +339,7 @@ impl Containers {
     /// lines end what could be a header block.
     pub(crate) fn decided(&self, head: &[u8]) -> bool {
         (memchr::memchr(b'\n', head).is_some() && self.recognised(head))
+            || (self.tar && tar::sniff(head))
             || mail::header_ended(head)
     }
 
@@ -369,6 +400,10 @@ impl Containers {
                 );
                 0
             }
+            Reading::Tar => {
+                tar::search_slice(self, bytes, base, sink);
+                0
+            }
             Reading::Raw => 0,
         }
     }
@@ -417,6 +452,7 @@ impl Containers {
             Reading::Web { .. } => {
                 warc::search(&self.finder, rdr, base, self.html(), ahead, sink)
             }
+            Reading::Tar => tar::search_reader(self, rdr, base, sink),
             Reading::Raw => {
                 self.finder.find_reader(rdr, &mut RawSink { sink })
             }

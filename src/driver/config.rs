@@ -65,7 +65,9 @@ impl DriverBuilder {
     /// sniffed from their first bytes, their URLs carrying their record
     /// ([`crate::Fields::Part`]). Web archives (WARC 1.0/1.1, ARC; plain
     /// or gzip): each record's payload is searched (not its head, nor
-    /// `request`, `warcinfo` and `revisit` records). By default, none is.
+    /// `request`, `warcinfo` and `revisit` records). Tar archives: each
+    /// regular member searched as its first bytes say ([`Archive::Tar`]).
+    /// By default, none is.
     pub fn archive(
         &mut self,
         archive: Archive,
@@ -123,6 +125,7 @@ impl DriverBuilder {
     /// default, none is skipped.
     pub fn skip_binary(&mut self, yes: bool) -> &mut DriverBuilder {
         self.skip_binary = yes;
+        self.containers.skip_binary = yes;
         self
     }
 
