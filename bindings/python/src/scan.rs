@@ -90,7 +90,10 @@ impl Common {
         if let Some(n) = self.jobs {
             b.threads(n);
         }
+        // Tar archives are read as such, as the CLI's default `--tar
+        // auto` reads them.
         b.web_archives(self.warc)
+            .archive(urlgrep::Archive::Tar, true)
             .resolve(self.resolve)
             .mail_mode(self.mail)
             .qp_repair(self.qp_repair)
