@@ -57,7 +57,7 @@ pub mod warc;
 
 pub use container::{
     Archive, Fields, HitLines, MailFields, MailMode, PartFields, PartValue,
-    Provenance, RecordPart, WebRecord,
+    Provenance, RecordPart, TarMember, WebRecord,
 };
 pub use driver::{Driver, DriverBuilder, Hit, InputDone, Pick, Report, Wants};
 pub use parse::{Host, Strictness, Url};

@@ -201,6 +201,29 @@ fn positions_count_in_the_unpacked_archive() {
 }
 
 #[test]
+fn a_text_members_urls_carry_its_name() {
+    let tar = archive(&members());
+    let o = run(&["--json"], &tar);
+    let mut named = Vec::new();
+    for l in stdout(&o).lines() {
+        let v: serde_json::Value = serde_json::from_str(l).expect("JSON");
+        if v["type"] == "match" && v["mail"].is_null() {
+            let r = &v["record"];
+            assert_eq!(r["format"], "tar", "{l}");
+            named.push(format!("{} {} {}", v["url"], r["name"], r["size"]));
+        }
+    }
+    let long = format!("{}/notes.txt", "deep".repeat(40));
+    assert_eq!(
+        named,
+        [
+            "\"http://text.example/x\" \"text.txt\" 33".to_owned(),
+            format!("\"http://long-name.example/\" \"{long}\" 34"),
+        ]
+    );
+}
+
+#[test]
 fn a_damaged_header_is_reported_and_the_members_after_it_are_read() {
     let members = members();
     let mut tar = archive(&members);

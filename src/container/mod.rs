@@ -24,6 +24,7 @@ mod record;
 mod resolve;
 mod store;
 mod tar;
+mod tar_record;
 mod warc;
 mod web_record;
 
@@ -32,6 +33,7 @@ pub use record::{
     RecordPart,
 };
 pub(crate) use store::Records;
+pub use tar_record::TarMember;
 pub use web_record::WebRecord;
 
 use crate::mail::{Format, MailFinder};

@@ -22,9 +22,12 @@
 //! ([`RecordSink::fault`]); the search goes on at the next block that is
 //! a header. A nested tar member and a compressed one read as binary.
 
+use super::record::{Fields, PartFields, Provenance, RecordPart};
+use super::tar_record::TarMember;
 use super::{Containers, Found, RecordSink};
 use std::convert::Infallible;
 use std::io::{self, Read};
+use std::sync::Arc;
 
 /// The size of a tar block.
 const BLOCK: usize = 512;
@@ -122,22 +125,52 @@ fn number(field: &[u8]) -> Option<u64> {
     Some(if any { n } else { 0 })
 }
 
-/// The `size` record of an extended header's data (`LEN key=value\n`
-/// records, POSIX.1-2001 pax), if it holds one.
-fn pax_size(mut data: &[u8]) -> Option<u64> {
-    let mut size = None;
-    while !data.is_empty() {
-        let space = memchr::memchr(b' ', data)?;
-        let len: usize =
-            std::str::from_utf8(data.get(..space)?).ok()?.parse().ok()?;
-        let record = data.get(space + 1..len)?;
+/// What an extended header says of the next member.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Pax {
+    size: Option<u64>,
+    path: Option<Vec<u8>>,
+}
+
+/// The `size` and `path` records of an extended header's data (`LEN
+/// key=value\n` records, POSIX.1-2001 pax); reading stops at a record
+/// that does not read.
+fn pax(mut data: &[u8]) -> Pax {
+    let mut pax = Pax::default();
+    while let Some(space) = memchr::memchr(b' ', data) {
+        let len = std::str::from_utf8(data.get(..space).unwrap_or_default())
+            .ok()
+            .and_then(|n| n.parse::<usize>().ok());
+        let Some((len, record)) =
+            len.and_then(|len| Some((len, data.get(space + 1..len)?)))
+        else {
+            break;
+        };
         let record = record.strip_suffix(b"\n").unwrap_or(record);
         if let Some(v) = record.strip_prefix(b"size=") {
-            size = std::str::from_utf8(v).ok()?.parse().ok();
+            pax.size =
+                std::str::from_utf8(v).ok().and_then(|v| v.parse().ok());
+        } else if let Some(v) = record.strip_prefix(b"path=") {
+            pax.path = Some(v.to_vec());
         }
-        data = data.get(len..)?;
+        data = data.get(len..).unwrap_or_default();
     }
-    size
+    pax
+}
+
+/// The name in header block `b`: POSIX ustar's prefix, `/`, and name
+/// (GNU headers keep other fields where the prefix would be).
+fn header_name(b: &[u8]) -> Vec<u8> {
+    let field = |r: std::ops::Range<usize>| {
+        let f = b.get(r).unwrap_or_default();
+        f.get(..memchr::memchr(0, f).unwrap_or(f.len())).unwrap_or_default()
+    };
+    let (name, prefix) = (field(0..100), field(345..500));
+    if b.get(257..263) == Some(&b"ustar\0"[..]) && !prefix.is_empty() {
+        [prefix, b"/", name].concat()
+    } else {
+        name.to_vec()
+    }
 }
 
 /// The bytes of `rdr` counted as they pass: the position, and (when
@@ -222,8 +255,9 @@ where
     let mut tally =
         Tally { rdr, pos: 0, lines: c.lines, newlines: 0, line_start: 0 };
     let mut b = [0u8; BLOCK];
-    let mut next_size = None;
+    let mut next = Pax::default();
     let mut records = 0u64;
+    let mut members = 0u64;
     // The offset of the first bad block of a run passed over.
     let mut bad: Option<u64> = None;
     loop {
@@ -257,25 +291,49 @@ where
                 format!("not a tar header (passed over {} bytes)", at - from);
             sink.fault(base + from, what);
         }
-        let size = next_size.take().unwrap_or(size);
+        let pending = std::mem::take(&mut next);
+        let size = pending.size.unwrap_or(size);
         if extended && !sparse_blocks(&mut tally, &mut b)? {
             sink.fault(base + at, "tar sparse header cut short".into());
             return Ok(());
         }
         let whole = match kind {
-            b'x' | b'g' if size <= PAX_MAX => {
+            // An extended header for the next member (`x`; `g`, for all
+            // the members after it, is not read), a GNU long name (`L`).
+            b'x' | b'g' | b'L' if size <= PAX_MAX => {
                 let mut data = Vec::new();
                 (&mut tally).take(size).read_to_end(&mut data)?;
-                if kind == b'x' {
-                    next_size = pax_size(&data);
+                let whole = data.len() as u64 == size;
+                match kind {
+                    b'x' => {
+                        let p = pax(&data);
+                        next = Pax {
+                            size: p.size.or(pending.size),
+                            path: p.path.or(pending.path),
+                        };
+                    }
+                    b'L' => {
+                        let end =
+                            memchr::memchr(0, &data).unwrap_or(data.len());
+                        data.truncate(end);
+                        next = Pax { path: Some(data), ..pending };
+                    }
+                    _ => next = pending,
                 }
-                data.len() as u64 == size
+                whole
             }
             // A regular file (`0`, old tars' NUL) or a contiguous one.
             b'0' | 0 | b'7' => {
+                let name = pending.path.unwrap_or_else(|| header_name(&b));
                 let member = Member {
                     c,
                     base,
+                    header: at,
+                    index: members,
+                    part: Arc::new(TarMember {
+                        name: String::from_utf8_lossy(&name).into_owned(),
+                        size,
+                    }),
                     start: tally.pos,
                     records,
                     lines_before: tally.newlines,
@@ -283,6 +341,7 @@ where
                 };
                 let read = member.search(&mut tally, size, sink)?;
                 records += read.records;
+                members += 1;
                 if read.stopped {
                     return Ok(());
                 }
@@ -326,6 +385,12 @@ fn sparse_blocks<R: Read>(
 struct Member<'c> {
     c: &'c Containers,
     base: u64,
+    /// The offset of its header block in the archive.
+    header: u64,
+    /// Its index among the archive's regular members.
+    index: u64,
+    /// Its record, for the URLs of text (a message's carry the message).
+    part: Arc<dyn RecordPart>,
     /// The offset of its first byte in the archive.
     start: u64,
     records: u64,
@@ -372,6 +437,8 @@ impl Member<'_> {
             records_before: self.records,
             records: 0,
             stopped: false,
+            member: (self.index, self.base + self.header),
+            part: &self.part,
         };
         // Boxed: the member's reader is one type whatever the archive's,
         // or a tar member's search would instantiate without end.
@@ -414,6 +481,10 @@ struct Shifted<'s> {
     records: u64,
     /// The sink asked to stop.
     stopped: bool,
+    /// The member's index and absolute header offset: the record of the
+    /// URLs found with none (in text).
+    member: (u64, u64),
+    part: &'s Arc<dyn RecordPart>,
 }
 
 impl RecordSink for Shifted<'_> {
@@ -429,9 +500,20 @@ impl RecordSink for Shifted<'_> {
             }
             at.line += self.lines_before;
         }
-        let record = f.record.map(|mut p| {
-            p.index += self.records_before;
-            p
+        let record = Some(match f.record {
+            Some(mut p) => {
+                p.index += self.records_before;
+                p
+            }
+            None => Provenance {
+                index: self.member.0,
+                offset: self.member.1,
+                id: None,
+                fields: Fields::Part(PartFields {
+                    part: self.part,
+                    html: None,
+                }),
+            },
         });
         let go = self.sink.found(&Found { at, record, ..*f })?;
         self.stopped |= !go;

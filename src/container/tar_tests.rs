@@ -64,14 +64,17 @@ fn checksums_hold_unsigned_or_signed() {
 
 #[test]
 fn a_pax_size_record_is_read() {
-    assert_eq!(pax_size(b"16 size=1234567\n"), Some(1_234_567));
+    let p = pax(b"16 size=1234567\n");
+    assert_eq!(p, Pax { size: Some(1_234_567), path: None });
+    let p = pax(b"18 path=some/file\n16 size=1234567\n");
     assert_eq!(
-        pax_size(b"18 path=some/file\n16 size=1234567\n"),
-        Some(1_234_567)
+        (p.size, p.path.as_deref()),
+        (Some(1_234_567), Some(&b"some/file"[..]))
     );
-    assert_eq!(pax_size(b"18 path=some/file\n"), None);
-    // A record whose length runs past the data.
-    assert_eq!(pax_size(b"99 size=1\n"), None);
+    assert_eq!(pax(b"18 path=some/file\n").size, None);
+    // A record whose length runs past the data: reading stops.
+    assert_eq!(pax(b"99 size=1\n"), Pax::default());
+    assert_eq!(pax(b"x size=1\n"), Pax::default());
     assert_eq!(padding(0), 0);
     assert_eq!(padding(1), 511);
     assert_eq!(padding(512), 0);
@@ -84,14 +87,22 @@ struct Log(Vec<String>);
 
 impl Log {
     fn found(&mut self, f: &Found<'_, '_>) {
+        let part = f.record.and_then(|r| r.part()).map(|p| {
+            let t = p
+                .as_any()
+                .downcast_ref::<TarMember>()
+                .map(|t| (&t.name, t.size));
+            format!("{t:?}").replace("(\"", "name: \"")
+        });
         self.0.push(format!(
-            "{} {} {} {} {} {:?}",
+            "{} {} {} {} {} {:?} {}",
             f.at.start,
             f.at.end,
             f.at.line,
             f.at.column,
             String::from_utf8_lossy(f.m.url()),
             f.record.map(|r| (r.index, r.offset)),
+            part.unwrap_or_default(),
         ));
     }
 }
@@ -219,9 +230,12 @@ fn members_are_found_with_archive_positions() {
         .filter_map(|l| l.split_once(" Some"))
         .map(|(_, r)| r)
         .collect();
+    // A message's record is its message; text's is its member (index 1,
+    // its header at 1024, its name and size).
+    let text = "((1, 1024)) Some(name: \"m1\", 49))";
     assert_eq!(
         records,
-        ["((0, 512))", "((1, 3584))", "((2, 3637))"],
+        ["((0, 512)) ", text, text, "((1, 3584)) ", "((2, 3637)) "],
         "{:?}",
         log.0
     );
@@ -279,4 +293,22 @@ fn an_extended_header_sets_the_next_size() {
     search_slice(&containers(), &gnu, 0, &mut log);
     assert_eq!(log.0.len(), 1, "{:?}", log.0);
     assert!(log.0[0].contains("http://pax.example/long-file"), "{:?}", log.0);
+    // The long name is the member's after the pax header (which named no
+    // path): its record says it.
+    assert!(
+        log.0[0].contains("name: \"a/very/long/name/http://name.example/\""),
+        "{:?}",
+        log.0
+    );
+}
+
+#[test]
+fn names_come_from_pax_gnu_or_the_ustar_prefix() {
+    let mut b = header(b"file.txt", 0, b'0');
+    assert_eq!(header_name(&b), b"file.txt");
+    b[345..351].copy_from_slice(b"prefix");
+    assert_eq!(header_name(&b), b"prefix/file.txt");
+    // GNU's magic: the prefix area is not a prefix.
+    b[257..265].copy_from_slice(b"ustar  \0");
+    assert_eq!(header_name(&b), b"file.txt");
 }
