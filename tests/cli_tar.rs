@@ -314,3 +314,45 @@ fn walkdir_files(dir: &Path) -> usize {
     }
     n
 }
+
+/// A message over the 4 MiB a member is held for is streamed: the same
+/// URLs, at the same places, as one held.
+#[test]
+fn a_long_message_member_is_streamed_alike() {
+    let mut long = QP_MESSAGE.to_vec();
+    long.extend(b"filler line\n".repeat((4 << 20) / 12 + 10));
+    long.extend_from_slice(b"last http://end.example/qp-=\nbreak\n");
+    assert!(long.len() > 4 << 20);
+    let members = vec![
+        ("short".to_owned(), QP_MESSAGE.to_vec()),
+        ("long".to_owned(), long),
+        ("after".to_owned(), QP_MESSAGE.to_vec()),
+    ];
+    let tar = archive(&members);
+    let o = run(&["--json"], &tar);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let got: Vec<(u64, String)> = stdout(&o)
+        .lines()
+        .filter(|l| l.contains("\"type\":\"match\""))
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).expect("JSON");
+            let at = v["offset"].as_u64().expect("an offset");
+            (at, v["url"].as_str().expect("a URL").to_owned())
+        })
+        .collect();
+    let urls: Vec<&str> = got.iter().map(|(_, u)| u.as_str()).collect();
+    assert_eq!(
+        urls,
+        [
+            "http://qp.example/a-long-path/page.html",
+            "http://qp.example/a-long-path/page.html",
+            "http://end.example/qp-break",
+            "http://qp.example/a-long-path/page.html",
+        ]
+    );
+    // Each URL's offset is where its text begins in the archive.
+    for (at, url) in &got {
+        let head = &url.as_bytes()[..12];
+        assert_eq!(&tar[*at as usize..*at as usize + 12], head, "{url}");
+    }
+}

@@ -36,6 +36,11 @@ const BLOCK: usize = 512;
 /// sniff length: a NUL among them makes it binary).
 const MEMBER_SNIFF: usize = 8 * 1024;
 
+/// Largest message member held whole and searched in hand (the mail
+/// search's fast path); a longer one is streamed. As the driver's
+/// bound for a mail slice held whole.
+const HOLD: u64 = 4 << 20;
+
 /// Largest extended header (`x`, `g`) held to read its `size` record;
 /// a longer one is passed over, its size record unread.
 pub(super) const PAX_MAX: u64 = 1 << 20;
@@ -442,9 +447,29 @@ impl Member<'_> {
         };
         // Boxed: the member's reader is one type whatever the archive's,
         // or a tar member's search would instantiate without end.
-        let body: Box<dyn std::io::Read + Send + '_> =
-            Box::new(io::Cursor::new(head).chain((&mut *tally).take(rest)));
-        self.c.search_reader(body, inner_base, reading, false, &mut member)?;
+        if size <= HOLD && matches!(reading, super::Reading::Mail(_)) {
+            // A message of a mail corpus: held and searched in hand, as
+            // the same file of a folder would be (the mail search's
+            // slice path, which gives what its stream path gives).
+            let mut whole = head;
+            (&mut *tally).take(rest).read_to_end(&mut whole)?;
+            let mut held = Held { sink: &mut member, error: None };
+            self.c.search_slice(&whole, inner_base, reading, &mut held);
+            if let Some(e) = held.error {
+                return Err(e);
+            }
+        } else {
+            let body: Box<dyn std::io::Read + Send + '_> = Box::new(
+                io::Cursor::new(head).chain((&mut *tally).take(rest)),
+            );
+            self.c.search_reader(
+                body,
+                inner_base,
+                reading,
+                false,
+                &mut member,
+            )?;
+        }
         let (records, stopped) = (member.records, member.stopped);
         let read = tally.pos - self.start;
         if stopped {
@@ -536,6 +561,43 @@ impl RecordSink for Shifted<'_> {
     // A member's own count of bytes searched is not the archive's: the
     // driver counts the archive's bytes.
     fn searched(&mut self, _: u64) {}
+}
+
+/// A member's sink that may fail, as one that cannot (for the search of
+/// a member in hand): an error stops the search and is kept.
+struct Held<'s, 'm> {
+    sink: &'s mut Shifted<'m>,
+    error: Option<io::Error>,
+}
+
+impl RecordSink for Held<'_, '_> {
+    type Error = Infallible;
+
+    fn found(&mut self, f: &Found<'_, '_>) -> Result<bool, Infallible> {
+        match self.sink.found(f) {
+            Ok(go) => Ok(go),
+            Err(e) => {
+                self.error = Some(e);
+                Ok(false)
+            }
+        }
+    }
+
+    fn limit(&mut self, offset: u64, what: &'static str) {
+        self.sink.limit(offset, what);
+    }
+
+    fn record(&mut self) {
+        self.sink.record();
+    }
+
+    fn fault(&mut self, offset: u64, what: String) {
+        self.sink.fault(offset, what);
+    }
+
+    fn searched(&mut self, bytes: u64) {
+        self.sink.searched(bytes);
+    }
 }
 
 /// A sink that cannot fail, as one whose error is an I/O error.
