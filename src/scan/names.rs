@@ -703,10 +703,26 @@ pub(crate) fn email(
     if !real || hay.get(hard_end)? == Some(b'@') {
         return Ok(None); // not an address: nothing read is kept
     }
-    let verdict = if quoted {
-        // The address without the quotes; its domain is the text's.
-        let plain: Vec<u8> =
-            bytes[s..end].iter().copied().filter(|&b| b != b'"').collect();
+    // `&` and `#` are `atext` (RFC 5322 §3.2.3: `Mike&family@…`,
+    // `Online#3.1@…`), written percent-encoded in the `mailto:` URI the
+    // address is judged as (RFC 6068 §2 item 1). `=`, `%`, `?`, `{`,
+    // `}`, `|`, `^` and the backtick are `atext` too but still reject it:
+    // in text they join a key, a query or a list to the address
+    // (`smtp.mailfrom=bob@…`, `{bob|ann}@…`), not a mailbox.
+    let escaped = local.iter().any(|&b| matches!(b, b'&' | b'#'));
+    let verdict = if quoted || escaped {
+        // The address as its URI: quotes dropped, `&` and `#` encoded;
+        // its domain is the text's.
+        let mut plain = Vec::with_capacity(end - s + 8);
+        for &b in &bytes[s..at] {
+            match b {
+                b'"' => {}
+                b'&' => plain.extend_from_slice(b"%26"),
+                b'#' => plain.extend_from_slice(b"%23"),
+                _ => plain.push(b),
+            }
+        }
+        plain.extend_from_slice(&bytes[at..end]);
         implied(cfg, b"mailto:", &plain, Scheme::Mailto).map(|v| Verdict {
             host: Some(((at - s + 1) as u32, (end - s) as u32)),
             ..v

@@ -157,6 +157,35 @@ fn quoted_string_local_parts() {
     }
 }
 
+/// RFC 5322 §3.2.3: `&` and `#` are `atext`, so `Mike&family@…` is an
+/// address (rails_autolink's `and&re…`, autolink-java's `allowedText`),
+/// judged as its `mailto:` URI with them percent-encoded (RFC 6068 §2
+/// item 1); the text is printed as written.
+#[test]
+fn ampersand_and_hash_local_parts() {
+    for text in [
+        "Mike&family@example.com",
+        "Online#3.20.1@newsletter.example.com",
+        "X8&!@example.ca",
+        "\"a&b\"@example.com",
+    ] {
+        assert_eq!(
+            finds(&format!("to {text}.")),
+            [(text.into(), Kind::Email)],
+            "{text}"
+        );
+    }
+    // a key's `=`, a query's `?` and a list's `|` still join no mailbox
+    for text in [
+        "smtp.mailfrom=bob@example.com",
+        "a=1&to=bob@example.com",
+        "sites?bob@example.com",
+        "Engineer|bob@example.com",
+    ] {
+        assert_eq!(finds(text), [], "{text}");
+    }
+}
+
 /// A `=` or `:` that begins a word opens a name (anchorme.js's
 /// `PS =example.net, PE`); glued to a word it is a value's or a token's
 /// tail, and `=` with two uppercase hex digits is a quoted-printable
