@@ -384,6 +384,23 @@ fn network_paths() {
     assert_eq!(&text[1 + 2..1 + 17], b"Cdn.Example.com");
 }
 
+/// Root-zone TLDs the Public Suffix List holds only below them (`ac.za`,
+/// `*.er`, `*.fk`): `bob@mweb.co.za` and `www.sun.ac.za/x` are found
+/// (IANA's root zone lists ZA, ER, FK, NP, MM, CK, JM, PG).
+#[test]
+fn tlds_listed_only_below_them() {
+    for tld in ["za", "er", "fk", "np", "mm", "ck", "jm", "pg"] {
+        assert!(is_tld(tld.as_bytes()), "{tld}");
+    }
+    assert_eq!(
+        finds("mail bob@mweb.co.za or www.sun.ac.za/x"),
+        [
+            ("bob@mweb.co.za".into(), Kind::Email),
+            ("www.sun.ac.za/x".into(), Kind::Www)
+        ]
+    );
+}
+
 #[test]
 fn tld_table() {
     assert!(is_tld(b"com") && is_tld(b"UK") && is_tld(b"xn--p1ai"));
