@@ -681,19 +681,31 @@ pub(crate) fn email(
     // §3.2.3: `o'neil@…`). So do `{`, `}`, `|`, `^` and the backtick:
     // `atext` too, but no URI characters (RFC 3986 §2), so no `mailto:`
     // address starts with them unescaped (RFC 6068 §2), and a reader sees
-    // `{john@example.org}` as braces around an address.
+    // `{john@example.org}` as braces around an address. A `*` is plain
+    // text's bold (`*bob@example.com*`, box rules, `**…**`), as it opens
+    // a name (README); no mailbox starts with one.
     while s < at
-        && matches!(bytes[s], b'.' | b'\'' | b'{' | b'}' | b'|' | b'^' | b'`')
+        && matches!(
+            bytes[s],
+            b'.' | b'\'' | b'{' | b'}' | b'|' | b'^' | b'`' | b'*'
+        )
     {
         s += 1;
+    }
+    // The domain: labels of letters, digits and hyphens.
+    let mut end = run_end(hay, at + 1, at + 1 + MAX_DOMAIN, HOST)?;
+    let hard_end = end;
+    // `_…_` underlines an address (`_bob@example.com_`, `__x@y.org__`):
+    // the leading `_`s are the mark's when a `_` closes the domain.
+    if hay.get(hard_end)? == Some(b'_') {
+        while s < at && bytes[s] == b'_' {
+            s += 1;
+        }
     }
     let local = &bytes[s..at];
     if local.is_empty() || local.windows(2).any(|w| w == b"..") {
         return Ok(None);
     }
-    // The domain: labels of letters, digits and hyphens.
-    let mut end = run_end(hay, at + 1, at + 1 + MAX_DOMAIN, HOST)?;
-    let hard_end = end;
     while end > at + 1 && matches!(bytes[end - 1], b'.' | b'-') {
         end -= 1;
     }

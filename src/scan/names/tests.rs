@@ -157,6 +157,38 @@ fn quoted_string_local_parts() {
     }
 }
 
+/// Plain text's emphasis around an address: `*bold*` and `_underline_`
+/// (marked's `**me@example.com**`, `__test@test.com__`; box rules and
+/// signatures in news: `*thester@nyx.cs.du.edu*`). A leading `_` stays
+/// when none closes the domain (`Cc: _musicman@netnoir.net`).
+#[test]
+fn emphasis_around_an_address() {
+    for text in [
+        "*bob@example.com*",
+        "**bob@example.com**",
+        "_bob@example.com_",
+        "__bob@example.com__",
+        "* bob@example.com",
+        "*bob@example.com  *",
+    ] {
+        assert_eq!(
+            finds(text),
+            [("bob@example.com".into(), Kind::Email)],
+            "{text}"
+        );
+    }
+    assert_eq!(
+        finds("Cc: _musicman@example.net"),
+        [("_musicman@example.net".into(), Kind::Email)]
+    );
+    assert_eq!(
+        finds("From _b__@example.com x"),
+        [("_b__@example.com".into(), Kind::Email)]
+    );
+    // a wildcard is no address
+    assert_eq!(finds("whitelist_from *@example.com"), []);
+}
+
 /// RFC 5322 §3.2.3: `&` and `#` are `atext`, so `Mike&family@…` is an
 /// address (rails_autolink's `and&re…`, autolink-java's `allowedText`),
 /// judged as its `mailto:` URI with them percent-encoded (RFC 6068 §2
