@@ -31,10 +31,20 @@ def from_psl_rs(text):
     # The first-level arms: `[97, 97, 97] => lookup_0(),` inside `lookup`.
     top = text.split("pub(super) fn lookup", 1)[1].split("\n}\n", 1)[0]
     arms = re.findall(r"\[([0-9, ]+)\] => (lookup_\d+)\(", top)
+    # Every function's body: an arm's own rule is `lookup_N`'s, the rules
+    # below it `lookup_N_...`'s.
+    bodies = {}
+    for fn, body in re.findall(r"fn (lookup_[0-9_]+)\b[^{]*\{(.*?)\n\}", text, re.S):
+        bodies[fn] = body
     names = []
     for codes, fn in arms:
-        body = re.search(r"fn " + fn + r"\b[^{]*\{(.*?)\n\}", text, re.S)
-        if body and "Type::Icann" in body.group(1).split("match", 1)[0]:
+        # A TLD of the root zone has an ICANN rule: its own (`com`), or
+        # only below it, where the PSL lists the second level or a
+        # wildcard and not the TLD itself (`ac.za`, `*.er`, `*.fk`).
+        own = "Type::Icann" in bodies.get(fn, "").split("match", 1)[0]
+        below = any("Type::Icann" in b for f, b in bodies.items()
+                    if f.startswith(fn + "_"))
+        if own or below:
             names.append(bytes(int(c) for c in codes.split(",")).decode())
     return names, ""
 

@@ -681,19 +681,31 @@ pub(crate) fn email(
     // §3.2.3: `o'neil@…`). So do `{`, `}`, `|`, `^` and the backtick:
     // `atext` too, but no URI characters (RFC 3986 §2), so no `mailto:`
     // address starts with them unescaped (RFC 6068 §2), and a reader sees
-    // `{john@example.org}` as braces around an address.
+    // `{john@example.org}` as braces around an address. A `*` is plain
+    // text's bold (`*bob@example.com*`, box rules, `**…**`), as it opens
+    // a name (README); no mailbox starts with one.
     while s < at
-        && matches!(bytes[s], b'.' | b'\'' | b'{' | b'}' | b'|' | b'^' | b'`')
+        && matches!(
+            bytes[s],
+            b'.' | b'\'' | b'{' | b'}' | b'|' | b'^' | b'`' | b'*'
+        )
     {
         s += 1;
+    }
+    // The domain: labels of letters, digits and hyphens.
+    let mut end = run_end(hay, at + 1, at + 1 + MAX_DOMAIN, HOST)?;
+    let hard_end = end;
+    // `_…_` underlines an address (`_bob@example.com_`, `__x@y.org__`):
+    // the leading `_`s are the mark's when a `_` closes the domain.
+    if hay.get(hard_end)? == Some(b'_') {
+        while s < at && bytes[s] == b'_' {
+            s += 1;
+        }
     }
     let local = &bytes[s..at];
     if local.is_empty() || local.windows(2).any(|w| w == b"..") {
         return Ok(None);
     }
-    // The domain: labels of letters, digits and hyphens.
-    let mut end = run_end(hay, at + 1, at + 1 + MAX_DOMAIN, HOST)?;
-    let hard_end = end;
     while end > at + 1 && matches!(bytes[end - 1], b'.' | b'-') {
         end -= 1;
     }
@@ -703,10 +715,26 @@ pub(crate) fn email(
     if !real || hay.get(hard_end)? == Some(b'@') {
         return Ok(None); // not an address: nothing read is kept
     }
-    let verdict = if quoted {
-        // The address without the quotes; its domain is the text's.
-        let plain: Vec<u8> =
-            bytes[s..end].iter().copied().filter(|&b| b != b'"').collect();
+    // `&` and `#` are `atext` (RFC 5322 §3.2.3: `Mike&family@…`,
+    // `Online#3.1@…`), written percent-encoded in the `mailto:` URI the
+    // address is judged as (RFC 6068 §2 item 1). `=`, `%`, `?`, `{`,
+    // `}`, `|`, `^` and the backtick are `atext` too but still reject it:
+    // in text they join a key, a query or a list to the address
+    // (`smtp.mailfrom=bob@…`, `{bob|ann}@…`), not a mailbox.
+    let escaped = local.iter().any(|&b| matches!(b, b'&' | b'#'));
+    let verdict = if quoted || escaped {
+        // The address as its URI: quotes dropped, `&` and `#` encoded;
+        // its domain is the text's.
+        let mut plain = Vec::with_capacity(end - s + 8);
+        for &b in &bytes[s..at] {
+            match b {
+                b'"' => {}
+                b'&' => plain.extend_from_slice(b"%26"),
+                b'#' => plain.extend_from_slice(b"%23"),
+                _ => plain.push(b),
+            }
+        }
+        plain.extend_from_slice(&bytes[at..end]);
         implied(cfg, b"mailto:", &plain, Scheme::Mailto).map(|v| Verdict {
             host: Some(((at - s + 1) as u32, (end - s) as u32)),
             ..v

@@ -157,6 +157,67 @@ fn quoted_string_local_parts() {
     }
 }
 
+/// Plain text's emphasis around an address: `*bold*` and `_underline_`
+/// (marked's `**me@example.com**`, `__test@test.com__`; box rules and
+/// signatures in news: `*thester@nyx.cs.du.edu*`). A leading `_` stays
+/// when none closes the domain (`Cc: _musicman@netnoir.net`).
+#[test]
+fn emphasis_around_an_address() {
+    for text in [
+        "*bob@example.com*",
+        "**bob@example.com**",
+        "_bob@example.com_",
+        "__bob@example.com__",
+        "* bob@example.com",
+        "*bob@example.com  *",
+    ] {
+        assert_eq!(
+            finds(text),
+            [("bob@example.com".into(), Kind::Email)],
+            "{text}"
+        );
+    }
+    assert_eq!(
+        finds("Cc: _musicman@example.net"),
+        [("_musicman@example.net".into(), Kind::Email)]
+    );
+    assert_eq!(
+        finds("From _b__@example.com x"),
+        [("_b__@example.com".into(), Kind::Email)]
+    );
+    // a wildcard is no address
+    assert_eq!(finds("whitelist_from *@example.com"), []);
+}
+
+/// RFC 5322 §3.2.3: `&` and `#` are `atext`, so `Mike&family@…` is an
+/// address (rails_autolink's `and&re…`, autolink-java's `allowedText`),
+/// judged as its `mailto:` URI with them percent-encoded (RFC 6068 §2
+/// item 1); the text is printed as written.
+#[test]
+fn ampersand_and_hash_local_parts() {
+    for text in [
+        "Mike&family@example.com",
+        "Online#3.20.1@newsletter.example.com",
+        "X8&!@example.ca",
+        "\"a&b\"@example.com",
+    ] {
+        assert_eq!(
+            finds(&format!("to {text}.")),
+            [(text.into(), Kind::Email)],
+            "{text}"
+        );
+    }
+    // a key's `=`, a query's `?` and a list's `|` still join no mailbox
+    for text in [
+        "smtp.mailfrom=bob@example.com",
+        "a=1&to=bob@example.com",
+        "sites?bob@example.com",
+        "Engineer|bob@example.com",
+    ] {
+        assert_eq!(finds(text), [], "{text}");
+    }
+}
+
 /// A `=` or `:` that begins a word opens a name (anchorme.js's
 /// `PS =example.net, PE`); glued to a word it is a value's or a token's
 /// tail, and `=` with two uppercase hex digits is a quoted-printable
@@ -353,6 +414,23 @@ fn network_paths() {
     let host = raw.verdict.ok().and_then(|v| v.host);
     assert_eq!(host, Some((2, 17)), "{raw:?}");
     assert_eq!(&text[1 + 2..1 + 17], b"Cdn.Example.com");
+}
+
+/// Root-zone TLDs the Public Suffix List holds only below them (`ac.za`,
+/// `*.er`, `*.fk`): `bob@mweb.co.za` and `www.sun.ac.za/x` are found
+/// (IANA's root zone lists ZA, ER, FK, NP, MM, CK, JM, PG).
+#[test]
+fn tlds_listed_only_below_them() {
+    for tld in ["za", "er", "fk", "np", "mm", "ck", "jm", "pg"] {
+        assert!(is_tld(tld.as_bytes()), "{tld}");
+    }
+    assert_eq!(
+        finds("mail bob@mweb.co.za or www.sun.ac.za/x"),
+        [
+            ("bob@mweb.co.za".into(), Kind::Email),
+            ("www.sun.ac.za/x".into(), Kind::Www)
+        ]
+    );
 }
 
 #[test]
