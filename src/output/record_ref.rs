@@ -7,13 +7,20 @@
 //! inline, the message's `date_utc` in a fixed buffer, its `--header`
 //! values left in the message's metadata. [`MatchRef::to_record`] makes
 //! the [`MatchRecord`] of the JSON output from it, so the two cannot
-//! differ.
+//! differ. [`RefMemo`] keeps what the match records of a writer share
+//! (an input's name, a message's `date_utc`), made once rather than once
+//! a URL.
 
+use super::emit::path_bytes;
+use super::json::Origin;
 use super::json::{
     FromRecord, HtmlRecord, MailRecord, MatchRecord, PartRecord,
     HEADER_VALUES_CAP,
 };
 use super::json_fast;
+use super::record::origin;
+use crate::input::Source;
+use crate::mail::date::UtcTime;
 use crate::mail::Metadata;
 use crate::scan::Flags;
 use std::borrow::Cow;
@@ -134,6 +141,12 @@ impl DateUtc {
         // RFC 3339 in UTC: ASCII digits and punctuation.
         std::str::from_utf8(&self.0).unwrap_or_default()
     }
+
+    /// The text's bytes (ASCII: [`DateUtc::as_str`] without checking
+    /// them again).
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
 }
 
 /// `s` cut by [`json_fast::cap_str`], and whether it was.
@@ -148,6 +161,15 @@ impl<'a> MetaRef<'a> {
     /// The fields of `meta`, each string cut to
     /// [`super::json::FIELD_CAP`] characters.
     pub(super) fn new(meta: &'a Metadata) -> MetaRef<'a> {
+        MetaRef::with_date(meta, meta.date_utc.map(|d| DateUtc(d.rfc3339())))
+    }
+
+    /// [`MetaRef::new`], with `date_utc` the text of `meta.date_utc`,
+    /// made by the caller ([`RefMemo::date_utc`]).
+    pub(super) fn with_date(
+        meta: &'a Metadata,
+        date_utc: Option<DateUtc>,
+    ) -> MetaRef<'a> {
         let (subject, subject_truncated) = cap(meta.subject.as_deref());
         let (date, date_truncated) = cap(meta.date.as_deref());
         MetaRef {
@@ -164,7 +186,7 @@ impl<'a> MetaRef<'a> {
             subject_truncated,
             date,
             date_truncated,
-            date_utc: meta.date_utc.map(|d| DateUtc(d.rfc3339())),
+            date_utc,
             meta,
         }
     }
@@ -219,6 +241,62 @@ impl<'a> MetaRef<'a> {
             }),
             headers_truncated,
             ..empty_mail()
+        }
+    }
+}
+
+/// What the match records of a writer share, kept from one record to
+/// the next (`printer/records.rs`): its input's name (the path's UTF-8
+/// check and escape made once an input, not once a URL) and the last
+/// message's `date_utc` text (once a message). Each is kept with what it
+/// was made from (the path's bytes, the instant) and used only for the
+/// same, else made again: a record built with it is the record built
+/// without.
+#[derive(Debug, Default)]
+pub(crate) struct RefMemo {
+    /// A path's bytes, its JSON text, and whether that is escaped.
+    path: Option<(Vec<u8>, String, bool)>,
+    /// An instant and its text.
+    date: Option<(UtcTime, DateUtc)>,
+}
+
+impl RefMemo {
+    /// The record's input name ([`origin`]), the path's text kept.
+    pub(super) fn origin<'a>(
+        &'a mut self,
+        stdin_label: &'a str,
+        source: &'a Source,
+    ) -> Origin<'a> {
+        let Source::Path(p) = source else {
+            return origin(stdin_label, source);
+        };
+        let bytes = path_bytes(p);
+        if self.path.as_ref().is_none_or(|(b, _, _)| **b != *bytes) {
+            let o = origin(stdin_label, source);
+            let text = o.path.map(Cow::into_owned).unwrap_or_default();
+            self.path = Some((bytes.into_owned(), text, o.path_escaped));
+        }
+        match &self.path {
+            Some((_, text, escaped)) => Origin {
+                path: Some(Cow::Borrowed(text)),
+                source: None,
+                path_escaped: *escaped,
+            },
+            None => origin(stdin_label, source),
+        }
+    }
+
+    /// The text of `meta`'s `date_utc`, kept for the next record of the
+    /// message.
+    pub(super) fn date_utc(&mut self, meta: &Metadata) -> Option<DateUtc> {
+        let t = meta.date_utc?;
+        match self.date {
+            Some((at, text)) if at == t => Some(text),
+            _ => {
+                let text = DateUtc(t.rfc3339());
+                self.date = Some((t, text));
+                Some(text)
+            }
         }
     }
 }
