@@ -22,8 +22,8 @@ def threads_now():
         try:
             with open(f"/proc/self/task/{t}/comm") as f:
                 names.append(f.read().strip())
-        except FileNotFoundError:
-            pass  # ended meanwhile
+        except (FileNotFoundError, ProcessLookupError):
+            pass  # ended meanwhile (before the open, or before the read)
     return sum(1 for n in names if n.startswith("urlgrep"))
 
 
