@@ -138,6 +138,29 @@ def test_scan_arrow_equals_scan():
     assert sum(1 for r in rows if r["subject"]) > 10
 
 
+def test_scan_arrow_batches_outlive_their_scan():
+    """The arrays are the scan's own buffers, not copies: a batch kept
+    stays whole after its reader, its scan and the other batches are
+    gone and their memory is reused."""
+    pa = pytest.importorskip("pyarrow")
+    want = [(r["path"], r["url"], r.get("mail", {}).get("subject")) for r in urlgrep.scan(CORPORA, metadata=True)]
+    reader = urlgrep.scan_arrow(CORPORA, metadata=True, batch_size=50)
+    batches = list(reader)
+    del reader
+    starts = [0]
+    for b in batches:
+        starts.append(starts[-1] + b.num_rows)
+    assert len(batches) > 4 and starts[-1] == len(want)
+    kept = batches[1::2]
+    del batches
+    gc.collect()
+    churn = [bytes([i % 251]) * (64 + i % 4000) for i in range(20000)]
+    got = pa.Table.from_batches(kept, schema=urlgrep.ARROW_SCHEMA).to_pylist()
+    del churn
+    want = [w for i in range(1, len(starts) - 1, 2) for w in want[starts[i] : starts[i + 1]]]
+    assert [(r["path"], r["url"], r["subject"]) for r in got] == want
+
+
 def row_of(r):
     """The `scan_arrow` row of the match record `r` (a dict of `scan`):
     its objects flattened as src/columns.rs says."""
