@@ -12,6 +12,7 @@
 //! a URL.
 
 use super::emit::path_bytes;
+use super::escape::json_text;
 use super::json::Origin;
 use super::json::{
     FromRecord, HtmlRecord, MailRecord, MatchRecord, PartRecord,
@@ -247,56 +248,89 @@ impl<'a> MetaRef<'a> {
 
 /// What the match records of a writer share, kept from one record to
 /// the next (`printer/records.rs`): its input's name (the path's UTF-8
-/// check and escape made once an input, not once a URL) and the last
-/// message's `date_utc` text (once a message). Each is kept with what it
-/// was made from (the path's bytes, the instant) and used only for the
-/// same, else made again: a record built with it is the record built
-/// without.
+/// check and escape made once an input, not once a URL), and the last
+/// message's id text and `date_utc` text (once a message). Each is kept
+/// with what it was made from (the path's bytes, the id's bytes, the
+/// instant) and used only for the same, else made again: a record built
+/// with it is the record built without.
 #[derive(Debug, Default)]
 pub(crate) struct RefMemo {
     /// A path's bytes, its JSON text, and whether that is escaped.
     path: Option<(Vec<u8>, String, bool)>,
+    /// A message id's bytes, its text (cut) and whether it was cut.
+    id: Option<(Vec<u8>, String, bool)>,
     /// An instant and its text.
     date: Option<(UtcTime, DateUtc)>,
 }
 
-impl RefMemo {
-    /// The record's input name ([`origin`]), the path's text kept.
-    pub(super) fn origin<'a>(
-        &'a mut self,
-        stdin_label: &'a str,
-        source: &'a Source,
-    ) -> Origin<'a> {
-        let Source::Path(p) = source else {
-            return origin(stdin_label, source);
-        };
-        let bytes = path_bytes(p);
-        if self.path.as_ref().is_none_or(|(b, _, _)| **b != *bytes) {
-            let o = origin(stdin_label, source);
-            let text = o.path.map(Cow::into_owned).unwrap_or_default();
-            self.path = Some((bytes.into_owned(), text, o.path_escaped));
-        }
-        match &self.path {
-            Some((_, text, escaped)) => Origin {
-                path: Some(Cow::Borrowed(text)),
-                source: None,
-                path_escaped: *escaped,
-            },
-            None => origin(stdin_label, source),
-        }
-    }
+/// What a [`RefMemo`] gives one match record ([`RefMemo::keep`]).
+pub(super) struct Kept<'a> {
+    /// The record's input name; `None` for stdin (not kept: nothing to
+    /// check or escape).
+    pub origin: Option<Origin<'a>>,
+    /// The message id's text, and whether it was cut.
+    pub id: Option<(&'a str, bool)>,
+    /// The text of the metadata's `date_utc`.
+    pub date_utc: Option<DateUtc>,
+}
 
-    /// The text of `meta`'s `date_utc`, kept for the next record of the
-    /// message.
-    pub(super) fn date_utc(&mut self, meta: &Metadata) -> Option<DateUtc> {
-        let t = meta.date_utc?;
-        match self.date {
-            Some((at, text)) if at == t => Some(text),
-            _ => {
+impl Kept<'_> {
+    /// Whether the message id was cut.
+    pub fn id_cut(&self) -> bool {
+        self.id.is_some_and(|(_, cut)| cut)
+    }
+}
+
+impl RefMemo {
+    /// The values of a match record from `source`, in a message with
+    /// `meta` and `id` (as [`origin`], [`MetaRef::new`] and `record.rs`
+    /// make them), each made again only when what it is made from
+    /// changed.
+    pub(super) fn keep<'a>(
+        &'a mut self,
+        source: &Source,
+        meta: Option<&Metadata>,
+        id: Option<&[u8]>,
+    ) -> Kept<'a> {
+        if let Source::Path(p) = source {
+            let bytes = path_bytes(p);
+            if self.path.as_ref().is_none_or(|(b, _, _)| **b != *bytes) {
+                // A path's name needs no stdin label.
+                let o = origin("", source);
+                let text = o.path.map(Cow::into_owned).unwrap_or_default();
+                self.path = Some((bytes.into_owned(), text, o.path_escaped));
+            }
+        }
+        if let Some(id) = id {
+            if self.id.as_ref().is_none_or(|(b, _, _)| **b != *id) {
+                let (cut_id, cut) = json_fast::cap_bytes(id);
+                let text = json_text(cut_id).0.into_owned();
+                self.id = Some((id.to_vec(), text, cut));
+            }
+        }
+        let date_utc = match (meta.and_then(|m| m.date_utc), self.date) {
+            (None, _) => None,
+            (Some(t), Some((at, text))) if at == t => Some(text),
+            (Some(t), _) => {
                 let text = DateUtc(t.rfc3339());
                 self.date = Some((t, text));
                 Some(text)
             }
+        };
+        let this = &*self;
+        Kept {
+            origin: match (source, &this.path) {
+                (Source::Path(_), Some((_, text, escaped))) => Some(Origin {
+                    path: Some(Cow::Borrowed(text)),
+                    source: None,
+                    path_escaped: *escaped,
+                }),
+                _ => None,
+            },
+            id: id
+                .and(this.id.as_ref())
+                .map(|(_, text, cut)| (text.as_str(), *cut)),
+            date_utc,
         }
     }
 }
