@@ -89,9 +89,15 @@ fn build_match_ref<'a>(
 ) -> MatchRef<'a> {
     let hit = url.hit;
     let message = hit.record.as_ref().filter(|r| r.mail().is_some());
+    let source = &url.input.source;
+    let path = match source {
+        Source::Path(p) => Some(path_bytes(p)),
+        Source::Stdin => None,
+    };
     let kept = memo.map(|memo| {
         memo.keep(
-            &url.input.source,
+            path.as_deref(),
+            || origin(&cx.opts.stdin_label, source),
             message.and_then(|r| r.mail()?.meta.map(|m| &**m)),
             message.and_then(|r| r.id),
         )

@@ -11,7 +11,6 @@
 //! (an input's name, a message's `date_utc`), made once rather than once
 //! a URL.
 
-use super::emit::path_bytes;
 use super::escape::json_text;
 use super::json::Origin;
 use super::json::{
@@ -19,8 +18,6 @@ use super::json::{
     HEADER_VALUES_CAP,
 };
 use super::json_fast;
-use super::record::origin;
-use crate::input::Source;
 use crate::mail::date::UtcTime;
 use crate::mail::Metadata;
 use crate::scan::Flags;
@@ -282,23 +279,23 @@ impl Kept<'_> {
 }
 
 impl RefMemo {
-    /// The values of a match record from `source`, in a message with
-    /// `meta` and `id` (as [`origin`], [`MetaRef::new`] and `record.rs`
-    /// make them), each made again only when what it is made from
-    /// changed.
-    pub(super) fn keep<'a>(
+    /// The values of a match record from the file of `path` (its bytes;
+    /// `None`: stdin), whose name `origin` makes (`record.rs`'s
+    /// `origin`), in a message with `meta` and `id` (as [`MetaRef::new`]
+    /// and `record.rs` make them), each made again only when what it is
+    /// made from changed.
+    pub(super) fn keep<'a, 'o>(
         &'a mut self,
-        source: &Source,
+        path: Option<&[u8]>,
+        origin: impl FnOnce() -> Origin<'o>,
         meta: Option<&Metadata>,
         id: Option<&[u8]>,
     ) -> Kept<'a> {
-        if let Source::Path(p) = source {
-            let bytes = path_bytes(p);
+        if let Some(bytes) = path {
             if self.path.as_ref().is_none_or(|(b, _, _)| **b != *bytes) {
-                // A path's name needs no stdin label.
-                let o = origin("", source);
+                let o = origin();
                 let text = o.path.map(Cow::into_owned).unwrap_or_default();
-                self.path = Some((bytes.into_owned(), text, o.path_escaped));
+                self.path = Some((bytes.to_vec(), text, o.path_escaped));
             }
         }
         if let Some(id) = id {
@@ -319,8 +316,8 @@ impl RefMemo {
         };
         let this = &*self;
         Kept {
-            origin: match (source, &this.path) {
-                (Source::Path(_), Some((_, text, escaped))) => Some(Origin {
+            origin: match (path, &this.path) {
+                (Some(_), Some((_, text, escaped))) => Some(Origin {
                     path: Some(Cow::Borrowed(text)),
                     source: None,
                     path_escaped: *escaped,
