@@ -101,7 +101,8 @@ macro_rules! columns {
             pub fn push(&mut self, m: &MatchRef<'_>) {
                 // Each type's next column (constants once unrolled).
                 let mut at = [0usize; 4];
-                $(push_column!(self, m, at, $ty, $get);)*
+                let row = self.rows;
+                $(push_column!(self, m, row, at, $ty, $get);)*
                 self.rows += 1;
             }
         }
@@ -111,31 +112,33 @@ macro_rules! columns {
 /// One column's value of [`Columns::push`]: the column at `$at` of its
 /// type's vector.
 macro_rules! push_column {
-    ($c:ident, $m:ident, $at:ident, Str, $get:expr) => {{
+    ($c:ident, $m:ident, $row:ident, $at:ident, Str, $get:expr) => {{
         const GET: GetStr = $get;
         if let Some(col) = $c.strs.get_mut($at[0]) {
-            col.push(GET($m), Strings::push);
+            col.push($row, GET($m), Strings::push);
         }
         $at[0] += 1;
     }};
-    ($c:ident, $m:ident, $at:ident, U64, $get:expr) => {{
+    ($c:ident, $m:ident, $row:ident, $at:ident, U64, $get:expr) => {{
         const GET: GetU64 = $get;
         if let Some(col) = $c.u64s.get_mut($at[1]) {
-            col.push(GET($m), |v, n| v.0.extend_from_slice(&n.to_le_bytes()));
+            col.push($row, GET($m), |v, n| {
+                v.0.extend_from_slice(&n.to_le_bytes())
+            });
         }
         $at[1] += 1;
     }};
-    ($c:ident, $m:ident, $at:ident, Bool, $get:expr) => {{
+    ($c:ident, $m:ident, $row:ident, $at:ident, Bool, $get:expr) => {{
         const GET: GetBool = $get;
         if let Some(col) = $c.bools.get_mut($at[2]) {
-            col.push(GET($m), Bits::push);
+            col.push($row, GET($m), Bits::push);
         }
         $at[2] += 1;
     }};
-    ($c:ident, $m:ident, $at:ident, ListStr, $get:expr) => {{
+    ($c:ident, $m:ident, $row:ident, $at:ident, ListStr, $get:expr) => {{
         const GET: GetList = $get;
         if let Some(col) = $c.lists.get_mut($at[3]) {
-            col.push(GET($m), |v, flags| {
+            col.push($row, GET($m), |v, flags| {
                 for s in flags.names() {
                     v.items.push(s.as_bytes());
                 }
@@ -257,14 +260,13 @@ impl Bits {
 struct Strings {
     offsets: Vec<u8>,
     data: Vec<u8>,
-    count: usize,
 }
 
 impl Strings {
     fn new(rows: usize, data: usize) -> Strings {
         let mut offsets = Vec::with_capacity((rows + 1) * 4);
         offsets.extend_from_slice(&0i32.to_le_bytes());
-        Strings { offsets, data: Vec::with_capacity(data), count: 0 }
+        Strings { offsets, data: Vec::with_capacity(data) }
     }
 
     /// Adds a string: `s` is UTF-8 ([`GetStr`]).
@@ -279,7 +281,11 @@ impl Strings {
     fn end(&mut self) {
         let at = i32::try_from(self.data.len()).unwrap_or(i32::MAX);
         self.offsets.extend_from_slice(&at.to_le_bytes());
-        self.count += 1;
+    }
+
+    /// Strings so far.
+    fn count(&self) -> usize {
+        (self.offsets.len() / 4).saturating_sub(1)
     }
 }
 
@@ -300,7 +306,7 @@ impl Lists {
     /// Ends the current list (empty for a null).
     #[inline]
     fn end(&mut self) {
-        let n = i32::try_from(self.items.count).unwrap_or(i32::MAX);
+        let n = i32::try_from(self.items.count()).unwrap_or(i32::MAX);
         self.offsets.extend_from_slice(&n.to_le_bytes());
     }
 }
@@ -391,11 +397,14 @@ impl Values for Lists {
 /// has a `url`): while no value came, the nulls are only counted (the
 /// column goes to Python as all null, no buffer); the validity bitmap
 /// is written from the first null that follows a value, or the first
-/// value that follows nulls. Invariant: the value buffers hold `rows`
-/// entries once `any` is set, none before; the bitmap holds `rows` bits
-/// once `any` is set and `nulls > 0`, none otherwise.
+/// value that follows nulls. A null is not even counted when it comes:
+/// the rows a column is behind the batch are its nulls, written when
+/// its next value comes or the batch ends ([`Col::pad`]), so that a null
+/// costs nothing in the row's push. Invariant: the value buffers hold
+/// `rows` entries once `any` is set, none before; the bitmap holds
+/// `rows` bits once `any` is set and `nulls > 0`, none otherwise.
 struct Col<V> {
-    /// Rows pushed.
+    /// Rows written or counted (the batch's rows once padded).
     rows: usize,
     /// Whether a value (not a null) came.
     any: bool,
@@ -415,16 +424,22 @@ impl<V: Values> Col<V> {
         }
     }
 
-    /// Adds a value, written by `write`, or a null (`value` `None`).
+    /// Adds the value of row `row`, written by `write`; a null
+    /// (`value` `None`) is left for [`Col::pad`].
     // Inlined into each column of `Columns::push`: the common cases (a
-    // value after values, a null after nulls) are a few instructions;
-    // the changes between them are calls.
+    // value after values, a null) are a few instructions; the changes
+    // between them are calls.
     #[inline(always)]
-    fn push<T>(&mut self, value: Option<T>, write: impl FnOnce(&mut V, T)) {
-        let Some(value) = value else {
-            self.push_null();
-            return;
-        };
+    fn push<T>(
+        &mut self,
+        row: usize,
+        value: Option<T>,
+        write: impl FnOnce(&mut V, T),
+    ) {
+        let Some(value) = value else { return };
+        if self.rows != row {
+            self.pad(row);
+        }
         if !self.any {
             self.first_value();
         }
@@ -448,18 +463,26 @@ impl<V: Values> Col<V> {
         }
     }
 
-    #[inline(always)]
-    fn push_null(&mut self) {
-        if self.any {
-            self.null_after_values();
+    /// Nulls up to row `row` (the rows since the last value, none of
+    /// them pushed).
+    #[cold]
+    #[inline(never)]
+    fn pad(&mut self, row: usize) {
+        let n = row.saturating_sub(self.rows);
+        if !self.any {
+            self.nulls += n;
+            self.rows += n;
+            return;
         }
-        self.nulls += 1;
-        self.rows += 1;
+        for _ in 0..n {
+            self.null_after_values();
+            self.nulls += 1;
+            self.rows += 1;
+        }
     }
 
     /// A null in a column with values (its bits written from the first
     /// such null on).
-    #[inline(never)]
     fn null_after_values(&mut self) {
         if self.nulls == 0 {
             self.valid.fill(self.rows, true);
@@ -468,9 +491,11 @@ impl<V: Values> Col<V> {
         self.valid.push(false);
     }
 
-    /// Frees the buffers Python is not given: all of a column with no
-    /// value, the bitmap of one with no null.
-    fn finish(&mut self) {
+    /// Ends the column at `rows` rows (its last nulls written), and frees
+    /// the buffers Python is not given: all of a column with no value,
+    /// the bitmap of one with no null.
+    fn finish(&mut self, rows: usize) {
+        self.pad(rows);
         if !self.any {
             self.values.release();
         }
@@ -630,10 +655,11 @@ pub struct Batch(Columns);
 impl Batch {
     /// The batch of `columns` (the buffers Python is not given freed).
     pub fn new(mut columns: Columns) -> Batch {
-        columns.strs.iter_mut().for_each(Col::finish);
-        columns.u64s.iter_mut().for_each(Col::finish);
-        columns.bools.iter_mut().for_each(Col::finish);
-        columns.lists.iter_mut().for_each(Col::finish);
+        let rows = columns.rows;
+        columns.strs.iter_mut().for_each(|c| c.finish(rows));
+        columns.u64s.iter_mut().for_each(|c| c.finish(rows));
+        columns.bools.iter_mut().for_each(|c| c.finish(rows));
+        columns.lists.iter_mut().for_each(|c| c.finish(rows));
         Batch(columns)
     }
 }
