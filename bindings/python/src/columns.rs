@@ -536,16 +536,44 @@ enum At {
     ListStr(usize),
 }
 
+/// How many columns of [`COLUMNS`] are of type `t`.
+const fn count(t: Get) -> usize {
+    let (mut i, mut n) = (0, 0);
+    while i < COLUMNS.len() {
+        if COLUMNS[i].1 as u8 == t as u8 {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+}
+
+/// The columns of each type.
+const STRS: usize = count(Get::Str);
+const U64S: usize = count(Get::U64);
+const BOOLS: usize = count(Get::Bool);
+const LISTS: usize = count(Get::ListStr);
+
 /// A batch of rows being built: the columns of [`COLUMNS`], each type's
-/// in a vector of its own, with where each value is.
+/// in an array of its own (of a constant length: `Columns::push` then
+/// checks no index), with where each value is.
 pub struct Columns {
+    strs: [Col<Strings>; STRS],
+    u64s: [Col<Numbers>; U64S],
+    bools: [Col<Bits>; BOOLS],
+    lists: [Col<Lists>; LISTS],
+    /// [`COLUMNS`]' order.
+    order: Vec<At>,
+    rows: usize,
+}
+
+/// [`Columns`]' columns as [`Columns::new`] makes them, in vectors.
+struct Built {
     strs: Vec<Col<Strings>>,
     u64s: Vec<Col<Numbers>>,
     bools: Vec<Col<Bits>>,
     lists: Vec<Col<Lists>>,
-    /// [`COLUMNS`]' order.
     order: Vec<At>,
-    rows: usize,
 }
 
 impl std::fmt::Debug for Columns {
@@ -559,13 +587,12 @@ impl Columns {
     /// string bytes than `per_row` a row, the previous batch's
     /// [`Columns::per_row`], up to [`ROOM_CAP`]).
     pub fn new(rows: usize, per_row: &[usize]) -> Columns {
-        let mut c = Columns {
+        let mut c = Built {
             strs: Vec::new(),
             u64s: Vec::new(),
             bools: Vec::new(),
             lists: Vec::new(),
             order: Vec::with_capacity(COLUMNS.len()),
-            rows: 0,
         };
         for (i, &(_, get)) in COLUMNS.iter().enumerate() {
             let data = per_row
@@ -593,7 +620,28 @@ impl Columns {
             };
             c.order.push(at);
         }
-        c
+        // As many of each type as the arrays hold (the same list counted);
+        // a column the vector lacked would only be an empty one.
+        let mut strs = c.strs.into_iter();
+        let mut u64s = c.u64s.into_iter();
+        let mut bools = c.bools.into_iter();
+        let mut lists = c.lists.into_iter();
+        Columns {
+            strs: std::array::from_fn(|_| {
+                strs.next().unwrap_or_else(|| Col::new(0, Strings::new(0, 0)))
+            }),
+            u64s: std::array::from_fn(|_| {
+                u64s.next().unwrap_or_else(|| Col::new(0, Numbers(Vec::new())))
+            }),
+            bools: std::array::from_fn(|_| {
+                bools.next().unwrap_or_else(|| Col::new(0, Bits::default()))
+            }),
+            lists: std::array::from_fn(|_| {
+                lists.next().unwrap_or_else(|| Col::new(0, Lists::new(0, 0)))
+            }),
+            order: c.order,
+            rows: 0,
+        }
     }
 
     /// The string bytes a row of each column (rounded up), the next
