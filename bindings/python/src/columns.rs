@@ -3,12 +3,14 @@
 //! `columns!` list says each column's name, type and where in a
 //! `MatchRef` its value is ([`COLUMNS`]: the names and types);
 //! [`Columns`] collects a batch of rows into the buffers of the Arrow
-//! columnar format (validity bitmaps, `i32` offsets, values), which
-//! Python wraps with `pyarrow.Array.from_buffers`
-//! (python/urlgrep/__init__.py): no Python object per value.
+//! columnar format (validity bitmaps, `i32` offsets, values). A
+//! finished batch goes to Python whole, as a [`Batch`]: pyarrow's
+//! arrays are made of its buffers (`pyarrow.foreign_buffer` and
+//! `pyarrow.Array.from_buffers`, python/urlgrep/__init__.py), with no
+//! copy and no Python object per value.
 //!
 //! The columns of a batch are kept by type (strings, numbers, flags,
-//! lists), each type's in a vector of its own. A row is pushed by code
+//! lists), each type's in an array of its own. A row is pushed by code
 //! the `columns!` list writes out, one column after the other: each
 //! getter is called directly (inlined), with no dispatch on the type
 //! and no call through a pointer per value.
