@@ -345,7 +345,7 @@ impl Scan {
         }
         while let Some(item) = self.next_checked(py)? {
             if let Some(cols) = item.columns.filter(|c| c.rows() > 0) {
-                return Ok(Some(Batch::new(cols)));
+                return Ok(Some(Batch::new(*cols)));
             }
         }
         Ok(None)
