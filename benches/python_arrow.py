@@ -20,13 +20,17 @@ the CLI:
 - ``pyarrow.json.read_json`` of the CLI's `--json` output, written
   beforehand (the load alone: what a user does without the module).
 
+``--module DIR`` (repeatable) adds an in-process row per build of the
+module (a folder holding a ``urlgrep`` package, put first on
+``PYTHONPATH``), interleaved with the others: an A/B of two builds.
+
 Then one process times its parts (``time.perf_counter``): the imports,
 ``scan_arrow``'s batches, ``Scan._next_columns`` alone (the columns
 the scan's thread built, without pyarrow), and ``scan``'s dicts.
 
     pip install ./bindings/python pyarrow
     cargo build --release
-    python3 benches/python_arrow.py [--runs N] [--sa | INPUT]
+    python3 benches/python_arrow.py [--runs N] [--module DIR ...] [--sa | INPUT]
 """
 
 import argparse
@@ -60,14 +64,14 @@ def spool():
     return compare.corpora()["spool.mbox"][0]
 
 
-def timed(argv, inside=False):
+def timed(argv, inside=False, env=None):
     """Elapsed seconds, peak RSS (KiB) and CPU seconds (user + system,
     every thread) of one run of `argv`; `inside`: the elapsed and CPU
     seconds the process prints itself (its last stdout line)."""
     with tempfile.NamedTemporaryFile("r") as out:
         p = subprocess.run(["/usr/bin/time", "-f", "%e %M %U %S", "-o", out.name, *argv],
                            stdout=subprocess.PIPE if inside else subprocess.DEVNULL,
-                           check=True)
+                           env=env, check=True)
         e, m, u, s = out.read().split()[-4:]
     cpu = float(u) + float(s)
     if inside:
@@ -79,14 +83,14 @@ def measure_all(runs, cases):
     """Each case run once a round, RUNS rounds (interleaved: a change of
     the machine's load falls on every case alike); per case the median,
     the least and the most seconds, and the largest peak RSS."""
-    got = {name: [] for name, _ in cases}
+    got = {name: [] for name, _, _ in cases}
     for _ in range(runs):
-        for name, argv in cases:
-            got[name].append(timed(argv, inside="in process" in name))
+        for name, argv, env in cases:
+            got[name].append(timed(argv, inside="in process" in name, env=env))
     return [(name, statistics.median(s for s, _, _ in got[name]),
              min(s for s, _, _ in got[name]), max(s for s, _, _ in got[name]),
              max(m for _, m, _ in got[name]),
-             statistics.median(c for _, _, c in got[name])) for name, _ in cases]
+             statistics.median(c for _, _, c in got[name])) for name, _, _ in cases]
 
 
 SPLIT = """
@@ -101,7 +105,7 @@ for b in r:
 t2 = time.perf_counter()
 s = urlgrep.scan(sys.argv[1], metadata=True, _arrow_rows=8192)
 while s._next_columns(8192) is not None:
-    pass
+    pass  # each batch dropped: its buffers freed
 t3 = time.perf_counter()
 m = sum(1 for _ in urlgrep.scan(sys.argv[1], metadata=True))
 t4 = time.perf_counter()
@@ -117,6 +121,9 @@ def main():
     p.add_argument("--urlgrep", default=os.path.join(ROOT, "target", "release", "urlgrep"))
     p.add_argument("--sa", action="store_true",
                    help="the SpamAssassin folder instead of the spool")
+    p.add_argument("--module", action="append", default=[], metavar="DIR",
+                   help="also the in-process call with this build of the module "
+                        "(DIR holds a urlgrep package; repeatable)")
     p.add_argument("folder", nargs="?")
     args = p.parse_args()
     folder = args.folder or (spamassassin() if args.sa else spool())
@@ -134,13 +141,18 @@ def main():
         subprocess.run([args.urlgrep, "--json", folder], stdout=f, check=False)
         load = ("import pyarrow.json as j, sys; t = j.read_json(sys.argv[1]); "
                 "print(t.num_rows, file=sys.stderr)")
+        builds = [(f"the same, in process, {d}", [py, "-c", inside, folder],
+                   dict(os.environ, PYTHONPATH=os.pathsep.join(
+                       [d, *filter(None, [os.environ.get("PYTHONPATH")])])))
+                  for d in args.module]
         rows = measure_all(args.runs, [
-            ("urlgrep --json > /dev/null", [args.urlgrep, "--json", folder]),
-            ("urlgrep.scan_arrow(...).read_all()", [py, "-c", arrow, folder]),
-            ("the same, in process (the call alone)", [py, "-c", inside, folder]),
-            ("urlgrep.scan(...) consumed", [py, "-c", dicts, folder]),
-            ("python -c 'import pyarrow, urlgrep' (start-up alone)", [py, "-c", imports]),
-            ("pyarrow.json.read_json(--json output)", [py, "-c", load, f.name]),
+            ("urlgrep --json > /dev/null", [args.urlgrep, "--json", folder], None),
+            ("urlgrep.scan_arrow(...).read_all()", [py, "-c", arrow, folder], None),
+            ("the same, in process (the call alone)", [py, "-c", inside, folder], None),
+            *builds,
+            ("urlgrep.scan(...) consumed", [py, "-c", dicts, folder], None),
+            ("python -c 'import pyarrow, urlgrep' (start-up alone)", [py, "-c", imports], None),
+            ("pyarrow.json.read_json(--json output)", [py, "-c", load, f.name], None),
         ])
     base, cbase = rows[0][1], rows[0][5]
     print(f"{args.runs} rounds, interleaved; load average {os.getloadavg()[0]:.1f} at the end")

@@ -15,7 +15,7 @@ use super::json::{
     PartRecord, RejectRecord, SummaryRecord,
 };
 use super::json_fast;
-use super::record_ref::{MailRef, MatchFlags, MatchRef, MetaRef};
+use super::record_ref::{MailRef, MatchFlags, MatchRef, MetaRef, RefMemo};
 use super::url::host_ref;
 use crate::container::Provenance;
 use crate::driver::InputDone;
@@ -63,11 +63,45 @@ pub(super) fn match_record<'a>(
 
 /// The match record of `url`, borrowed: every field of a match record
 /// is taken from the hit here, and nowhere else.
+#[cfg(test)]
 pub(super) fn match_ref<'a>(
     cx: &'a Ctx<'_>,
     url: &'a Url<'a>,
 ) -> MatchRef<'a> {
+    build_match_ref(cx, url, None)
+}
+
+/// [`match_ref`], with what the records before it left in `memo` (the
+/// input's name, the message's id and `date_utc`): the same record,
+/// made with less work.
+pub(super) fn match_ref_memo<'a>(
+    cx: &'a Ctx<'_>,
+    url: &'a Url<'a>,
+    memo: &'a mut RefMemo,
+) -> MatchRef<'a> {
+    build_match_ref(cx, url, Some(memo))
+}
+
+fn build_match_ref<'a>(
+    cx: &'a Ctx<'_>,
+    url: &'a Url<'a>,
+    memo: Option<&'a mut RefMemo>,
+) -> MatchRef<'a> {
     let hit = url.hit;
+    let message = hit.record.as_ref().filter(|r| r.mail().is_some());
+    let source = &url.input.source;
+    let path = match source {
+        Source::Path(p) => Some(path_bytes(p)),
+        Source::Stdin => None,
+    };
+    let kept = memo.map(|memo| {
+        memo.keep(
+            path.as_deref(),
+            || origin(&cx.opts.stdin_label, source),
+            message.and_then(|r| r.mail()?.meta.map(|m| &**m)),
+            message.and_then(|r| r.id),
+        )
+    });
     let (text, escaped) = json_text(url.text);
     let html = hit.record.as_ref().and_then(|r| r.html());
     let flags = MatchFlags {
@@ -78,17 +112,27 @@ pub(super) fn match_ref<'a>(
     };
     let mail = hit.record.as_ref().and_then(|r| {
         let m = r.mail()?;
-        let id = r.id.map(json_fast::cap_bytes);
+        let (message_id, message_id_truncated) = match &kept {
+            Some(k) => (k.id.map(|(id, _)| Cow::Borrowed(id)), k.id_cut()),
+            None => {
+                let id = r.id.map(json_fast::cap_bytes);
+                let cut = id.is_some_and(|(_, cut)| cut);
+                (id.map(|(id, _)| json_text(id).0), cut)
+            }
+        };
         Some(MailRef {
             message: r.index,
             message_offset: r.offset,
-            message_id: id.map(|(id, _)| json_text(id).0),
-            message_id_truncated: id.is_some_and(|(_, cut)| cut),
+            message_id,
+            message_id_truncated,
             part: m.part as u64,
             location: m.location.name(),
             encoding: m.encoding.name(),
             decoded: m.decoded,
-            meta: m.meta.map(|meta| MetaRef::new(meta)),
+            meta: m.meta.map(|meta| match &kept {
+                Some(k) => MetaRef::with_date(meta, k.date_utc),
+                None => MetaRef::new(meta),
+            }),
         })
     });
     let html = html.map(|h| HtmlRecord {
@@ -97,7 +141,9 @@ pub(super) fn match_ref<'a>(
         attribute: h.attribute().map(Cow::Borrowed),
         link_text: h.link_text().map(Cow::Borrowed),
     });
-    let o = origin(&cx.opts.stdin_label, &url.input.source);
+    let o = kept
+        .and_then(|k| k.origin)
+        .unwrap_or_else(|| origin(&cx.opts.stdin_label, &url.input.source));
     MatchRef {
         path: o.path,
         path_escaped: o.path_escaped,

@@ -7,13 +7,18 @@
 //! inline, the message's `date_utc` in a fixed buffer, its `--header`
 //! values left in the message's metadata. [`MatchRef::to_record`] makes
 //! the [`MatchRecord`] of the JSON output from it, so the two cannot
-//! differ.
+//! differ. [`RefMemo`] keeps what the match records of a writer share
+//! (an input's name, a message's `date_utc`), made once rather than once
+//! a URL.
 
+use super::escape::json_text;
+use super::json::Origin;
 use super::json::{
     FromRecord, HtmlRecord, MailRecord, MatchRecord, PartRecord,
     HEADER_VALUES_CAP,
 };
 use super::json_fast;
+use crate::mail::date::UtcTime;
 use crate::mail::Metadata;
 use crate::scan::Flags;
 use std::borrow::Cow;
@@ -134,6 +139,12 @@ impl DateUtc {
         // RFC 3339 in UTC: ASCII digits and punctuation.
         std::str::from_utf8(&self.0).unwrap_or_default()
     }
+
+    /// The text's bytes (ASCII: [`DateUtc::as_str`] without checking
+    /// them again).
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
 }
 
 /// `s` cut by [`json_fast::cap_str`], and whether it was.
@@ -148,6 +159,15 @@ impl<'a> MetaRef<'a> {
     /// The fields of `meta`, each string cut to
     /// [`super::json::FIELD_CAP`] characters.
     pub(super) fn new(meta: &'a Metadata) -> MetaRef<'a> {
+        MetaRef::with_date(meta, meta.date_utc.map(|d| DateUtc(d.rfc3339())))
+    }
+
+    /// [`MetaRef::new`], with `date_utc` the text of `meta.date_utc`,
+    /// made by the caller ([`RefMemo::date_utc`]).
+    pub(super) fn with_date(
+        meta: &'a Metadata,
+        date_utc: Option<DateUtc>,
+    ) -> MetaRef<'a> {
         let (subject, subject_truncated) = cap(meta.subject.as_deref());
         let (date, date_truncated) = cap(meta.date.as_deref());
         MetaRef {
@@ -164,7 +184,7 @@ impl<'a> MetaRef<'a> {
             subject_truncated,
             date,
             date_truncated,
-            date_utc: meta.date_utc.map(|d| DateUtc(d.rfc3339())),
+            date_utc,
             meta,
         }
     }
@@ -219,6 +239,95 @@ impl<'a> MetaRef<'a> {
             }),
             headers_truncated,
             ..empty_mail()
+        }
+    }
+}
+
+/// What the match records of a writer share, kept from one record to
+/// the next (`printer/records.rs`): its input's name (the path's UTF-8
+/// check and escape made once an input, not once a URL), and the last
+/// message's id text and `date_utc` text (once a message). Each is kept
+/// with what it was made from (the path's bytes, the id's bytes, the
+/// instant) and used only for the same, else made again: a record built
+/// with it is the record built without.
+#[derive(Debug, Default)]
+pub(crate) struct RefMemo {
+    /// A path's bytes, its JSON text, and whether that is escaped.
+    path: Option<(Vec<u8>, String, bool)>,
+    /// A message id's bytes, its text (cut) and whether it was cut.
+    id: Option<(Vec<u8>, String, bool)>,
+    /// An instant and its text.
+    date: Option<(UtcTime, DateUtc)>,
+}
+
+/// What a [`RefMemo`] gives one match record ([`RefMemo::keep`]).
+pub(super) struct Kept<'a> {
+    /// The record's input name; `None` for stdin (not kept: nothing to
+    /// check or escape).
+    pub origin: Option<Origin<'a>>,
+    /// The message id's text, and whether it was cut.
+    pub id: Option<(&'a str, bool)>,
+    /// The text of the metadata's `date_utc`.
+    pub date_utc: Option<DateUtc>,
+}
+
+impl Kept<'_> {
+    /// Whether the message id was cut.
+    pub fn id_cut(&self) -> bool {
+        self.id.is_some_and(|(_, cut)| cut)
+    }
+}
+
+impl RefMemo {
+    /// The values of a match record from the file of `path` (its bytes;
+    /// `None`: stdin), whose name `origin` makes (`record.rs`'s
+    /// `origin`), in a message with `meta` and `id` (as [`MetaRef::new`]
+    /// and `record.rs` make them), each made again only when what it is
+    /// made from changed.
+    pub(super) fn keep<'a, 'o>(
+        &'a mut self,
+        path: Option<&[u8]>,
+        origin: impl FnOnce() -> Origin<'o>,
+        meta: Option<&Metadata>,
+        id: Option<&[u8]>,
+    ) -> Kept<'a> {
+        if let Some(bytes) = path {
+            if self.path.as_ref().is_none_or(|(b, _, _)| **b != *bytes) {
+                let o = origin();
+                let text = o.path.map(Cow::into_owned).unwrap_or_default();
+                self.path = Some((bytes.to_vec(), text, o.path_escaped));
+            }
+        }
+        if let Some(id) = id {
+            if self.id.as_ref().is_none_or(|(b, _, _)| **b != *id) {
+                let (cut_id, cut) = json_fast::cap_bytes(id);
+                let text = json_text(cut_id).0.into_owned();
+                self.id = Some((id.to_vec(), text, cut));
+            }
+        }
+        let date_utc = match (meta.and_then(|m| m.date_utc), self.date) {
+            (None, _) => None,
+            (Some(t), Some((at, text))) if at == t => Some(text),
+            (Some(t), _) => {
+                let text = DateUtc(t.rfc3339());
+                self.date = Some((t, text));
+                Some(text)
+            }
+        };
+        let this = &*self;
+        Kept {
+            origin: match (path, &this.path) {
+                (Some(_), Some((_, text, escaped))) => Some(Origin {
+                    path: Some(Cow::Borrowed(text)),
+                    source: None,
+                    path_escaped: *escaped,
+                }),
+                _ => None,
+            },
+            id: id
+                .and(this.id.as_ref())
+                .map(|(_, text, cut)| (text.as_str(), *cut)),
+            date_utc,
         }
     }
 }

@@ -3,23 +3,26 @@
 //! `columns!` list says each column's name, type and where in a
 //! `MatchRef` its value is ([`COLUMNS`]: the names and types);
 //! [`Columns`] collects a batch of rows into the buffers of the Arrow
-//! columnar format (validity bitmaps, `i32` offsets, values), which
-//! Python wraps with `pyarrow.Array.from_buffers`
-//! (python/urlgrep/__init__.py): no Python object per value.
+//! columnar format (validity bitmaps, `i32` offsets, values). A
+//! finished batch goes to Python whole, as a [`Batch`]: pyarrow's
+//! arrays are made of its buffers (`pyarrow.foreign_buffer` and
+//! `pyarrow.Array.from_buffers`, python/urlgrep/__init__.py), with no
+//! copy and no Python object per value.
 //!
 //! The columns of a batch are kept by type (strings, numbers, flags,
-//! lists), each type's in a vector of its own. A row is pushed by code
+//! lists), each type's in an array of its own. A row is pushed by code
 //! the `columns!` list writes out, one column after the other: each
 //! getter is called directly (inlined), with no dispatch on the type
 //! and no call through a pointer per value.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyTuple};
 use urlgrep::output::json::PartRecord;
 use urlgrep::output::{MailRef, MatchFlags, MatchRef, MetaRef};
 
-/// Where a `string` column's value is in a match record (`None`: null).
-pub type GetStr = for<'a> fn(&'a MatchRef<'a>) -> Option<&'a str>;
+/// Where a `string` column's value is in a match record (`None`: null):
+/// the bytes of a `str` (UTF-8 already, as each getter takes them from
+/// a `str`: not checked again).
+pub type GetStr = for<'a> fn(&'a MatchRef<'a>) -> Option<&'a [u8]>;
 /// Where a `uint64` column's value is.
 pub type GetU64 = fn(&MatchRef<'_>) -> Option<u64>;
 /// Where a `bool` column's value is.
@@ -70,8 +73,14 @@ fn web_u64(m: &MatchRef<'_>, name: &str) -> Option<u64> {
 }
 
 /// The string in field `name` of the match's `record` object.
-fn web_str<'a>(m: &'a MatchRef<'a>, name: &str) -> Option<&'a str> {
-    web(m).and_then(|w| w.str(name))
+fn web_str<'a>(m: &'a MatchRef<'a>, name: &str) -> Option<&'a [u8]> {
+    text(web(m).and_then(|w| w.str(name)))
+}
+
+/// A string's bytes.
+#[inline(always)]
+fn text(s: Option<&str>) -> Option<&[u8]> {
+    s.map(str::as_bytes)
 }
 
 /// Declares [`COLUMNS`] and [`Columns::push`] from one list of
@@ -94,7 +103,8 @@ macro_rules! columns {
             pub fn push(&mut self, m: &MatchRef<'_>) {
                 // Each type's next column (constants once unrolled).
                 let mut at = [0usize; 4];
-                $(push_column!(self, m, at, $ty, $get);)*
+                let row = self.rows;
+                $(push_column!(self, m, row, at, $ty, $get);)*
                 self.rows += 1;
             }
         }
@@ -104,33 +114,35 @@ macro_rules! columns {
 /// One column's value of [`Columns::push`]: the column at `$at` of its
 /// type's vector.
 macro_rules! push_column {
-    ($c:ident, $m:ident, $at:ident, Str, $get:expr) => {{
+    ($c:ident, $m:ident, $row:ident, $at:ident, Str, $get:expr) => {{
         const GET: GetStr = $get;
         if let Some(col) = $c.strs.get_mut($at[0]) {
-            col.push(GET($m), Strings::push);
+            col.push($row, GET($m), Strings::push);
         }
         $at[0] += 1;
     }};
-    ($c:ident, $m:ident, $at:ident, U64, $get:expr) => {{
+    ($c:ident, $m:ident, $row:ident, $at:ident, U64, $get:expr) => {{
         const GET: GetU64 = $get;
         if let Some(col) = $c.u64s.get_mut($at[1]) {
-            col.push(GET($m), |v, n| v.0.extend_from_slice(&n.to_le_bytes()));
+            col.push($row, GET($m), |v, n| {
+                v.0.extend_from_slice(&n.to_le_bytes())
+            });
         }
         $at[1] += 1;
     }};
-    ($c:ident, $m:ident, $at:ident, Bool, $get:expr) => {{
+    ($c:ident, $m:ident, $row:ident, $at:ident, Bool, $get:expr) => {{
         const GET: GetBool = $get;
         if let Some(col) = $c.bools.get_mut($at[2]) {
-            col.push(GET($m), Bits::push);
+            col.push($row, GET($m), Bits::push);
         }
         $at[2] += 1;
     }};
-    ($c:ident, $m:ident, $at:ident, ListStr, $get:expr) => {{
+    ($c:ident, $m:ident, $row:ident, $at:ident, ListStr, $get:expr) => {{
         const GET: GetList = $get;
         if let Some(col) = $c.lists.get_mut($at[3]) {
-            col.push(GET($m), |v, flags| {
+            col.push($row, GET($m), |v, flags| {
                 for s in flags.names() {
-                    v.items.push(s);
+                    v.items.push(s.as_bytes());
                 }
                 v.end();
             });
@@ -140,47 +152,51 @@ macro_rules! push_column {
 }
 
 columns! {
-    "path" => Str(|m| m.path.as_deref()),
+    "path" => Str(|m| text(m.path.as_deref())),
     "path_escaped" => Bool(|m| Some(m.path_escaped)),
     "offset" => U64(|m| Some(m.offset)),
     "line" => U64(|m| Some(m.line)),
     "column" => U64(|m| Some(m.column)),
-    "kind" => Str(|m| Some(m.kind)),
-    "url" => Str(|m| Some(&m.url)),
-    "scheme" => Str(|m| Some(m.scheme)),
-    "host" => Str(|m| m.host.as_deref()),
+    "kind" => Str(|m| Some(m.kind.as_bytes())),
+    "url" => Str(|m| Some(m.url.as_bytes())),
+    "scheme" => Str(|m| Some(m.scheme.as_bytes())),
+    "host" => Str(|m| text(m.host.as_deref())),
     "flags" => ListStr(|m| Some(m.flags)),
-    "defanged" => Str(|m| m.defanged.as_deref()),
-    "reference" => Str(|m| m.reference.as_deref()),
+    "defanged" => Str(|m| text(m.defanged.as_deref())),
+    "reference" => Str(|m| text(m.reference.as_deref())),
     "message" => U64(|m| mail(m).map(|x| x.message)),
     "message_offset" => U64(|m| mail(m).map(|x| x.message_offset)),
-    "message_id" => Str(|m| mail(m).and_then(|x| x.message_id.as_deref())),
+    "message_id" => Str(|m| text(mail(m).and_then(|x| x.message_id.as_deref()))),
     "message_id_truncated" => Bool(|m| mail(m).map(|x| x.message_id_truncated)),
     "part" => U64(|m| mail(m).map(|x| x.part)),
-    "location" => Str(|m| mail(m).map(|x| x.location)),
-    "encoding" => Str(|m| mail(m).map(|x| x.encoding)),
+    "location" => Str(|m| mail(m).map(|x| x.location.as_bytes())),
+    "encoding" => Str(|m| mail(m).map(|x| x.encoding.as_bytes())),
     "decoded" => Bool(|m| mail(m).map(|x| x.decoded)),
     "from_address" => Str(|m| {
-            meta(m).and_then(|x| x.from.as_ref()?.address.as_deref())
+            text(meta(m).and_then(|x| x.from.as_ref()?.address.as_deref()))
         }),
-    "from_name" => Str(|m| meta(m).and_then(|x| x.from.as_ref()?.name.as_deref())),
+    "from_name" => Str(|m| {
+            text(meta(m).and_then(|x| x.from.as_ref()?.name.as_deref()))
+        }),
     "from_truncated" => Bool(|m| meta(m).and_then(|x| Some(x.from.as_ref()?.truncated))),
-    "subject" => Str(|m| meta(m).and_then(|x| x.subject)),
+    "subject" => Str(|m| text(meta(m).and_then(|x| x.subject))),
     "subject_truncated" => Bool(|m| {
             mail(m)
                 .map(|x| x.meta.as_ref().is_some_and(|t| t.subject_truncated))
         }),
-    "date" => Str(|m| meta(m).and_then(|x| x.date)),
+    "date" => Str(|m| text(meta(m).and_then(|x| x.date))),
     "date_truncated" => Bool(|m| {
             mail(m).map(|x| x.meta.as_ref().is_some_and(|t| t.date_truncated))
         }),
     "date_utc" => Str(|m| {
-            meta(m).and_then(|x| Some(x.date_utc.as_ref()?.as_str()))
+            meta(m).and_then(|x| Some(x.date_utc.as_ref()?.as_bytes()))
         }),
-    "html_in" => Str(|m| m.html.as_ref().map(|h| &*h.place)),
-    "html_element" => Str(|m| m.html.as_ref().and_then(|h| h.element.as_deref())),
-    "html_attribute" => Str(|m| m.html.as_ref().and_then(|h| h.attribute.as_deref())),
-    "link_text" => Str(|m| m.html.as_ref().and_then(|h| h.link_text.as_deref())),
+    "html_in" => Str(|m| m.html.as_ref().map(|h| h.place.as_bytes())),
+    "html_element" => Str(|m| text(m.html.as_ref().and_then(|h| h.element.as_deref()))),
+    "html_attribute" => Str(|m| {
+            text(m.html.as_ref().and_then(|h| h.attribute.as_deref()))
+        }),
+    "link_text" => Str(|m| text(m.html.as_ref().and_then(|h| h.link_text.as_deref()))),
     "record_index" => U64(|m| web_u64(m, "index")),
     "record_offset" => U64(|m| web_u64(m, "offset")),
     "record_gz_offset" => U64(|m| web_u64(m, "gz_offset")),
@@ -200,6 +216,10 @@ const DATA_CAP: usize = 1 << 30;
 /// records of a few MiB each stay far below the other GiB of room.
 const FULL_EVERY: usize = 16;
 
+/// The most string bytes a column reserves at once ([`Columns::new`]):
+/// past it, it grows as it fills.
+const ROOM_CAP: usize = 64 << 20;
+
 /// A bitmap (LSB first, as Arrow's).
 #[derive(Default)]
 struct Bits {
@@ -210,11 +230,6 @@ struct Bits {
 impl Bits {
     fn with_capacity(bits: usize) -> Bits {
         Bits { bytes: Vec::with_capacity(bits.div_ceil(8)), len: 0 }
-    }
-
-    fn clear(&mut self) {
-        self.bytes.clear();
-        self.len = 0;
     }
 
     /// `n` bits of `bit` into an empty bitmap.
@@ -247,27 +262,20 @@ impl Bits {
 struct Strings {
     offsets: Vec<u8>,
     data: Vec<u8>,
-    count: usize,
 }
 
 impl Strings {
     fn new(rows: usize, data: usize) -> Strings {
         let mut offsets = Vec::with_capacity((rows + 1) * 4);
         offsets.extend_from_slice(&0i32.to_le_bytes());
-        Strings { offsets, data: Vec::with_capacity(data), count: 0 }
+        Strings { offsets, data: Vec::with_capacity(data) }
     }
 
+    /// Adds a string: `s` is UTF-8 ([`GetStr`]).
     #[inline]
-    fn push(&mut self, s: &str) {
-        self.data.extend_from_slice(s.as_bytes());
+    fn push(&mut self, s: &[u8]) {
+        self.data.extend_from_slice(s);
         self.end();
-    }
-
-    /// No strings, the room kept.
-    fn clear(&mut self) {
-        self.offsets.truncate(4);
-        self.data.clear();
-        self.count = 0;
     }
 
     /// Ends the current string (empty for a null).
@@ -275,7 +283,11 @@ impl Strings {
     fn end(&mut self) {
         let at = i32::try_from(self.data.len()).unwrap_or(i32::MAX);
         self.offsets.extend_from_slice(&at.to_le_bytes());
-        self.count += 1;
+    }
+
+    /// Strings so far.
+    fn count(&self) -> usize {
+        (self.offsets.len() / 4).saturating_sub(1)
     }
 }
 
@@ -296,7 +308,7 @@ impl Lists {
     /// Ends the current list (empty for a null).
     #[inline]
     fn end(&mut self) {
-        let n = i32::try_from(self.items.count).unwrap_or(i32::MAX);
+        let n = i32::try_from(self.items.count()).unwrap_or(i32::MAX);
         self.offsets.extend_from_slice(&n.to_le_bytes());
     }
 }
@@ -305,30 +317,31 @@ impl Lists {
 trait Values {
     /// A null's entry: an empty string or list, a zero, false.
     fn null_entry(&mut self);
-    /// No values, the room kept.
-    fn clear(&mut self);
     /// String bytes held (the next batch's room; [`DATA_CAP`]).
     fn data_len(&self) -> usize {
         0
     }
+    /// Frees the buffers (a column with no value: none goes to Python).
+    fn release(&mut self);
     /// The buffers for Python: `[offsets, data]` (`string`), `[values]`
     /// (`uint64`, `bool`) or `[offsets, item offsets, item data]`
     /// (`list<string>`).
-    fn buffers<'py>(&self, py: Python<'py>) -> Vec<Bound<'py, PyBytes>>;
+    fn buffers(&self) -> Vec<Buf>;
 }
 
 impl Values for Strings {
     fn null_entry(&mut self) {
         self.end();
     }
-    fn clear(&mut self) {
-        Strings::clear(self);
+    fn release(&mut self) {
+        self.offsets = Vec::new();
+        self.data = Vec::new();
     }
     fn data_len(&self) -> usize {
         self.data.len()
     }
-    fn buffers<'py>(&self, py: Python<'py>) -> Vec<Bound<'py, PyBytes>> {
-        vec![PyBytes::new(py, &self.offsets), PyBytes::new(py, &self.data)]
+    fn buffers(&self) -> Vec<Buf> {
+        vec![buf(&self.offsets), buf(&self.data)]
     }
 }
 
@@ -339,11 +352,11 @@ impl Values for Numbers {
     fn null_entry(&mut self) {
         self.0.extend_from_slice(&[0; 8]);
     }
-    fn clear(&mut self) {
-        self.0.clear();
+    fn release(&mut self) {
+        self.0 = Vec::new();
     }
-    fn buffers<'py>(&self, py: Python<'py>) -> Vec<Bound<'py, PyBytes>> {
-        vec![PyBytes::new(py, &self.0)]
+    fn buffers(&self) -> Vec<Buf> {
+        vec![buf(&self.0)]
     }
 }
 
@@ -351,11 +364,11 @@ impl Values for Bits {
     fn null_entry(&mut self) {
         self.push(false);
     }
-    fn clear(&mut self) {
-        Bits::clear(self);
+    fn release(&mut self) {
+        self.bytes = Vec::new();
     }
-    fn buffers<'py>(&self, py: Python<'py>) -> Vec<Bound<'py, PyBytes>> {
-        vec![PyBytes::new(py, &self.bytes)]
+    fn buffers(&self) -> Vec<Buf> {
+        vec![buf(&self.bytes)]
     }
 }
 
@@ -363,18 +376,18 @@ impl Values for Lists {
     fn null_entry(&mut self) {
         self.end();
     }
-    fn clear(&mut self) {
-        self.offsets.truncate(4);
-        self.items.clear();
+    fn release(&mut self) {
+        self.offsets = Vec::new();
+        self.items.release();
     }
     fn data_len(&self) -> usize {
         self.items.data.len()
     }
-    fn buffers<'py>(&self, py: Python<'py>) -> Vec<Bound<'py, PyBytes>> {
+    fn buffers(&self) -> Vec<Buf> {
         vec![
-            PyBytes::new(py, &self.offsets),
-            PyBytes::new(py, &self.items.offsets),
-            PyBytes::new(py, &self.items.data),
+            buf(&self.offsets),
+            buf(&self.items.offsets),
+            buf(&self.items.data),
         ]
     }
 }
@@ -386,11 +399,14 @@ impl Values for Lists {
 /// has a `url`): while no value came, the nulls are only counted (the
 /// column goes to Python as all null, no buffer); the validity bitmap
 /// is written from the first null that follows a value, or the first
-/// value that follows nulls. Invariant: the value buffers hold `rows`
-/// entries once `any` is set, none before; the bitmap holds `rows` bits
-/// once `any` is set and `nulls > 0`, none otherwise.
+/// value that follows nulls. A null is not even counted when it comes:
+/// the rows a column is behind the batch are its nulls, written when
+/// its next value comes or the batch ends ([`Col::pad`]), so that a null
+/// costs nothing in the row's push. Invariant: the value buffers hold
+/// `rows` entries once `any` is set, none before; the bitmap holds
+/// `rows` bits once `any` is set and `nulls > 0`, none otherwise.
 struct Col<V> {
-    /// Rows pushed.
+    /// Rows written or counted (the batch's rows once padded).
     rows: usize,
     /// Whether a value (not a null) came.
     any: bool,
@@ -410,16 +426,22 @@ impl<V: Values> Col<V> {
         }
     }
 
-    /// Adds a value, written by `write`, or a null (`value` `None`).
+    /// Adds the value of row `row`, written by `write`; a null
+    /// (`value` `None`) is left for [`Col::pad`].
     // Inlined into each column of `Columns::push`: the common cases (a
-    // value after values, a null after nulls) are a few instructions;
-    // the changes between them are calls.
+    // value after values, a null) are a few instructions; the changes
+    // between them are calls.
     #[inline(always)]
-    fn push<T>(&mut self, value: Option<T>, write: impl FnOnce(&mut V, T)) {
-        let Some(value) = value else {
-            self.push_null();
-            return;
-        };
+    fn push<T>(
+        &mut self,
+        row: usize,
+        value: Option<T>,
+        write: impl FnOnce(&mut V, T),
+    ) {
+        let Some(value) = value else { return };
+        if self.rows != row {
+            self.pad(row);
+        }
         if !self.any {
             self.first_value();
         }
@@ -443,18 +465,26 @@ impl<V: Values> Col<V> {
         }
     }
 
-    #[inline(always)]
-    fn push_null(&mut self) {
-        if self.any {
-            self.null_after_values();
+    /// Nulls up to row `row` (the rows since the last value, none of
+    /// them pushed).
+    #[cold]
+    #[inline(never)]
+    fn pad(&mut self, row: usize) {
+        let n = row.saturating_sub(self.rows);
+        if !self.any {
+            self.nulls += n;
+            self.rows += n;
+            return;
         }
-        self.nulls += 1;
-        self.rows += 1;
+        for _ in 0..n {
+            self.null_after_values();
+            self.nulls += 1;
+            self.rows += 1;
+        }
     }
 
     /// A null in a column with values (its bits written from the first
     /// such null on).
-    #[inline(never)]
     fn null_after_values(&mut self) {
         if self.nulls == 0 {
             self.valid.fill(self.rows, true);
@@ -463,30 +493,40 @@ impl<V: Values> Col<V> {
         self.valid.push(false);
     }
 
-    /// No rows, the room kept.
-    fn clear(&mut self) {
-        self.rows = 0;
-        self.any = false;
-        self.valid.clear();
-        self.nulls = 0;
-        self.values.clear();
+    /// Ends the column at `rows` rows (its last nulls written), and frees
+    /// the buffers Python is not given: all of a column with no value,
+    /// the bitmap of one with no null.
+    fn finish(&mut self, rows: usize) {
+        self.pad(rows);
+        if !self.any {
+            self.values.release();
+        }
+        if !self.any || self.nulls == 0 {
+            self.valid.release();
+        }
     }
 
-    /// The column for Python: `(length, null_count, validity or None,
-    /// buffers or None)` (`None`: all null, no buffer).
-    fn to_py<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let none = || py.None().into_bound(py);
+    /// The column for Python ([`Column`]).
+    fn describe(&self) -> Column {
         if !self.any {
-            return (self.rows, self.nulls, none(), none()).into_pyobject(py);
+            return (self.rows, self.nulls, None, None);
         }
-        let valid = match self.nulls {
-            0 => none(),
-            _ => PyBytes::new(py, &self.valid.bytes).into_any(),
-        };
-        let buffers = self.values.buffers(py);
-        (self.rows, self.nulls, valid, buffers).into_pyobject(py)
+        let valid = (self.nulls > 0).then(|| buf(&self.valid.bytes));
+        (self.rows, self.nulls, valid, Some(self.values.buffers()))
     }
 }
+
+/// A buffer of a [`Batch`] for Python: its address and its length in
+/// bytes (`pyarrow.foreign_buffer`).
+pub type Buf = (usize, usize);
+
+fn buf(v: &[u8]) -> Buf {
+    (v.as_ptr() as usize, v.len())
+}
+
+/// A column of a [`Batch`] for Python: `(length, null_count, validity
+/// or None, buffers or None)` (buffers `None`: all null, no buffer).
+pub type Column = (usize, usize, Option<Buf>, Option<Vec<Buf>>);
 
 /// Where a column of [`COLUMNS`] is among [`Columns`]' vectors: its
 /// type's vector, and its place there.
@@ -498,16 +538,44 @@ enum At {
     ListStr(usize),
 }
 
+/// How many columns of [`COLUMNS`] are of type `t`.
+const fn count(t: Get) -> usize {
+    let (mut i, mut n) = (0, 0);
+    while i < COLUMNS.len() {
+        if COLUMNS[i].1 as u8 == t as u8 {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+}
+
+/// The columns of each type.
+const STRS: usize = count(Get::Str);
+const U64S: usize = count(Get::U64);
+const BOOLS: usize = count(Get::Bool);
+const LISTS: usize = count(Get::ListStr);
+
 /// A batch of rows being built: the columns of [`COLUMNS`], each type's
-/// in a vector of its own, with where each value is.
+/// in an array of its own (of a constant length: `Columns::push` then
+/// checks no index), with where each value is.
 pub struct Columns {
+    strs: [Col<Strings>; STRS],
+    u64s: [Col<Numbers>; U64S],
+    bools: [Col<Bits>; BOOLS],
+    lists: [Col<Lists>; LISTS],
+    /// [`COLUMNS`]' order.
+    order: Vec<At>,
+    rows: usize,
+}
+
+/// [`Columns`]' columns as [`Columns::new`] makes them, in vectors.
+struct Built {
     strs: Vec<Col<Strings>>,
     u64s: Vec<Col<Numbers>>,
     bools: Vec<Col<Bits>>,
     lists: Vec<Col<Lists>>,
-    /// [`COLUMNS`]' order.
     order: Vec<At>,
-    rows: usize,
 }
 
 impl std::fmt::Debug for Columns {
@@ -517,19 +585,22 @@ impl std::fmt::Debug for Columns {
 }
 
 impl Columns {
-    /// No rows yet, room for `rows` (and per column the string bytes
-    /// of `hint`, the previous batch's [`Columns::sizes`]).
-    pub fn new(rows: usize, hint: &[usize]) -> Columns {
-        let mut c = Columns {
+    /// No rows yet, room for `rows` (and per column a quarter more
+    /// string bytes than `per_row` a row, the previous batch's
+    /// [`Columns::per_row`], up to [`ROOM_CAP`]).
+    pub fn new(rows: usize, per_row: &[usize]) -> Columns {
+        let mut c = Built {
             strs: Vec::new(),
             u64s: Vec::new(),
             bools: Vec::new(),
             lists: Vec::new(),
             order: Vec::with_capacity(COLUMNS.len()),
-            rows: 0,
         };
         for (i, &(_, get)) in COLUMNS.iter().enumerate() {
-            let data = hint.get(i).copied().unwrap_or(0);
+            let data = per_row
+                .get(i)
+                .map_or(0, |&n| n.saturating_mul(rows).saturating_mul(5) / 4)
+                .min(ROOM_CAP);
             let at = match get {
                 Get::Str => {
                     c.strs.push(Col::new(rows, Strings::new(rows, data)));
@@ -551,11 +622,34 @@ impl Columns {
             };
             c.order.push(at);
         }
-        c
+        // As many of each type as the arrays hold (the same list counted);
+        // a column the vector lacked would only be an empty one.
+        let mut strs = c.strs.into_iter();
+        let mut u64s = c.u64s.into_iter();
+        let mut bools = c.bools.into_iter();
+        let mut lists = c.lists.into_iter();
+        Columns {
+            strs: std::array::from_fn(|_| {
+                strs.next().unwrap_or_else(|| Col::new(0, Strings::new(0, 0)))
+            }),
+            u64s: std::array::from_fn(|_| {
+                u64s.next().unwrap_or_else(|| Col::new(0, Numbers(Vec::new())))
+            }),
+            bools: std::array::from_fn(|_| {
+                bools.next().unwrap_or_else(|| Col::new(0, Bits::default()))
+            }),
+            lists: std::array::from_fn(|_| {
+                lists.next().unwrap_or_else(|| Col::new(0, Lists::new(0, 0)))
+            }),
+            order: c.order,
+            rows: 0,
+        }
     }
 
-    /// The string bytes of each column, the hint of the next batch.
-    pub fn sizes(&self) -> Vec<usize> {
+    /// The string bytes a row of each column (rounded up), the next
+    /// batch's room.
+    pub fn per_row(&self) -> Vec<usize> {
+        let rows = self.rows.max(1);
         self.order
             .iter()
             .map(|&at| match at {
@@ -563,6 +657,7 @@ impl Columns {
                 At::ListStr(i) => self.lists[i].values.data_len(),
                 At::U64(_) | At::Bool(_) => 0,
             })
+            .map(|n| n.div_ceil(rows))
             .collect()
     }
 
@@ -582,29 +677,56 @@ impl Columns {
     }
 
     /// The columns for Python, in [`COLUMNS`]' order.
-    pub fn to_py<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> PyResult<Vec<Bound<'py, PyTuple>>> {
+    fn describe(&self) -> Vec<Column> {
         self.order
             .iter()
             .map(|&at| match at {
-                At::Str(i) => self.strs[i].to_py(py),
-                At::U64(i) => self.u64s[i].to_py(py),
-                At::Bool(i) => self.bools[i].to_py(py),
-                At::ListStr(i) => self.lists[i].to_py(py),
+                At::Str(i) => self.strs[i].describe(),
+                At::U64(i) => self.u64s[i].describe(),
+                At::Bool(i) => self.bools[i].describe(),
+                At::ListStr(i) => self.lists[i].describe(),
             })
             .collect()
     }
+}
 
-    /// No rows, the buffers kept for the next batch (no fresh pages to
-    /// fault in).
-    pub fn clear(&mut self) {
-        self.strs.iter_mut().for_each(Col::clear);
-        self.u64s.iter_mut().for_each(Col::clear);
-        self.bools.iter_mut().for_each(Col::clear);
-        self.lists.iter_mut().for_each(Col::clear);
-        self.rows = 0;
+/// A finished batch of rows, handed to Python: `scan_arrow`'s arrays
+/// are made of its buffers, without a copy (python/urlgrep/__init__.py
+/// wraps each with `pyarrow.foreign_buffer(address, size, batch)`, whose
+/// `base` keeps this object alive while any of its buffers is).
+///
+/// Frozen, with no method that changes it: once made, its vectors are
+/// neither written, grown nor freed until Python drops it, so the
+/// addresses [`Batch::columns`] gives stay valid and their bytes stay as
+/// they were for as long as pyarrow holds them.
+#[pyclass(frozen, module = "urlgrep", name = "_Batch")]
+pub struct Batch(Columns);
+
+impl Batch {
+    /// The batch of `columns` (the buffers Python is not given freed).
+    pub fn new(mut columns: Columns) -> Batch {
+        let rows = columns.rows;
+        columns.strs.iter_mut().for_each(|c| c.finish(rows));
+        columns.u64s.iter_mut().for_each(|c| c.finish(rows));
+        columns.bools.iter_mut().for_each(|c| c.finish(rows));
+        columns.lists.iter_mut().for_each(|c| c.finish(rows));
+        Batch(columns)
+    }
+}
+
+#[pymethods]
+impl Batch {
+    /// For each column of `_arrow_columns()`, `(length, null_count,
+    /// validity, buffers)`: each buffer an `(address, size)` in this
+    /// object (valid while it lives), the validity `None` when there is
+    /// no null, the buffers `None` when all are null.
+    fn columns(&self) -> Vec<Column> {
+        self.0.describe()
+    }
+
+    /// Rows in the batch.
+    fn __len__(&self) -> usize {
+        self.0.rows
     }
 }
 

@@ -2,6 +2,7 @@
 //! compressed inputs, its `--json` records (or `--stats --json` object)
 //! given to Python; the GIL is released while Python waits for them.
 
+use crate::columns::Batch;
 use crate::options::{self, FilterArgs, Search};
 use crate::record;
 use crate::run::{ErrorInfo, Item, Mode, Msg, Running};
@@ -324,19 +325,20 @@ impl Scan {
         Ok(None)
     }
 
-    /// The next match records as Arrow columns, for `scan_arrow`: for
-    /// each column of `_arrow_columns()`, `(length, null_count,
-    /// validity, buffers)` (src/columns.rs), the batches the scan's
-    /// thread built, of at most `_arrow_rows` rows each (`rows` is not
-    /// looked at). Records of other types are left out; errors are
-    /// handled as by iteration. `None` at the end. A scan started
-    /// without `_arrow_rows` has no columns: `RuntimeError`.
+    /// The next match records as Arrow columns, for `scan_arrow`: a
+    /// `_Batch` (src/columns.rs), whose `columns()` gives for each
+    /// column of `_arrow_columns()` `(length, null_count, validity,
+    /// buffers)`, of at most `_arrow_rows` rows, as the scan's thread
+    /// built them (`rows` is not looked at). Records of other types are
+    /// left out; errors are handled as by iteration. `None` at the end.
+    /// A scan started without `_arrow_rows` has no columns:
+    /// `RuntimeError`.
     #[pyo3(name = "_next_columns")]
-    fn next_columns<'py>(
+    fn next_columns(
         &mut self,
-        py: Python<'py>,
+        py: Python<'_>,
         rows: usize,
-    ) -> PyResult<Option<Vec<Bound<'py, pyo3::types::PyTuple>>>> {
+    ) -> PyResult<Option<Batch>> {
         let _ = rows;
         if !self.columns {
             return Err(PyRuntimeError::new_err(
@@ -346,9 +348,7 @@ impl Scan {
         }
         while let Some(item) = self.next_checked(py)? {
             if let Some(cols) = item.columns.filter(|c| c.rows() > 0) {
-                let got = cols.to_py(py);
-                self.run.recycle(cols);
-                return got.map(Some);
+                return Ok(Some(Batch::new(*cols)));
             }
         }
         Ok(None)

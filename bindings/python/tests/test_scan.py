@@ -22,8 +22,8 @@ def threads_now():
         try:
             with open(f"/proc/self/task/{t}/comm") as f:
                 names.append(f.read().strip())
-        except FileNotFoundError:
-            pass  # ended meanwhile
+        except (FileNotFoundError, ProcessLookupError):
+            pass  # ended meanwhile (before the open, or before the read)
     return sum(1 for n in names if n.startswith("urlgrep"))
 
 
@@ -136,6 +136,29 @@ def test_scan_arrow_equals_scan():
             assert row[flag] == (mail.get(flag, False) if mail else None)
         assert row["from_truncated"] == (sender.get("truncated", False) if "from" in mail else None)
     assert sum(1 for r in rows if r["subject"]) > 10
+
+
+def test_scan_arrow_batches_outlive_their_scan():
+    """The arrays are the scan's own buffers, not copies: a batch kept
+    stays whole after its reader, its scan and the other batches are
+    gone and their memory is reused."""
+    pa = pytest.importorskip("pyarrow")
+    want = [(r["path"], r["url"], r.get("mail", {}).get("subject")) for r in urlgrep.scan(CORPORA, metadata=True)]
+    reader = urlgrep.scan_arrow(CORPORA, metadata=True, batch_size=50)
+    batches = list(reader)
+    del reader
+    starts = [0]
+    for b in batches:
+        starts.append(starts[-1] + b.num_rows)
+    assert len(batches) > 4 and starts[-1] == len(want)
+    kept = batches[1::2]
+    del batches
+    gc.collect()
+    churn = [bytes([i % 251]) * (64 + i % 4000) for i in range(20000)]
+    got = pa.Table.from_batches(kept, schema=urlgrep.ARROW_SCHEMA).to_pylist()
+    del churn
+    want = [w for i in range(1, len(starts) - 1, 2) for w in want[starts[i] : starts[i + 1]]]
+    assert [(r["path"], r["url"], r["subject"]) for r in got] == want
 
 
 def row_of(r):

@@ -14,8 +14,10 @@ use crate::input::{Input, InputError};
 use crate::output::emit::{Ctx, Emit, Run, Tally, Url};
 use crate::output::json::Record;
 use crate::output::record::{
-    end_record, error_record, match_ref, origin, reject_record, summary_record,
+    end_record, error_record, match_ref_memo, origin, reject_record,
+    summary_record,
 };
+use crate::output::record_ref::RefMemo;
 use crate::output::record_visitor::RecordVisitor;
 use crate::parse::Reject;
 use std::io::{self, Write};
@@ -24,12 +26,14 @@ use std::io::{self, Write};
 #[derive(Debug)]
 pub(super) struct Records {
     visit: Option<RecordVisitor>,
+    /// What one match record leaves for the next.
+    memo: RefMemo,
 }
 
 impl Records {
     /// A writer showing to `visit` (nowhere when `None`).
     pub(super) fn new(visit: Option<RecordVisitor>) -> Records {
-        Records { visit }
+        Records { visit, memo: RefMemo::default() }
     }
 
     fn visit(&self, rec: &Record<'_>) -> io::Result<()> {
@@ -61,7 +65,7 @@ impl<W: Write> Emit<W> for Records {
         url: &Url<'_>,
     ) -> io::Result<()> {
         match &self.visit {
-            Some(v) => v.visit_match(match_ref(cx, url)),
+            Some(v) => v.visit_match(match_ref_memo(cx, url, &mut self.memo)),
             None => Ok(()),
         }
     }

@@ -64,11 +64,13 @@ def __getattr__(name):
     raise AttributeError(f"module 'urlgrep' has no attribute {name!r}")
 
 
-def _array(pa, column, type, all_null):
-    """One array from a column of ``Scan._next_columns``: ``(length,
-    null_count, validity, buffers)``, the buffers of Arrow's columnar
-    format, wrapped without a copy (``buffers`` ``None``: all null, an
-    array kept in ``all_null`` by length and type: arrays are immutable,
+def _array(pa, batch, column, type, all_null):
+    """One array from a column of a ``Scan._next_columns`` batch:
+    ``(length, null_count, validity, buffers)``, the buffers of Arrow's
+    columnar format, each an ``(address, size)`` in ``batch``, wrapped
+    without a copy (``pyarrow.foreign_buffer``, whose base, ``batch``,
+    lives as long as the buffer). ``buffers`` ``None``: all null, an
+    array kept in ``all_null`` by length and type (arrays are immutable,
     and most batches are as long as the last)."""
     length, nulls, validity, buffers = column
     if buffers is None:
@@ -77,8 +79,14 @@ def _array(pa, column, type, all_null):
         if array is None:
             array = all_null[key] = pa.nulls(length, type)
         return array
-    validity = None if validity is None else pa.py_buffer(validity)
-    buffers = [pa.py_buffer(b) for b in buffers]
+
+    def wrap(buffer):
+        address, size = buffer
+        # An empty vector's address is no allocation: not handed over.
+        return pa.foreign_buffer(address, size, batch) if size else pa.py_buffer(b"")
+
+    validity = None if validity is None else wrap(validity)
+    buffers = [wrap(b) for b in buffers]
     if pa.types.is_list(type):
         offsets, item_offsets, item_data = buffers
         items = pa.Array.from_buffers(
@@ -88,11 +96,14 @@ def _array(pa, column, type, all_null):
     return pa.Array.from_buffers(type, length, [validity, *buffers], nulls)
 
 
-def _batch(columns, schema, all_null):
-    """One record batch from the columns of ``Scan._next_columns``."""
+def _batch(batch, schema, all_null):
+    """One record batch from a batch of ``Scan._next_columns``."""
     import pyarrow as pa
 
-    arrays = [_array(pa, col, field.type, all_null) for col, field in zip(columns, schema)]
+    arrays = [
+        _array(pa, batch, col, field.type, all_null)
+        for col, field in zip(batch.columns(), schema)
+    ]
     return pa.RecordBatch.from_arrays(arrays, schema=schema)
 
 
@@ -120,11 +131,11 @@ def scan_arrow(paths, *, batch_size=8192, **kwargs):
         all_null = {}
         with records:
             while True:
-                columns = records._next_columns(batch_size)
-                if columns is None:
+                batch = records._next_columns(batch_size)
+                if batch is None:
                     return
                 if len(all_null) > 64:
                     all_null.clear()  # batches of many lengths
-                yield _batch(columns, schema, all_null)
+                yield _batch(batch, schema, all_null)
 
     return pa.RecordBatchReader.from_batches(schema, batches())

@@ -12,7 +12,8 @@ use crate::mail::{self, Encoding, HtmlLink, Location, Mailbox};
 use crate::output::escape;
 use crate::output::json::HEADER_VALUES_CAP;
 use crate::output::options::PrinterOptions;
-use crate::output::record::match_record;
+use crate::output::record::{match_record, match_ref_memo};
+use crate::output::record_ref::RefMemo;
 use crate::scan::{Flags, Kind};
 use crate::search::Position;
 use proptest::prelude::*;
@@ -214,6 +215,8 @@ fn sources() -> Vec<Source> {
 
 /// Writes `ones` in order with one writer, and each also as the record
 /// built whole and written by serde; the two the same for every match.
+/// The record built with what the records before it left
+/// ([`RefMemo`], as `Format::RecordRefs` builds them) is the same too.
 fn same(ones: &[One], metas: &[Metadata], webs: &[WebRecord]) {
     let metas: Vec<Arc<Metadata>> =
         metas.iter().cloned().map(Arc::new).collect();
@@ -257,6 +260,7 @@ fn same(ones: &[One], metas: &[Metadata], webs: &[WebRecord]) {
     ];
     let mut writer = JsonLines::default();
     let mut out: Vec<u8> = Vec::new();
+    let mut memo = RefMemo::default();
     for o in ones {
         let mut flags = Flags::default();
         for (k, (f, _)) in Flags::ALL.iter().enumerate() {
@@ -313,6 +317,8 @@ fn same(ones: &[One], metas: &[Metadata], webs: &[WebRecord]) {
         // The record of `Format::Records` (built once, in record.rs),
         // owned and written by serde.
         let rec = Record::Match(match_record(&cx, &url)).into_owned();
+        let kept = match_ref_memo(&cx, &url, &mut memo).into_record();
+        assert_eq!(Record::Match(kept).into_owned(), rec, "{o:?}");
         let mut by_serde = Vec::new();
         escape::write_json(&mut by_serde, &rec).expect("serializes");
         by_serde.push(b'\n');
