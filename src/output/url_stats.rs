@@ -66,10 +66,17 @@ impl UrlStats {
     /// Counts a URL (that passed validation) whose host is `host`
     /// (lower-case, as [`super::url::host_from`] gives it, as UTF-8).
     pub fn add(&mut self, url: &[u8], host: Option<&[u8]>) {
+        self.add_hashed(hash64(url), host.map(|h| (h, hash64(h))));
+    }
+
+    /// [`UrlStats::add`] of a URL whose [`hash64`] is `url`, its host
+    /// given with its [`hash64`]: the hashes made where the URL was
+    /// found (the statistics' fold, on the worker).
+    pub fn add_hashed(&mut self, url: u64, host: Option<(&[u8], u64)>) {
         // One stable hash per URL serves the sketch and the exact count
         // (text crafted to collide would lower the count by one a pair:
         // statistics, not `-u`, which keeps a keyed hash).
-        let h = hash64(url);
+        let h = url;
         self.urls.insert_hash(h);
         if let Some(seen) = &mut self.seen {
             seen.insert_hash(h);
@@ -77,7 +84,7 @@ impl UrlStats {
                 self.seen = None;
             }
         }
-        if let Some(h) = host {
+        if let Some((h, hash)) = host {
             let (run, n) = &mut self.tld_run;
             if *n > 0 && ends_in_label(h, run) {
                 // What `tld_bytes` finds (`run` is a label: no dot).
@@ -92,7 +99,6 @@ impl UrlStats {
                     *n = 1;
                 }
             }
-            let hash = hash64(h);
             self.host_sketch.insert_hash(hash);
             self.hosts.add_hashed(h, hash, 1);
         }
