@@ -442,7 +442,6 @@ impl Settled<'_> {
     }
 
     /// The number of keys held (all distinct keys while exact).
-    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.0.len
     }

@@ -122,6 +122,7 @@ impl UrlStats {
         let tlds = tlds.as_ref().unwrap_or(&self.tlds);
         for (dim, summary) in [("host", &self.hosts), ("tld", tlds)] {
             let summary = summary.settled();
+            counts.reserve(dim, summary.len());
             for (key, n) in summary.iter() {
                 counts.add(dim, key, n);
             }
