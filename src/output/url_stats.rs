@@ -73,6 +73,28 @@ impl UrlStats {
     /// given with its [`hash64`]: the hashes made where the URL was
     /// found (the statistics' fold, on the worker).
     pub fn add_hashed(&mut self, url: u64, host: Option<(&[u8], u64)>) {
+        self.add_but_host(url, host);
+        if let Some((h, hash)) = host {
+            self.hosts.add_hashed(h, hash, 1);
+        }
+    }
+
+    /// [`UrlStats::add_hashed`] of each URL in turn: the host summary's
+    /// adds made after the rest, as [`TopK::add_each`] (no summary reads
+    /// another, so the order between them is free).
+    pub fn add_all<'k, I>(&mut self, urls: I)
+    where
+        I: Iterator<Item = (u64, Option<(&'k [u8], u64)>)> + Clone,
+    {
+        for (url, host) in urls.clone() {
+            self.add_but_host(url, host);
+        }
+        self.hosts.add_each(urls.filter_map(|(_, host)| host));
+    }
+
+    /// [`UrlStats::add_hashed`] but the add to the host summary.
+    #[inline]
+    fn add_but_host(&mut self, url: u64, host: Option<(&[u8], u64)>) {
         // One stable hash per URL serves the sketch and the exact count
         // (text crafted to collide would lower the count by one a pair:
         // statistics, not `-u`, which keeps a keyed hash).
@@ -100,7 +122,6 @@ impl UrlStats {
                 }
             }
             self.host_sketch.insert_hash(hash);
-            self.hosts.add_hashed(h, hash, 1);
         }
     }
 

@@ -266,9 +266,7 @@ impl<W: Write> Emit<W> for StatsReport {
             self.cur.few.add_n(Dim::Scheme, scheme, *n);
             self.cur.few.add_n(Dim::Kind, kind.name(), *n);
         }
-        for (url, host) in fold.urls() {
-            self.url_stats.add_hashed(url, host);
-        }
+        self.url_stats.add_all(fold.urls());
         Ok(fold.len() as u64)
     }
 

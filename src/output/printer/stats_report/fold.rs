@@ -50,7 +50,7 @@ impl StatsFold {
     /// host's hash).
     pub(super) fn urls(
         &self,
-    ) -> impl Iterator<Item = (u64, Option<(&[u8], u64)>)> {
+    ) -> impl Iterator<Item = (u64, Option<(&[u8], u64)>)> + Clone {
         self.urls.iter().map(|f| {
             let host = (f.len != NO_HOST)
                 .then(|| self.hosts.get(f.at..f.at + f.len))
