@@ -153,19 +153,19 @@ pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
 fn set_of(host: &[u8]) -> usize {
     const K: u64 = 0x517c_c1b7_2722_0a95;
     let step = |h: u64, w: u64| (h.rotate_left(5) ^ w).wrapping_mul(K);
-    let mut h = host.len() as u64;
-    let mut words = host.chunks_exact(8);
-    for w in &mut words {
-        let mut b = [0u8; 8];
-        b.copy_from_slice(w);
-        h = step(h, u64::from_le_bytes(b));
+    let n = host.len();
+    let mut h = n as u64;
+    let word = |w: &[u8]| <[u8; 8]>::try_from(w).map_or(0, u64::from_le_bytes);
+    for w in host.chunks_exact(8) {
+        h = step(h, word(w));
     }
-    let mut b = [0u8; 8];
-    let rest = words.remainder();
-    if let Some(dst) = b.get_mut(..rest.len()) {
-        dst.copy_from_slice(rest);
-    }
-    h = step(h, u64::from_le_bytes(b));
+    // The last 8 bytes (overlapping the words before), or the bytes of a
+    // shorter host: no copy of the remainder (a `memcpy` call a host).
+    let last = match n.checked_sub(8) {
+        Some(at) => host.get(at..).map_or(0, word),
+        None => host.iter().fold(0, |w, &b| w << 8 | u64::from(b)),
+    };
+    h = step(h, last);
     // SETS is a power of two: its number of top bits.
     (h >> (64 - SETS.trailing_zeros())) as usize
 }
