@@ -59,7 +59,9 @@ pub use container::{
     Archive, Fields, HitLines, MailFields, MailMode, PartFields, PartValue,
     Provenance, RecordPart, TarMember, WebRecord,
 };
-pub use driver::{Driver, DriverBuilder, Hit, InputDone, Pick, Report, Wants};
+pub use driver::{
+    Driver, DriverBuilder, Fold, Folds, Hit, InputDone, Pick, Report, Wants,
+};
 pub use parse::{Host, Strictness, Url};
 pub use parse::{Reject, Scheme, Verdict};
 pub use scan::{Finds, Flags, Kind, Span, Triggers};

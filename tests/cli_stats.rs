@@ -213,6 +213,66 @@ fn stats_stay_bounded_and_honest_past_the_summary() {
     assert!(text.contains("  (estimate, ±0.81 %)"), "{text}");
 }
 
+/// Issue 32 (`--stats`): URLs outside mail are folded into the
+/// statistics on the worker that finds them, a batch at a time, and
+/// added in input order. The partial (every counter, the sketches'
+/// registers, the top hosts past the summary's evictions) is the one
+/// the URLs reported one by one give (`--kind` with every kind: the
+/// selection reads each URL, so none is folded), at any thread count
+/// and slice size; the readable report and JSON are too.
+#[test]
+fn stats_folded_on_the_workers_equal_stats_of_each_url() {
+    let d = tempfile::tempdir().unwrap();
+    let f = d.path().join("dense");
+    let mut text = String::new();
+    for i in 0..70_000u32 {
+        // More hosts than the summary keeps exactly (65,536): evictions.
+        text.push_str(&format!(
+            "see http://h{}.example/p/{i}.html ",
+            i % 66_000
+        ));
+        match i % 7 {
+            0 => text.push_str(&format!("<ftp://F{}.Example.ORG/x>", i % 50)),
+            1 => text.push_str("mailto:a@b.example http://[::1 "),
+            2 => text.push_str(&format!("\"https://x.example.net/{i}\"")),
+            3 => text.push_str("http://heavy.example/ news:comp.x"),
+            _ => {}
+        }
+        text.push('\n');
+    }
+    std::fs::write(&f, text).unwrap();
+    let every = "--kind=bare,angle,quoted,wrapped";
+    let out = |args: &[&str]| {
+        let o = run(&[args, &[p(&f)]].concat(), b"");
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        // (the elapsed time aside)
+        stdout(&o)
+            .lines()
+            .filter(|l| !l.contains("elapsed") && !l.contains("mib_per"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    // The partial holds every counter and the sketches' registers.
+    let each = out(&["--stats-tsv", "-j1", every]);
+    assert!(each.contains("error\thost\t"), "{each}");
+    assert!(each.contains("host\theavy.example\t10000"), "{each}");
+    for extra in [
+        &["-j1"][..],
+        &["-j2", "--slice-size=65536"],
+        &["-j2", "--slice-size=4093", every],
+    ] {
+        let got = out(&[&["--stats-tsv"][..], extra].concat());
+        assert_eq!(got, each, "{extra:?}");
+    }
+    // The report adds the exact unique count.
+    let json = ["--stats", "--json"];
+    let each = out(&[&json[..], &["-j1", every]].concat());
+    assert_eq!(
+        out(&[&json[..], &["-j2", "--slice-size=65536"]].concat()),
+        each
+    );
+}
+
 /// Issue 33.6: `--stats --by` keeps bounded summaries per period: past
 /// 32,768 distinct hosts the `by-P-host` counters stop growing, and the
 /// partial says how far they may be over (`error`/`by-day-host`).

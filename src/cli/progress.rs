@@ -11,7 +11,7 @@ use std::io::{self, Write};
 use std::time::{Duration, Instant};
 use urlgrep::input::{Input, InputError};
 use urlgrep::output::Printer;
-use urlgrep::{Hit, InputDone, Pick, Report, Wants};
+use urlgrep::{Fold, Folds, Hit, InputDone, Pick, Report, Wants};
 
 /// A run shorter than this shows no progress bar.
 const LONG_RUN: Duration = Duration::from_millis(1500);
@@ -189,6 +189,14 @@ impl<W: Write, E: Write> Report for Progress<W, E> {
 
     fn counts_only_if(&self) -> Option<Pick> {
         self.printer.counts_only_if()
+    }
+
+    fn folds(&self) -> Option<Folds> {
+        self.printer.folds()
+    }
+
+    fn folded(&mut self, input: &Input, fold: &dyn Fold) -> io::Result<()> {
+        self.printer.folded(input, fold)
     }
 
     fn progress(&mut self, bytes: u64) {

@@ -1,7 +1,7 @@
 //! Batches: the candidates of one unit, owning their URLs, and the sinks
 //! that fill them.
 
-use super::report::{Hit, Pick, Report};
+use super::report::{Fold, Folds, Hit, Pick, Report};
 use crate::container::{self, Provenance, RecordSink, Records};
 use crate::input::{Compression, Input, InputError};
 use crate::parse::{Reject, Scheme};
@@ -28,6 +28,7 @@ pub(super) struct Spare(
     Arc<Mutex<Vec<Box<Batch>>>>,
     Arc<AtomicU8>,
     Arc<Mutex<Option<Pick>>>,
+    Arc<Mutex<Option<Folds>>>,
 );
 
 /// What the batches taken count instead of storing ([`Spare::counts`]):
@@ -79,6 +80,14 @@ impl Spare {
     pub(super) fn count_in(&self, batch: &mut Batch) {
         batch.counts = self.counts();
         batch.pick = self.2.lock().ok().and_then(|p| p.clone());
+        let folds = self.3.lock().ok().and_then(|f| f.clone());
+        match folds {
+            // (A batch of the pool keeps its fold, cleared: only this
+            // run's, as `count_for` dropped the others.)
+            Some(new) if batch.fold.is_none() => batch.fold = Some(new()),
+            Some(_) => {}
+            None => batch.fold = None,
+        }
     }
 
     /// Sets what the batches taken from now on count without storing it,
@@ -97,6 +106,15 @@ impl Spare {
         self.1.store(bits, Ordering::Relaxed);
         if let Ok(mut pick) = self.2.lock() {
             *pick = report.counts_only_if();
+        }
+        if let Ok(mut folds) = self.3.lock() {
+            *folds = report.wants_matches().then(|| report.folds()).flatten();
+        }
+        // The folds of an earlier run were another report's.
+        if let Ok(mut pool) = self.0.lock() {
+            for batch in pool.iter_mut() {
+                batch.fold = None;
+            }
         }
     }
 
@@ -194,6 +212,15 @@ pub(super) struct Batch {
     /// Which of the candidates counted are counted (all when `None`):
     /// [`Report::counts_only_if`].
     pub(super) pick: Option<Pick>,
+    /// Where its matches outside records are folded, when the report
+    /// folds them ([`Report::folds`]), until [`Batch::stored_match`].
+    pub(super) fold: Option<Box<dyn Fold>>,
+    /// Matches folded into `fold`.
+    pub(super) folded: u64,
+    /// A match was stored in `hits`: the matches after it are stored
+    /// too, so that every match folded comes before every match
+    /// reported ([`Report::folds`]).
+    pub(super) stored_match: bool,
     /// A part of a plain (newline-aligned) slice: the slice's start. The
     /// reporter drops it when the slice before spilled past that start:
     /// the slice is then scanned again whole when it ends
@@ -224,6 +251,7 @@ impl Batch {
         self.hits.capacity() * size_of::<Found>()
             + self.records.held()
             + self.urls.capacity()
+            + self.fold.as_ref().map_or(0, |f| f.held())
     }
 
     /// Takes the candidates found so far (with their warnings) out, as
@@ -240,6 +268,9 @@ impl Batch {
         part.faults = std::mem::take(&mut self.faults);
         part.rejected = std::mem::take(&mut self.rejected);
         part.matched = std::mem::take(&mut self.matched);
+        std::mem::swap(&mut part.fold, &mut self.fold);
+        part.folded = std::mem::take(&mut self.folded);
+        part.stored_match = std::mem::take(&mut self.stored_match);
         part.opened = true;
         part
     }
@@ -253,16 +284,21 @@ impl Batch {
         let mut hits = std::mem::take(&mut self.hits);
         let mut records = std::mem::take(&mut self.records);
         let mut urls = std::mem::take(&mut self.urls);
+        let mut fold = self.fold.take();
         hits.clear();
         records.clear();
         urls.clear();
-        *self = Batch { hits, records, urls, ..Batch::default() };
+        if let Some(f) = &mut fold {
+            f.clear();
+        }
+        *self = Batch { hits, records, urls, fold, ..Batch::default() };
     }
 
     /// The candidates found: those stored and the matches only counted
-    /// (how full a part is).
+    /// or folded (how full a part is).
     pub(super) fn filled(&self) -> usize {
-        self.hits.len().saturating_add(self.matched as usize)
+        let more = self.matched.saturating_add(self.folded);
+        self.hits.len().saturating_add(more as usize)
     }
 
     /// Stores a candidate (found in `record`, repaired when `repaired`);
@@ -294,6 +330,14 @@ impl Batch {
                 }
                 return false;
             }
+            None if self.fold.is_some()
+                && record.is_none()
+                && !self.stored_match =>
+            {
+                self.fold_in(at, m, repaired);
+                return false;
+            }
+            None => self.stored_match = true,
             _ => {}
         }
         let from = self.urls.len();
@@ -346,6 +390,28 @@ impl Batch {
             repaired,
             defanged: m.defanged(),
         })
+    }
+
+    /// Folds a match outside a record into [`Batch::fold`] (there is
+    /// one). Out of line, as [`Batch::picked`].
+    #[inline(never)]
+    fn fold_in(&mut self, at: Position, m: &Match<'_>, repaired: bool) {
+        let Some(fold) = &mut self.fold else { return };
+        fold.add(&Hit {
+            at,
+            url: m.url(),
+            kind: m.kind(),
+            scheme: m.scheme(),
+            host: m
+                .host
+                .and_then(|(a, b)| m.url().get(a as usize..b as usize)),
+            flags: m.flags(),
+            reject: None,
+            record: None,
+            repaired,
+            defanged: m.defanged(),
+        });
+        self.folded += 1;
     }
 
     /// Pushes what a container's search found.
@@ -420,7 +486,8 @@ impl Batch {
         counter: &mut LineCounter,
         most: usize,
     ) -> bool {
-        while self.hits.len() < most {
+        // (Matches folded count as stored: a part holds as many.)
+        while self.hits.len().saturating_add(self.folded as usize) < most {
             let Some(c) = it.next() else { return true };
             let span = c.as_match().span();
             let (l, col) = match scan.lines {
@@ -447,6 +514,9 @@ impl Batch {
     ) -> io::Result<()> {
         for &(offset, what) in &self.warnings {
             report.warning(input, offset, what)?;
+        }
+        if let Some(fold) = self.fold.as_deref().filter(|_| self.folded > 0) {
+            report.folded(input, fold)?;
         }
         let mut faults = self.faults.iter().peekable();
         for (k, f) in self.hits.iter().enumerate() {
@@ -785,62 +855,4 @@ impl<R: Read> Read for Counted<'_, R> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A cleared batch whose hits hold `bytes` bytes of capacity.
-    fn holding(bytes: usize) -> Box<Batch> {
-        let mut batch = Box::<Batch>::default();
-        batch.hits.reserve_exact(bytes / size_of::<Found>().max(1));
-        batch
-    }
-
-    /// Parts to a report that may stop: 1, 2, 4… up to `PART_HITS`.
-    #[test]
-    fn eager_parts_double() {
-        let mut e = Eager::default();
-        let mut sizes = Vec::new();
-        let mut hits = 0;
-        while sizes.len() < 20 {
-            hits += 1;
-            if e.due(hits) {
-                sizes.push(hits);
-                hits = 0;
-            }
-        }
-        assert_eq!(sizes[..5], [1, 2, 4, 8, 16]);
-        assert_eq!(sizes[19], PART_HITS);
-    }
-
-    /// The pool bounds what it holds in all, not each batch: a batch
-    /// over `LARGEST` keeps its pages while the pool has room, and is
-    /// cut back once it would hold more than `KEEP * LARGEST`.
-    #[test]
-    fn the_pool_bounds_its_total_not_each_batch() {
-        let spare = Spare::default();
-        let big = 3 * Spare::LARGEST;
-        spare.give(holding(big));
-        let held = |s: &Spare| -> Vec<usize> {
-            s.0.lock().map(|v| v.iter().map(|b| b.held()).collect()).unwrap()
-        };
-        let whole = |b: &usize| *b > 2 * Spare::LARGEST;
-        assert!(whole(&held(&spare)[0]), "{:?}", held(&spare));
-        for _ in 0..Spare::KEEP {
-            spare.give(holding(big));
-        }
-        let all = held(&spare);
-        assert!(all.len() <= Spare::KEEP, "{all:?}");
-        assert!(all.iter().sum::<usize>() <= Spare::KEEP * Spare::LARGEST);
-        // two kept whole, the rest cut back while they fit
-        assert_eq!(all.iter().filter(|b| whole(b)).count(), 2, "{all:?}");
-        assert!(all.len() > 2, "{all:?}");
-    }
-
-    /// A hit outside mail does not carry the mail half's bytes: a 4 MiB
-    /// slice of 24-byte URLs held 53 MB a thread with it inline (208
-    /// bytes a hit; issue 33.6).
-    #[test]
-    fn a_hit_outside_mail_is_small() {
-        assert!(size_of::<Found>() <= 112, "{}", size_of::<Found>());
-    }
-}
+mod tests;

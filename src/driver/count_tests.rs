@@ -2,13 +2,14 @@
 //! [`Report::wants_records`]): the driver counts what they only count and
 //! keeps no record they do not read, on every path (a file whole, its
 //! slices, a mail spool, a long message streamed in parts, a gzip read
-//! as a stream).
+//! as a stream); and reports that fold the matches ([`Report::folds`]).
 
 use super::config::Driver;
-use super::report::{Hit, InputDone, Pick, Report};
+use super::report::{Fold, Folds, Hit, InputDone, Pick, Report};
 use crate::container::MailMode;
 use crate::input::{self, Input, InputError};
 use crate::search::Finder;
+use std::any::Any;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -32,6 +33,39 @@ struct Seen {
     /// given, how many matches and rejects this keeps.
     pick: Option<Pick>,
     picked: (u64, u64),
+    /// It folds the matches ([`Report::folds`]); how many were folded.
+    folds: bool,
+    folded: u64,
+}
+
+/// A hit as [`Seen`] writes it down.
+fn line(h: &Hit<'_>) -> String {
+    format!(
+        "{} {:?} reject {:?} record {:?}",
+        h.at.start,
+        String::from_utf8_lossy(h.url),
+        h.reject,
+        h.record.map(|r| r.index)
+    )
+}
+
+/// A fold that keeps each match as [`Seen`] writes a hit down.
+#[derive(Default)]
+struct Kept(Vec<String>);
+
+impl Fold for Kept {
+    fn add(&mut self, h: &Hit<'_>) {
+        self.0.push(line(h));
+    }
+    fn clear(&mut self) {
+        self.0.clear();
+    }
+    fn held(&self) -> usize {
+        self.0.capacity() * size_of::<String>()
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
 }
 
 impl Seen {
@@ -52,13 +86,7 @@ impl Report for Seen {
                 Some(_) => self.picked.1 += 1,
             }
         }
-        self.hits.push(format!(
-            "{} {:?} reject {:?} record {:?}",
-            h.at.start,
-            String::from_utf8_lossy(h.url),
-            h.reject,
-            h.record.map(|r| r.index)
-        ));
+        self.hits.push(line(h));
         Ok(())
     }
     fn error(&mut self, err: &InputError) -> io::Result<()> {
@@ -93,6 +121,18 @@ impl Report for Seen {
     }
     fn counts_only_if(&self) -> Option<Pick> {
         self.pick.clone()
+    }
+    fn folds(&self) -> Option<Folds> {
+        let new: Folds = Arc::new(|| Box::new(Kept::default()));
+        self.folds.then_some(new)
+    }
+    fn folded(&mut self, _: &Input, fold: &dyn Fold) -> io::Result<()> {
+        let Some(kept) = fold.as_any().downcast_ref::<Kept>() else {
+            return Err(io::Error::other("not this report's fold"));
+        };
+        self.folded += kept.0.len() as u64;
+        self.hits.extend(kept.0.iter().cloned());
+        Ok(())
     }
 }
 
@@ -254,6 +294,41 @@ fn only_picked_candidates_are_counted() {
                     _ => assert_eq!(framed, 0, "{at}"),
                 }
             }
+        }
+    }
+}
+
+/// Issue 32 (`--stats`): a report that folds the matches is given every
+/// match outside a record in the folds of its batches, on every path
+/// (slices, threads, a gzip read as a stream), and the matches it is
+/// given, by fold and by hit, come in input order; a match in a record
+/// (mail) comes by hit.
+#[test]
+fn matches_outside_records_are_folded_in_order() {
+    let dir = folder(20_000);
+    let path = dir.path();
+    let matches = |s: &Seen| -> Vec<String> {
+        s.hits
+            .iter()
+            .filter(|h| h.contains(" reject None "))
+            .cloned()
+            .collect()
+    };
+    for mode in [MailMode::Auto, MailMode::Off] {
+        let all = run(path, 1, 1 << 30, mode, Seen::new(true, true));
+        let want = matches(&all);
+        assert_eq!(want.len(), 2 * (20_000 + 2), "{mode:?}");
+        for (threads, slice) in [(1, 1 << 30), (2, 4096), (3, 333), (1, 64)] {
+            let at = format!("{mode:?} {threads} {slice}");
+            let folding = Seen { folds: true, ..Seen::new(true, true) };
+            let got = run(path, threads, slice, mode, folding);
+            assert!(matches(&got) == want, "{at}: the matches differ");
+            let folded = match mode {
+                MailMode::Off => want.len() as u64,
+                _ => 0,
+            };
+            assert_eq!(got.folded, folded, "{at}");
+            assert_eq!(got.hits.len(), all.hits.len(), "{at}");
         }
     }
 }

@@ -42,4 +42,4 @@ mod tests;
 mod unit;
 
 pub use config::{Driver, DriverBuilder};
-pub use report::{Hit, InputDone, Pick, Report, Wants};
+pub use report::{Fold, Folds, Hit, InputDone, Pick, Report, Wants};

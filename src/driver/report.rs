@@ -5,6 +5,7 @@ use crate::input::{Compression, Input, InputError};
 use crate::parse::{Reject, Scheme};
 use crate::scan::{Flags, Kind};
 use crate::search::Position;
+use std::any::Any;
 use std::io;
 use std::sync::Arc;
 
@@ -12,6 +13,30 @@ use std::sync::Arc;
 /// for which it returns `true`. It is asked on the worker that found
 /// each candidate, so it must not depend on what was reported before.
 pub type Pick = Arc<dyn Fn(&Hit<'_>) -> bool + Send + Sync>;
+
+/// A report's summary of matches, made on the worker that found them
+/// ([`Report::folds`]): each match outside a record is folded in as it
+/// is found, with no store, copy and report of it, and the summary of a
+/// batch is handed to [`Report::folded`] in input order.
+pub trait Fold: Send {
+    /// Folds in a match (a hit with no [`Hit::reject`] and no
+    /// [`Hit::record`]).
+    fn add(&mut self, hit: &Hit<'_>);
+
+    /// Forgets every match folded in (the fold is used again for
+    /// another batch), keeping a bounded part of what it allocated.
+    fn clear(&mut self);
+
+    /// The bytes it holds (what it allocated), counted with the batch's
+    /// in the bound on the results waiting to be reported.
+    fn held(&self) -> usize;
+
+    /// The fold, for the report that made it to read as its own type.
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// Makes the empty [`Fold`]s of a run ([`Report::folds`]), one a batch.
+pub type Folds = Arc<dyn Fn() -> Box<dyn Fold> + Send + Sync>;
 
 /// One candidate as the driver reports it: a match when `reject` is
 /// `None`.
@@ -169,6 +194,35 @@ pub trait Report {
     /// every candidate is counted.
     fn counts_only_if(&self) -> Option<Pick> {
         None
+    }
+
+    /// Whether the report takes matches folded on the workers (asked
+    /// once, before the run): with [`Folds`], each match found outside
+    /// a record ([`Hit::record`] `None`) is given, as [`Report::hit`]
+    /// would be given it, to the [`Fold`] of the batch it is found in,
+    /// on the worker that finds it; the fold then goes to
+    /// [`Report::folded`], not each match to [`Report::hit`]. In a
+    /// batch, matches are folded until the first one that is not (a
+    /// match in a record): those after it are reported by
+    /// [`Report::hit`], so every match folded comes before every match
+    /// reported, and the fold is handed over before the batch's hits.
+    /// The rejected candidates and errors of a batch come after its
+    /// fold, even those found among its matches: a report folds only
+    /// what it counts in an order that does not matter beside them (the
+    /// statistics). Asked only of a report that reads each match
+    /// ([`Report::wants_matches`]). A report that wraps another must
+    /// pass this on. By default, `None`: every match goes to
+    /// [`Report::hit`].
+    fn folds(&self) -> Option<Folds> {
+        None
+    }
+
+    /// The matches of the current input folded in `fold` (one made by
+    /// [`Report::folds`]), in input order with the other calls (see
+    /// there). A report that wraps another must pass this on.
+    fn folded(&mut self, input: &Input, fold: &dyn Fold) -> io::Result<()> {
+        let _ = (input, fold);
+        Ok(())
     }
 }
 

@@ -6,7 +6,7 @@
 use super::escape;
 use super::options::PrinterOptions;
 use super::stats::Counts;
-use crate::driver::{Hit, InputDone};
+use crate::driver::{Fold, Folds, Hit, InputDone};
 use crate::input::{Input, InputError, Source};
 use crate::parse::Reject;
 use std::borrow::Cow;
@@ -41,6 +41,27 @@ pub(super) trait Emit<W: Write> {
     /// the driver keeps no record for each hit.
     fn reads_records(&self) -> bool {
         true
+    }
+
+    /// The folds it takes of the URLs outside records instead of each
+    /// ([`crate::driver::Report::folds`]; the printer asks only a writer
+    /// that [`Emit::tallies`], when nothing selects among the URLs):
+    /// what it would do with each URL, made on the workers. By default,
+    /// `None`.
+    fn folds(&self) -> Option<Folds> {
+        None
+    }
+
+    /// URLs folded in `fold` (one made by [`Emit::folds`]), as if each
+    /// had come to [`Emit::url`]; returns how many.
+    fn folded(
+        &mut self,
+        _: &mut W,
+        _: &Ctx<'_>,
+        _: &Input,
+        _: &dyn Fold,
+    ) -> io::Result<u64> {
+        Ok(0)
     }
 
     /// An input begins.

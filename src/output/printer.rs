@@ -20,7 +20,7 @@ use super::options::{Format, PrinterOptions};
 use super::record_visitor::RecordVisitor;
 use super::select::{hit_scheme, Selection};
 use super::stats::Counts;
-use crate::driver::{Hit, InputDone, Pick, Report, Wants};
+use crate::driver::{Fold, Folds, Hit, InputDone, Pick, Report, Wants};
 use crate::input::{Input, InputError};
 use context::ContextLines;
 use count::CountLines;
@@ -362,6 +362,25 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
     /// (`--kind`, `--scheme`, a filter) selects them.
     fn counts_only_if(&self) -> Option<Pick> {
         self.select.reads_hits().then(|| self.select.pick())
+    }
+
+    /// The statistics fold the URLs on the workers ([`Emit::folds`])
+    /// when every URL counts: no selection (`--kind`, `--scheme`, a
+    /// filter), no `-m`, no `-q`.
+    fn folds(&self) -> Option<Folds> {
+        let every = !self.select.reads_hits()
+            && self.opts.max_count.is_none()
+            && !self.opts.quiet;
+        (self.tallies && every).then(|| self.emit.folds()).flatten()
+    }
+
+    /// What [`Report::hit`] does for each match folded.
+    fn folded(&mut self, input: &Input, fold: &dyn Fold) -> io::Result<()> {
+        let cx = Ctx { opts: &self.opts };
+        let n = self.emit.folded(&mut self.out, &cx, input, fold)?;
+        self.cur.matches += n;
+        self.found |= n > 0;
+        Ok(())
     }
 
     fn end(&mut self, input: &Input, done: &InputDone) -> io::Result<()> {

@@ -81,7 +81,11 @@ impl Selection {
     pub(super) fn pick(&self) -> Pick {
         let choice = self.choice.clone();
         Arc::new(move |hit: &Hit<'_>| {
-            choice.selects(hit, &hit_scheme(hit, choice.by_scheme()))
+            // The scheme is read only when `--scheme` asks.
+            if !choice.by_scheme() {
+                return choice.selects(hit, "");
+            }
+            choice.selects(hit, &hit_scheme(hit, true))
         })
     }
 

@@ -156,6 +156,57 @@ impl TopK {
         }
     }
 
+    /// Adds 1 to each key of `keys` (with its [`hash64`]) in turn, as
+    /// [`TopK::add_hashed`] of each would, the keys read where they are:
+    /// in a large table the home slots of [`BATCH`] keys are read
+    /// first, then the bytes of the keys those slots hold when the hash
+    /// is the key's (both sets of loads overlap their misses), then the
+    /// adds are made in order. No key is copied into the batch (the
+    /// statistics' fold holds its hosts: the copy was a tenth of an
+    /// add).
+    pub fn add_each<'k, I>(&mut self, keys: I)
+    where
+        I: Iterator<Item = (&'k [u8], u64)> + Clone,
+    {
+        if !self.waiting.is_empty() {
+            self.settle();
+        }
+        let mut ahead = keys.clone();
+        let mut keys = keys;
+        loop {
+            let mut n = 0;
+            if let Some(mask) = self
+                .slots
+                .len()
+                .checked_sub(1)
+                .filter(|_| self.slots.len() >= BATCHED_SLOTS)
+            {
+                let mut seen = 0;
+                for (_, hash) in ahead.by_ref().take(BATCH) {
+                    n += 1;
+                    let Some(home) = self.slots.get(hash as usize & mask)
+                    else {
+                        continue;
+                    };
+                    seen ^= home.count;
+                    if home.hash == hash {
+                        let first = self.arena.get(home.at).copied();
+                        seen ^= u64::from(first.unwrap_or(0));
+                    }
+                }
+                self.seen ^= seen;
+            } else {
+                n = usize::from(ahead.next().is_some());
+            }
+            if n == 0 {
+                return;
+            }
+            for (key, hash) in keys.by_ref().take(n) {
+                self.count(key, hash, 1);
+            }
+        }
+    }
+
     /// Makes the adds waiting in the batch: reads the home slot of each
     /// (the loads are independent: their misses overlap), then adds
     /// each in turn.
@@ -442,7 +493,6 @@ impl Settled<'_> {
     }
 
     /// The number of keys held (all distinct keys while exact).
-    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.0.len
     }
@@ -641,6 +691,53 @@ mod tests {
         got.sort();
         want.sort();
         assert_eq!(got, want);
+    }
+
+    /// [`TopK::add_each`] leaves the summary as [`TopK::add_hashed`] of
+    /// each key does: from a small table into a batched one, through
+    /// evictions, with adds waiting in the batch before it.
+    #[test]
+    fn adds_of_each_key_in_place_are_its_adds() {
+        let capacity = 4096;
+        let (mut one, mut each) =
+            (TopK::with_capacity(capacity), TopK::with_capacity(capacity));
+        let mut x = 11u64;
+        let mut keys: Vec<String> = Vec::new();
+        for round in 0..40 {
+            keys.clear();
+            for _ in 0..1 + round * 97 % 3001 {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+                let r = x >> 33;
+                keys.push(match r % 4 {
+                    0 => format!("hot{}", r % 13),
+                    _ => format!("h{}.example", r % 40_000),
+                });
+            }
+            for k in &keys {
+                one.add(k, 1);
+            }
+            if round % 5 == 0 {
+                // An add waiting in `each`'s batch comes first.
+                one.add("w.example", 2);
+                each.add("w.example", 2);
+            }
+            let hashed: Vec<(&[u8], u64)> = keys
+                .iter()
+                .map(|k| (k.as_bytes(), hash64(k.as_bytes())))
+                .collect();
+            each.add_each(hashed.iter().copied());
+        }
+        assert!(each.slots.len() >= BATCHED_SLOTS, "{}", each.slots.len());
+        let all = |t: &TopK| {
+            let s = t.settled();
+            let mut v: Vec<_> =
+                s.iter().map(|(k, n)| (k.to_string(), n)).collect();
+            v.sort();
+            (v, s.max_error())
+        };
+        let (a, b) = (all(&one), all(&each));
+        assert!(a.1 > 0, "no eviction");
+        assert_eq!(a, b);
     }
 
     #[test]

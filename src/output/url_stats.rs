@@ -66,10 +66,39 @@ impl UrlStats {
     /// Counts a URL (that passed validation) whose host is `host`
     /// (lower-case, as [`super::url::host_from`] gives it, as UTF-8).
     pub fn add(&mut self, url: &[u8], host: Option<&[u8]>) {
+        self.add_hashed(hash64(url), host.map(|h| (h, hash64(h))));
+    }
+
+    /// [`UrlStats::add`] of a URL whose [`hash64`] is `url`, its host
+    /// given with its [`hash64`]: the hashes made where the URL was
+    /// found (the statistics' fold, on the worker).
+    pub fn add_hashed(&mut self, url: u64, host: Option<(&[u8], u64)>) {
+        self.add_but_host(url, host);
+        if let Some((h, hash)) = host {
+            self.hosts.add_hashed(h, hash, 1);
+        }
+    }
+
+    /// [`UrlStats::add_hashed`] of each URL in turn: the host summary's
+    /// adds made after the rest, as [`TopK::add_each`] (no summary reads
+    /// another, so the order between them is free).
+    pub fn add_all<'k, I>(&mut self, urls: I)
+    where
+        I: Iterator<Item = (u64, Option<(&'k [u8], u64)>)> + Clone,
+    {
+        for (url, host) in urls.clone() {
+            self.add_but_host(url, host);
+        }
+        self.hosts.add_each(urls.filter_map(|(_, host)| host));
+    }
+
+    /// [`UrlStats::add_hashed`] but the add to the host summary.
+    #[inline]
+    fn add_but_host(&mut self, url: u64, host: Option<(&[u8], u64)>) {
         // One stable hash per URL serves the sketch and the exact count
         // (text crafted to collide would lower the count by one a pair:
         // statistics, not `-u`, which keeps a keyed hash).
-        let h = hash64(url);
+        let h = url;
         self.urls.insert_hash(h);
         if let Some(seen) = &mut self.seen {
             seen.insert_hash(h);
@@ -77,7 +106,7 @@ impl UrlStats {
                 self.seen = None;
             }
         }
-        if let Some(h) = host {
+        if let Some((h, hash)) = host {
             let (run, n) = &mut self.tld_run;
             if *n > 0 && ends_in_label(h, run) {
                 // What `tld_bytes` finds (`run` is a label: no dot).
@@ -92,9 +121,7 @@ impl UrlStats {
                     *n = 1;
                 }
             }
-            let hash = hash64(h);
             self.host_sketch.insert_hash(hash);
-            self.hosts.add_hashed(h, hash, 1);
         }
     }
 
@@ -116,6 +143,7 @@ impl UrlStats {
         let tlds = tlds.as_ref().unwrap_or(&self.tlds);
         for (dim, summary) in [("host", &self.hosts), ("tld", tlds)] {
             let summary = summary.settled();
+            counts.reserve(dim, summary.len());
             for (key, n) in summary.iter() {
                 counts.add(dim, key, n);
             }

@@ -3,7 +3,9 @@
 //! written after the run as a readable report, one JSON object, or the
 //! additive TSV partials ([`super::stats`] has the counters).
 
-use crate::driver::InputDone;
+mod fold;
+
+use crate::driver::{Fold, Folds, InputDone};
 use crate::filter::same_bytes;
 use crate::input::Input;
 use crate::output::by_stats::ByStats;
@@ -13,7 +15,9 @@ use crate::output::stats::{per_message_bucket, Counts, Period, Summary};
 use crate::output::url::{self, host_bytes};
 use crate::output::url_stats::UrlStats;
 use crate::parse::Reject;
+use fold::StatsFold;
 use std::io::{self, Write};
+use std::sync::Arc;
 
 /// How the statistics are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,13 +99,19 @@ impl Dim {
 impl Few {
     #[inline]
     fn add(&mut self, dim: Dim, key: &str) {
+        self.add_n(dim, key, 1);
+    }
+
+    /// Adds `n` to the counter of `dim` and `key`.
+    #[inline]
+    fn add_n(&mut self, dim: Dim, key: &str, n: u64) {
         let is = |e: &(Dim, String, u64)| {
             e.0 == dim && same_bytes(e.1.as_bytes(), key.as_bytes())
         };
         let last = self.last.get_mut(dim as usize);
         if let Some(last) = last {
             if let Some(e) = self.counters.get_mut(*last).filter(|e| is(e)) {
-                e.2 += 1;
+                e.2 += n;
                 return;
             }
             match self.counters.iter().position(is) {
@@ -112,7 +122,7 @@ impl Few {
                 }
             }
             if let Some(e) = self.counters.get_mut(*last) {
-                e.2 += 1;
+                e.2 += n;
             }
         }
     }
@@ -228,6 +238,36 @@ impl<W: Write> Emit<W> for StatsReport {
         }
         self.url_stats.add(hit.url, host.as_deref());
         Ok(())
+    }
+
+    /// URLs outside records are folded on the workers, but under `--by`
+    /// (whose period keys are read a URL at a time).
+    fn folds(&self) -> Option<Folds> {
+        if self.by.is_some() {
+            return None;
+        }
+        let new: Folds = Arc::new(|| Box::new(StatsFold::default()));
+        Some(new)
+    }
+
+    /// What [`Emit::url`] does for each URL of the fold: none is in a
+    /// record, so none starts a message.
+    fn folded(
+        &mut self,
+        _: &mut W,
+        _: &Ctx<'_>,
+        _: &Input,
+        fold: &dyn Fold,
+    ) -> io::Result<u64> {
+        let Some(fold) = fold.as_any().downcast_ref::<StatsFold>() else {
+            return Err(io::Error::other("a fold of another report"));
+        };
+        for (scheme, kind, n) in fold.few() {
+            self.cur.few.add_n(Dim::Scheme, scheme, *n);
+            self.cur.few.add_n(Dim::Kind, kind.name(), *n);
+        }
+        self.url_stats.add_all(fold.urls());
+        Ok(fold.len() as u64)
     }
 
     fn reject(
