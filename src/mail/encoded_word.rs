@@ -132,15 +132,19 @@ fn text_at(
     scout: &mut Scout,
     bytes: &mut Vec<u8>,
 ) -> Option<(usize, bool)> {
-    let line = scout
-        .line_end
-        .next(value, text_start, |t| memchr::memchr2(b'\r', b'\n', t));
-    let close = scout.close.next(value, text_start, find_close);
-    // `?=` holds no line break: starting before the line's end, it ends
-    // before it too.
-    if close >= line {
-        return None;
-    }
+    let close = match near_close(value, text_start) {
+        Some(close) => close?,
+        None => {
+            let line = scout.line_end.next(value, text_start, find_line_end);
+            let close = scout.close.next(value, text_start, find_close);
+            // `?=` holds no line break: starting before the line's end,
+            // it ends before it too.
+            if close >= line {
+                return None;
+            }
+            close
+        }
+    };
     let text = value.get(text_start..close)?;
     bytes.clear();
     match enc {
@@ -174,6 +178,59 @@ fn find_byte(b: u8, hay: &[u8]) -> Option<usize> {
         Some(i) => Some(i),
         None => memchr::memchr(b, &hay[near..]).map(|i| i + near),
     }
+}
+
+/// Bytes [`near_close`] reads.
+const NEAR: usize = 32;
+
+/// The closer of a short word, read a byte at a time: among the `NEAR`
+/// bytes from `from`, the first `?=` (`Some(Some(at))`) or line break
+/// (`Some(None)`: the word is not closed on its line), whichever comes
+/// first; `None` if neither does (the searches of a [`Scout`] decide).
+#[inline]
+fn near_close(value: &[u8], from: usize) -> Option<Option<usize>> {
+    let near = value.get(from..)?;
+    let near = &near[..near.len().min(NEAR)];
+    for (i, &b) in near.iter().enumerate() {
+        match b {
+            b'\r' | b'\n' => return Some(None),
+            b'?' if value.get(from + i + 1) == Some(&b'=') => {
+                return Some(Some(from + i));
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Where the first CR or LF of `t` stands, as [`find_byte`] searches.
+#[inline]
+fn find_line_end(t: &[u8]) -> Option<usize> {
+    let near = t.len().min(16);
+    match t[..near].iter().position(|&c| c == b'\r' || c == b'\n') {
+        Some(i) => Some(i),
+        None => memchr::memchr2(b'\r', b'\n', &t[near..]).map(|i| i + near),
+    }
+}
+
+/// Whether two words' heads (`=?charset?e?`) are the same bytes: those
+/// of 8 to 16 bytes (most) as two overlapping 8-byte words, not by a
+/// `memcmp` call.
+#[inline]
+fn same_head(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    if (8..=16).contains(&n) {
+        let word = |s: &[u8], i: usize| {
+            s.get(i..i + 8)
+                .and_then(|c| <[u8; 8]>::try_from(c).ok())
+                .map(u64::from_ne_bytes)
+        };
+        return word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8);
+    }
+    a == b
 }
 
 /// Where the first `?=` of `t` starts.
@@ -318,9 +375,10 @@ fn walk(value: &[u8], mut f: impl FnMut(Piece<'_>) -> bool) -> Walked {
             let rest = value.get(pos..)?;
             let k = rest.iter().position(|b| !b.is_ascii_whitespace())?;
             let head = rest.get(k..k + l.head.len())?;
-            (head == l.head).then_some((pos + k, l.head.len(), l.enc))
+            same_head(head, l.head).then_some((pos + k, l.head.len(), l.enc))
         });
         let (at, head_len, enc, label) = match same {
+            // Blanks only from `plain` (`pos`) to `at`: a gap.
             Some((at, head_len, enc)) => (at, head_len, enc, None),
             None => {
                 let Some(at) = find_open(value, pos) else { break };
@@ -358,7 +416,8 @@ fn walk(value: &[u8], mut f: impl FnMut(Piece<'_>) -> bool) -> Walked {
         let charset = last.as_ref().and_then(|l| l.charset);
         if plain < at {
             let between = &value[plain..at];
-            let piece = if words && between.iter().all(u8::is_ascii_whitespace)
+            let piece = if label.is_none()
+                || words && between.iter().all(u8::is_ascii_whitespace)
             {
                 Piece::Gap
             } else {
@@ -702,6 +761,21 @@ mod tests {
         assert_eq!(decode_text(&v), "a:b/cd".repeat(20_000));
         let mixed = b"=?utf-8?q?a?= =?koi8-r?q?b?= ".repeat(10);
         assert_eq!(walk(&mixed, |_| true).lookups, 20);
+    }
+
+    #[test]
+    fn same_head_is_slice_equality() {
+        let a: Vec<u8> = (b'a'..=b'z').collect();
+        for n in 0..=a.len() {
+            for m in 0..=a.len() {
+                assert_eq!(same_head(&a[..n], &a[..m]), n == m);
+            }
+            for i in 0..n {
+                let mut b = a[..n].to_vec();
+                b[i] ^= 1;
+                assert!(!same_head(&a[..n], &b), "{n} {i}");
+            }
+        }
     }
 
     #[test]
