@@ -82,6 +82,12 @@ impl Ahead {
         }
         self.found
     }
+
+    /// Whether [`Ahead::next`] answers `p` without a search.
+    #[inline]
+    fn knows(&self, p: usize) -> bool {
+        self.from <= p && p <= self.found
+    }
 }
 
 /// The line ends and `?=` closers of one value, searched once each.
@@ -132,7 +138,13 @@ fn text_at(
     scout: &mut Scout,
     bytes: &mut Vec<u8>,
 ) -> Option<(usize, bool)> {
-    let close = match near_close(value, text_start) {
+    // The scout's close, when it still answers (a word not closed on
+    // its line, text dense in `=?`), or else the bytes near.
+    let near = match scout.close.knows(text_start) {
+        true => None,
+        false => near_close(value, text_start),
+    };
+    let close = match near {
         Some(close) => close?,
         None => {
             let line = scout.line_end.next(value, text_start, find_line_end);
@@ -233,30 +245,37 @@ fn same_head(a: &[u8], b: &[u8]) -> bool {
     a == b
 }
 
+/// The `?` that [`find_close`] and [`find_open`] look at one by one
+/// before a `memmem` search takes over (text dense in `?`: a `?` a
+/// byte cost a call each).
+const MISSES: usize = 4;
+
 /// Where the first `?=` of `t` starts.
 #[inline]
 fn find_close(t: &[u8]) -> Option<usize> {
     let mut from = 0;
-    loop {
+    for _ in 0..MISSES {
         let q = from + find_byte(b'?', t.get(from..)?)?;
         if t.get(q + 1) == Some(&b'=') {
             return Some(q);
         }
         from = q + 1;
     }
+    memchr::memmem::find(t.get(from..)?, b"?=").map(|k| from + k)
 }
 
 /// Where the first `=?` at or after `pos` starts in `value`.
 #[inline]
 fn find_open(value: &[u8], pos: usize) -> Option<usize> {
     let mut from = pos + 1;
-    loop {
+    for _ in 0..MISSES {
         let q = from + find_byte(b'?', value.get(from..)?)?;
         if value.get(q - 1) == Some(&b'=') {
             return Some(q - 1);
         }
         from = q + 1;
     }
+    memchr::memmem::find(value.get(from - 1..)?, b"=?").map(|k| from - 1 + k)
 }
 
 /// A byte of RFC 2045 §6.8's base64 alphabet, or its pad `=`.
