@@ -11,7 +11,7 @@ use std::io::{self, Write};
 use std::time::{Duration, Instant};
 use urlgrep::input::{Input, InputError};
 use urlgrep::output::Printer;
-use urlgrep::{Fold, Folds, Hit, InputDone, Pick, Report, Wants};
+use urlgrep::{Hit, InputDone, Report, Wants};
 
 /// A run shorter than this shows no progress bar.
 const LONG_RUN: Duration = Duration::from_millis(1500);
@@ -167,37 +167,7 @@ impl<W: Write, E: Write> Report for Progress<W, E> {
         self.printer.may_stop()
     }
 
-    fn wants_rejects(&self) -> bool {
-        self.printer.wants_rejects()
-    }
-
-    fn rejects_counted(&mut self, input: &Input, n: u64) -> io::Result<()> {
-        self.printer.rejects_counted(input, n)
-    }
-
-    fn wants_matches(&self) -> bool {
-        self.printer.wants_matches()
-    }
-
-    fn matches_counted(&mut self, input: &Input, n: u64) -> io::Result<()> {
-        self.printer.matches_counted(input, n)
-    }
-
-    fn wants_records(&self) -> bool {
-        self.printer.wants_records()
-    }
-
-    fn counts_only_if(&self) -> Option<Pick> {
-        self.printer.counts_only_if()
-    }
-
-    fn folds(&self) -> Option<Folds> {
-        self.printer.folds()
-    }
-
-    fn folded(&mut self, input: &Input, fold: &dyn Fold) -> io::Result<()> {
-        self.printer.folded(input, fold)
-    }
+    urlgrep::pass_on_hints!(printer);
 
     fn progress(&mut self, bytes: u64) {
         self.done += bytes;

@@ -226,6 +226,96 @@ pub trait Report {
     }
 }
 
+/// In an `impl Report` for a report that wraps another (the field
+/// `$inner`), the hints the driver asks before the run, passed on to it:
+/// [`Report::wants_rejects`], [`Report::rejects_counted`],
+/// [`Report::wants_matches`], [`Report::matches_counted`],
+/// [`Report::wants_records`], [`Report::counts_only_if`],
+/// [`Report::folds`] and [`Report::folded`]. A wrapper that leaves one
+/// out still works, but loses that hint's fast path without a word (the
+/// Python module's relay lacked the fold); one list keeps every wrapper
+/// in step with the trait.
+///
+/// ```
+/// use std::io;
+/// use urlgrep::input::{Input, InputError};
+/// use urlgrep::{Hit, InputDone, Report};
+///
+/// /// Counts the inputs begun, the rest done by `inner`.
+/// struct Counting<R> {
+///     inner: R,
+///     begun: u64,
+/// }
+///
+/// impl<R: Report> Report for Counting<R> {
+///     fn begin(&mut self, input: &Input) -> io::Result<()> {
+///         self.begun += 1;
+///         self.inner.begin(input)
+///     }
+///     fn hit(&mut self, input: &Input, hit: &Hit<'_>) -> io::Result<()> {
+///         self.inner.hit(input, hit)
+///     }
+///     fn error(&mut self, err: &InputError) -> io::Result<()> {
+///         self.inner.error(err)
+///     }
+///     fn warning(&mut self, i: &Input, at: u64, what: &str) -> io::Result<()> {
+///         self.inner.warning(i, at, what)
+///     }
+///     fn end(&mut self, input: &Input, done: &InputDone) -> io::Result<()> {
+///         self.inner.end(input, done)
+///     }
+///     urlgrep::pass_on_hints!(inner);
+/// }
+/// ```
+#[macro_export]
+macro_rules! pass_on_hints {
+    ($inner:ident) => {
+        fn wants_rejects(&self) -> bool {
+            self.$inner.wants_rejects()
+        }
+
+        fn rejects_counted(
+            &mut self,
+            input: &$crate::input::Input,
+            n: u64,
+        ) -> ::std::io::Result<()> {
+            self.$inner.rejects_counted(input, n)
+        }
+
+        fn wants_matches(&self) -> bool {
+            self.$inner.wants_matches()
+        }
+
+        fn matches_counted(
+            &mut self,
+            input: &$crate::input::Input,
+            n: u64,
+        ) -> ::std::io::Result<()> {
+            self.$inner.matches_counted(input, n)
+        }
+
+        fn wants_records(&self) -> bool {
+            self.$inner.wants_records()
+        }
+
+        fn counts_only_if(&self) -> ::std::option::Option<$crate::Pick> {
+            self.$inner.counts_only_if()
+        }
+
+        fn folds(&self) -> ::std::option::Option<$crate::Folds> {
+            self.$inner.folds()
+        }
+
+        fn folded(
+            &mut self,
+            input: &$crate::input::Input,
+            fold: &dyn $crate::Fold,
+        ) -> ::std::io::Result<()> {
+            self.$inner.folded(input, fold)
+        }
+    };
+}
+
 /// What a report still wants of the inputs ([`Report::wants`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Wants {

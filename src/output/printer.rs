@@ -364,7 +364,7 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
         self.select.reads_hits().then(|| self.select.pick())
     }
 
-    /// The statistics fold the URLs on the workers ([`Emit::folds`])
+    /// The statistics fold the URLs on the workers (`Emit::folds`)
     /// when every URL counts: no selection (`--kind`, `--scheme`, a
     /// filter), no `-m`, no `-q`.
     fn folds(&self) -> Option<Folds> {

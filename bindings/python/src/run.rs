@@ -26,7 +26,7 @@ use urlgrep::output::json::Record;
 use urlgrep::output::{
     Format, Printer, PrinterOptions, RecordSender, RecordVisitor,
 };
-use urlgrep::{Driver, Hit, InputDone, Pick, Report, Wants};
+use urlgrep::{Driver, Hit, InputDone, Report, Wants};
 
 use crate::columns::Columns;
 
@@ -380,31 +380,9 @@ impl Report for Relay {
     }
 
     // The printer's hints, passed on (as a report that wraps another
-    // must): what it only counts, the driver counts without storing.
-
-    fn wants_rejects(&self) -> bool {
-        self.printer.wants_rejects()
-    }
-
-    fn rejects_counted(&mut self, input: &Input, n: u64) -> io::Result<()> {
-        self.printer.rejects_counted(input, n)
-    }
-
-    fn wants_matches(&self) -> bool {
-        self.printer.wants_matches()
-    }
-
-    fn matches_counted(&mut self, input: &Input, n: u64) -> io::Result<()> {
-        self.printer.matches_counted(input, n)
-    }
-
-    fn wants_records(&self) -> bool {
-        self.printer.wants_records()
-    }
-
-    fn counts_only_if(&self) -> Option<Pick> {
-        self.printer.counts_only_if()
-    }
+    // must): what it only counts, the driver counts without storing; the
+    // statistics fold on the workers.
+    urlgrep::pass_on_hints!(printer);
 }
 
 fn is_error(item: &Item) -> bool {
