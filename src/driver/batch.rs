@@ -376,20 +376,7 @@ impl Batch {
     ) -> bool {
         let Some(pick) = &self.pick else { return true };
         let records = !self.counts.has(Spare::RECORDS);
-        pick(&Hit {
-            at,
-            url: m.url(),
-            kind: m.kind(),
-            scheme: m.scheme(),
-            host: m
-                .host
-                .and_then(|(a, b)| m.url().get(a as usize..b as usize)),
-            flags: m.flags(),
-            reject,
-            record: record.filter(|_| records).copied(),
-            repaired,
-            defanged: m.defanged(),
-        })
+        pick(&hit_of(at, m, reject, record.filter(|_| records), repaired))
     }
 
     /// Folds a match outside a record into [`Batch::fold`] (there is
@@ -397,20 +384,7 @@ impl Batch {
     #[inline(never)]
     fn fold_in(&mut self, at: Position, m: &Match<'_>, repaired: bool) {
         let Some(fold) = &mut self.fold else { return };
-        fold.add(&Hit {
-            at,
-            url: m.url(),
-            kind: m.kind(),
-            scheme: m.scheme(),
-            host: m
-                .host
-                .and_then(|(a, b)| m.url().get(a as usize..b as usize)),
-            flags: m.flags(),
-            reject: None,
-            record: None,
-            repaired,
-            defanged: m.defanged(),
-        });
+        fold.add(&hit_of(at, m, None, None, repaired));
         self.folded += 1;
     }
 
@@ -562,6 +536,30 @@ fn fault(input: &Input, offset: u64, what: &str) -> InputError {
         source: input.source.clone(),
         offset: Some(offset),
         error: io::Error::new(io::ErrorKind::InvalidData, what.to_owned()),
+    }
+}
+
+/// The hit a match is, as a pick or a fold is given it (not stored: it
+/// borrows the match).
+#[inline(always)]
+fn hit_of<'m>(
+    at: Position,
+    m: &'m Match<'_>,
+    reject: Option<Reject>,
+    record: Option<&Provenance<'m>>,
+    repaired: bool,
+) -> Hit<'m> {
+    Hit {
+        at,
+        url: m.url(),
+        kind: m.kind(),
+        scheme: m.scheme(),
+        host: m.host.and_then(|(a, b)| m.url().get(a as usize..b as usize)),
+        flags: m.flags(),
+        reject,
+        record: record.copied(),
+        repaired,
+        defanged: m.defanged(),
     }
 }
 

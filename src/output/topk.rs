@@ -502,6 +502,16 @@ impl Settled<'_> {
 mod tests {
     use super::*;
 
+    /// Every key settled with its count, sorted by key, and the error
+    /// bound: two summaries fed the same adds compare equal.
+    fn sorted_settled(t: &TopK) -> (Vec<(String, u64)>, u64) {
+        let s = t.settled();
+        let mut v: Vec<_> =
+            s.iter().map(|(k, n)| (k.to_string(), n)).collect();
+        v.sort();
+        (v, s.max_error())
+    }
+
     fn top(t: &TopK, n: usize) -> Vec<(String, u64)> {
         let mut v: Vec<_> =
             t.settled().iter().map(|(k, n)| (k.to_string(), n)).collect();
@@ -538,14 +548,7 @@ mod tests {
                 }
             }
             runs.add(&key, run);
-            let all = |t: &TopK| {
-                let s = t.settled();
-                let mut v: Vec<_> =
-                    s.iter().map(|(k, n)| (k.to_string(), n)).collect();
-                v.sort();
-                (v, s.max_error())
-            };
-            let (a, b) = (all(&one), all(&runs));
+            let (a, b) = (sorted_settled(&one), sorted_settled(&runs));
             assert!(a.1 > 0, "{capacity}: no eviction");
             assert_eq!(a, b, "{capacity}");
         }
@@ -728,14 +731,7 @@ mod tests {
             each.add_each(hashed.iter().copied());
         }
         assert!(each.slots.len() >= BATCHED_SLOTS, "{}", each.slots.len());
-        let all = |t: &TopK| {
-            let s = t.settled();
-            let mut v: Vec<_> =
-                s.iter().map(|(k, n)| (k.to_string(), n)).collect();
-            v.sort();
-            (v, s.max_error())
-        };
-        let (a, b) = (all(&one), all(&each));
+        let (a, b) = (sorted_settled(&one), sorted_settled(&each));
         assert!(a.1 > 0, "no eviction");
         assert_eq!(a, b);
     }
