@@ -80,6 +80,8 @@ struct Common {
     qp_repair: bool,
     /// `--warc auto` (true) or `off`.
     warc: bool,
+    /// `--tar auto` (true) or `off`.
+    tar: bool,
     /// `--resolve`.
     resolve: bool,
 }
@@ -91,10 +93,8 @@ impl Common {
         if let Some(n) = self.jobs {
             b.threads(n);
         }
-        // Tar archives are read as such, as the CLI's default `--tar
-        // auto` reads them.
         b.web_archives(self.warc)
-            .archive(urlgrep::Archive::Tar, true)
+            .archive(urlgrep::Archive::Tar, self.tar)
             .resolve(self.resolve)
             .mail_mode(self.mail)
             .qp_repair(self.qp_repair)
@@ -154,6 +154,7 @@ fn common(
     max_depth: Option<usize>,
     glob: Option<&Bound<'_, PyAny>>,
     warc: bool,
+    tar: bool,
     resolve: bool,
 ) -> PyResult<Common> {
     let search = Search::new(find, scheme, kind, strict, None, None)?;
@@ -191,6 +192,7 @@ fn common(
         text,
         qp_repair,
         warc,
+        tar,
         resolve,
     })
 }
@@ -388,7 +390,7 @@ impl Scan {
     ignore_case=false, rejects=false, metadata=false, html_context=false,
     header=None, strict=false, redact=false, unique=false, max_count=None,
     keep_defanged=false, text=false, qp_repair=false, follow=false,
-    max_depth=None, glob=None, warc=true, resolve=false, on_error="raise",
+    max_depth=None, glob=None, warc=true, tar=true, resolve=false, on_error="raise",
     _arrow_rows=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn scan(
@@ -420,6 +422,7 @@ pub fn scan(
     max_depth: Option<usize>,
     glob: Option<&Bound<'_, PyAny>>,
     warc: bool,
+    tar: bool,
     resolve: bool,
     on_error: &str,
     _arrow_rows: Option<usize>,
@@ -446,6 +449,7 @@ pub fn scan(
         max_depth,
         glob,
         warc,
+        tar,
         resolve,
     )?;
     let header = options::names(header)?;
@@ -496,7 +500,7 @@ pub fn scan(
     exclude_host_file=None, regexp=None, exclude_regexp=None,
     ignore_case=false, strict=false, text=false, qp_repair=false,
     follow=false, max_depth=None, glob=None, rejects=false, top=10,
-    exact_stats=false, by=None, partial=false, warc=true, resolve=false,
+    exact_stats=false, by=None, partial=false, warc=true, tar=true, resolve=false,
     on_error="raise"))]
 #[allow(clippy::too_many_arguments)]
 pub fn stats(
@@ -526,6 +530,7 @@ pub fn stats(
     by: Option<&str>,
     partial: bool,
     warc: bool,
+    tar: bool,
     resolve: bool,
     on_error: &str,
 ) -> PyResult<Py<PyAny>> {
@@ -551,6 +556,7 @@ pub fn stats(
         max_depth,
         glob,
         warc,
+        tar,
         resolve,
     )?;
     let by = match by.map(str::to_ascii_lowercase).as_deref() {

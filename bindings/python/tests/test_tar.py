@@ -43,3 +43,17 @@ def test_scan_reads_a_tarball_as_the_cli_does(tmp_path):
     ]
     want, _ = cli_json(path)
     assert got == [r for r in want if r["type"] == "match"]
+
+
+def test_tar_false_reads_the_archive_as_bytes(tmp_path):
+    path = tmp_path / "corpus.tar.gz"
+    write_tar(path)
+    got = [r for r in urlgrep.scan([str(path)], tar=False) if r["type"] == "match"]
+    want, _ = cli_json("--tar", "off", path)
+    assert got == [r for r in want if r["type"] == "match"]
+    urls = [r["url"] for r in got]
+    # Read as bytes, the binary member is searched and the message not
+    # decoded.
+    assert "http://binary.example/" in urls
+    assert "http://qp.example/a-long-path/page.html" not in urls
+    assert urlgrep.stats([str(path)], tar=False)["matches"] == len(got)

@@ -95,6 +95,7 @@ def scan(
     max_depth: Optional[int] = None,
     glob: _Names = None,
     warc: bool = True,
+    tar: bool = True,
     resolve: bool = False,
     on_error: Literal["raise", "collect"] = "raise",
 ) -> Scan: ...
@@ -125,6 +126,7 @@ def stats(
     by: Optional[Literal["year", "month", "day"]] = None,
     partial: bool = False,
     warc: bool = True,
+    tar: bool = True,
     resolve: bool = False,
     on_error: Literal["raise", "collect"] = "raise",
 ) -> Any:
