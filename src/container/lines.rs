@@ -32,9 +32,20 @@ pub(super) struct NewlineLog {
     /// match on the same line, in the same word or the next, is answered
     /// from it (no count of the words before it: dense URLs, issue 33).
     last: Option<(u64, u64, u64)>,
+    /// Every offset from `last`'s up to this one (exclusive) is on its
+    /// line: the newline that ends it is at `upto - 1`, or no newline
+    /// was logged before `upto`. A match there is answered with a
+    /// subtraction ([`NewlineLog::at`]): the look-up of a dense line
+    /// was 94 instructions a URL (issue 33).
+    upto: u64,
+    /// One past the last byte logged.
+    end: u64,
     /// Words a look-up examined, in all (the linearity test counts them).
     #[cfg(test)]
     examined: u64,
+    /// Words the search for the end of a look-up's line examined.
+    #[cfg(test)]
+    ahead: u64,
 }
 
 /// See [`NewlineLog::cursor`].
@@ -63,6 +74,7 @@ impl NewlineLog {
             self.base = at & !63;
         }
         let end = at + bytes.len() as u64;
+        self.end = self.end.max(end);
         let want = (end.saturating_sub(self.base)).div_ceil(64) as usize;
         if want > self.words.len() {
             self.words.resize(want, 0);
@@ -105,7 +117,58 @@ impl NewlineLog {
     }
 
     /// The 1-based line and byte column of absolute offset `q`.
+    #[inline]
     pub(super) fn at(&mut self, q: u64) -> (u64, u64) {
+        if let Some((p, line, start)) = self.last {
+            if p <= q && q < self.upto {
+                return (line, q.saturating_sub(start) + 1);
+            }
+        }
+        self.at_counted(q)
+    }
+
+    /// Words [`NewlineLog::line_end`] looks at, at most: a look-up
+    /// costs a bounded number of steps however long the line, and a
+    /// line longer than this is looked up again once every this many
+    /// words (counted on from the last look-up, in linear steps).
+    const AHEAD: usize = 8;
+
+    /// Where the line of absolute offset `q` (in the window) ends, as
+    /// [`NewlineLog::upto`] counts it.
+    fn line_end(&mut self, q: u64) -> u64 {
+        let Some(rel) = q.checked_sub(self.base) else { return 0 };
+        let first = (rel / 64) as usize;
+        let mut mask = !0u64 << (rel % 64);
+        for k in first..(first + Self::AHEAD).min(self.words.len()) {
+            #[cfg(test)]
+            {
+                self.ahead += 1;
+            }
+            let w = self.words.get(k).copied().unwrap_or(0) & mask;
+            if w != 0 {
+                let n =
+                    self.base + k as u64 * 64 + u64::from(w.trailing_zeros());
+                return n + 1;
+            }
+            mask = !0;
+        }
+        let seen = self.base + ((first + Self::AHEAD) as u64) * 64;
+        seen.min(self.end)
+    }
+
+    /// [`NewlineLog::at`] when `q` is not on the last look-up's line as
+    /// far as known: counted, and the end of its line looked for.
+    #[inline(never)]
+    fn at_counted(&mut self, q: u64) -> (u64, u64) {
+        let got = self.at_word(q);
+        if q >= self.base {
+            self.upto = self.line_end(q);
+        }
+        got
+    }
+
+    /// The line and column of `q` counted from the words of the log.
+    fn at_word(&mut self, q: u64) -> (u64, u64) {
         let Some(rel) = q.checked_sub(self.base) else {
             // Before the window: only the newlines dropped are known.
             let start = self.last_dropped.map_or(0, |n| n + 1);
@@ -211,6 +274,7 @@ pub(super) struct LineLog<'a>(pub(super) Option<&'a RefCell<NewlineLog>>);
 impl LineLog<'_> {
     /// Where the match at offsets `start..end` of the reader is, its
     /// offsets moved by `base`.
+    #[inline]
     pub(super) fn position(
         &self,
         start: u64,
@@ -310,7 +374,47 @@ mod tests {
             "{} words examined for {looked} look-ups of {words} words",
             log.examined
         );
+        // The search for the line's end is bounded a look-up.
+        assert!(
+            log.ahead <= NewlineLog::AHEAD as u64 * looked,
+            "{} words ahead for {looked} look-ups",
+            log.ahead
+        );
         assert_eq!(log.at(text.len() as u64 - 1), (3, text.len() as u64 - 19));
+    }
+
+    /// A stream's look-ups come as it is read: a line not read to its
+    /// end yet is known only up to the last byte logged, and the next
+    /// read may end it (the quick answer from the last look-up's line
+    /// must not run past what was logged when it was made).
+    #[test]
+    fn lines_as_read_match_the_whole_count() {
+        let text: Vec<u8> = (0..3000u64)
+            .flat_map(|i| {
+                let mut l = vec![b'x'; (i * 37 % 700) as usize];
+                if i % 97 == 0 {
+                    l.resize(5000, b'y');
+                }
+                l.push(b'\n');
+                l
+            })
+            .collect();
+        for (piece, step) in [(100, 17), (1000, 18), (64, 3), (4096, 130)] {
+            let mut log = NewlineLog::default();
+            let mut whole = LineCounter::default();
+            let mut q = 0u64;
+            for (k, bytes) in text.chunks(piece).enumerate() {
+                let at = (k * piece) as u64;
+                log.log(at, bytes);
+                let end = at + bytes.len() as u64;
+                while q < end {
+                    let got = log.at(q);
+                    assert_eq!(got, whole.at(&text, 0, q), "{q} {piece}");
+                    q += step;
+                }
+                log.forget_before(q.saturating_sub(200));
+            }
+        }
     }
 
     #[test]

@@ -747,6 +747,9 @@ pub(super) struct Collect<'b, 'p> {
     pub(super) stopped: bool,
     /// The size of the next part to a report that may stop ([`Eager`]).
     pub(super) eager: Eager,
+    /// [`Parts::eager`], asked once: asked at every match it was a
+    /// call through `dyn` a URL (issue 33).
+    pub(super) may_stop: bool,
 }
 
 /// Matches of a stream are sent on in parts of this many, or sooner
@@ -776,7 +779,7 @@ impl Collect<'_, '_> {
             // yet makes its worker wait. A report that may stop wanting
             // the input (`-m`) is sent parts from one match up ([`Eager`])
             // while it is due.
-            if self.part.eager() {
+            if self.may_stop {
                 if !self.eager.due(self.batch.filled()) {
                     return;
                 }

@@ -298,7 +298,9 @@ impl Driver {
                 shared: None,
             };
         }
+        let may_stop = part.eager();
         let mut sink = Collect {
+            may_stop,
             batch: &mut batch,
             spare: &self.spare,
             input,

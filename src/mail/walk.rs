@@ -560,35 +560,53 @@ pub(super) fn emit_all<'t, S: MailSink>(
         !layers.maps.is_empty()
             || hay.get(ctx.base..ctx.base + text.len()) == Some(text)
     );
-    let mut one = |m: Match<'t>,
-                   (repaired, reject): (bool, Option<Reject>),
-                   lines| {
-        let decoded_span = m.span;
-        let (s, e) = layers.range(decoded_span.start, decoded_span.end);
-        let span = Span { start: ctx.base + s, end: ctx.base + e };
-        // With no layer, `text` is `hay` from `ctx.base` on, and a match
-        // is its original bytes: only decoded text needs the compare.
-        let decoded = repaired
-            || (!layers.maps.is_empty()
-                && hay.get(span.start..span.end)
-                    != text.get(decoded_span.start..decoded_span.end));
-        let mm = MailMatch {
-            m: Match { span, ..m },
-            origin: ctx.origin,
-            message: msg.index,
-            message_span: msg.span,
-            message_id: id.map(Cow::Borrowed),
-            meta: meta.get(),
-            html: None,
-            lines,
-            part: ctx.part,
-            location: ctx.location,
-            encoding: if repaired { Encoding::QpRepair } else { ctx.encoding },
-            decoded,
-            reject,
+    // One match record for the text, built at its first match (which
+    // reads the message's metadata, when asked for) and given each next
+    // match's own fields: what the message and the text share is not
+    // built, its `Arc`s cloned and dropped again for every URL (61
+    // instructions a URL of a dense text, issue 33).
+    let mut held: Option<MailMatch<'_>> = None;
+    let mut one =
+        |m: Match<'t>, (repaired, reject): (bool, Option<Reject>), lines| {
+            let decoded_span = m.span;
+            let (s, e) = layers.range(decoded_span.start, decoded_span.end);
+            let span = Span { start: ctx.base + s, end: ctx.base + e };
+            // With no layer, `text` is `hay` from `ctx.base` on, and a match
+            // is its original bytes: only decoded text needs the compare.
+            let decoded = repaired
+                || (!layers.maps.is_empty()
+                    && hay.get(span.start..span.end)
+                        != text.get(decoded_span.start..decoded_span.end));
+            let m = Match { span, ..m };
+            let encoding =
+                if repaired { Encoding::QpRepair } else { ctx.encoding };
+            let mm = match &mut held {
+                Some(mm) => {
+                    mm.m = m;
+                    mm.lines = lines;
+                    mm.encoding = encoding;
+                    mm.decoded = decoded;
+                    mm.reject = reject;
+                    mm
+                }
+                None => held.insert(MailMatch {
+                    m,
+                    origin: ctx.origin,
+                    message: msg.index,
+                    message_span: msg.span,
+                    message_id: id.map(Cow::Borrowed),
+                    meta: meta.get(),
+                    html: None,
+                    lines,
+                    part: ctx.part,
+                    location: ctx.location,
+                    encoding,
+                    decoded,
+                    reject,
+                }),
+            };
+            sink.matched(mm)
         };
-        sink.matched(&mm)
-    };
     // Text as stored needs no lines of its own: the stored ones are it.
     let liner = ctx.lines.filter(|_| !layers.maps.is_empty());
     let found = found.map(|(m, repaired, reject)| (m, (repaired, reject)));
