@@ -58,3 +58,70 @@ fn the_pool_bounds_its_total_not_each_batch() {
 fn a_hit_outside_mail_is_small() {
     assert!(size_of::<Found>() <= 112, "{}", size_of::<Found>());
 }
+
+/// The faults of a batch are reported in their place among its hits:
+/// before the hits found after them, several at one place in order,
+/// those after the last hit at the end (the report looks at where the
+/// next fault goes only when it is due, issue 33).
+#[test]
+fn faults_are_reported_among_the_hits_in_place() {
+    struct Order(Vec<String>);
+    impl Report for Order {
+        fn begin(&mut self, _: &Input) -> io::Result<()> {
+            Ok(())
+        }
+        fn hit(&mut self, _: &Input, hit: &Hit<'_>) -> io::Result<()> {
+            self.0.push(String::from_utf8_lossy(hit.url).into_owned());
+            Ok(())
+        }
+        fn error(&mut self, err: &InputError) -> io::Result<()> {
+            self.0.push(format!("fault {}", err.offset.unwrap_or(0)));
+            Ok(())
+        }
+        fn warning(&mut self, _: &Input, _: u64, _: &str) -> io::Result<()> {
+            Ok(())
+        }
+        fn end(
+            &mut self,
+            _: &Input,
+            _: &super::super::report::InputDone,
+        ) -> io::Result<()> {
+            Ok(())
+        }
+    }
+    let text = b"http://a.example/ http://b.example/ http://c.example/";
+    let finder = crate::search::Finder::new();
+    // (hits before the fault, offset) for each fault, in order.
+    for faults in [
+        vec![],
+        vec![(0, 1)],
+        vec![(1, 2), (1, 3), (3, 4)],
+        vec![(0, 5), (2, 6), (3, 7), (3, 8)],
+    ] {
+        let mut batch = Batch::default();
+        let mut want = Vec::new();
+        let mut pending = faults.iter().peekable();
+        for (k, m) in finder.find_iter(text).enumerate() {
+            while let Some((_, offset)) = pending.next_if(|f| f.0 <= k) {
+                batch.faults.push((k, *offset, "damaged".to_owned()));
+                want.push(format!("fault {offset}"));
+            }
+            batch.push(Position::default(), &m, None, false, None);
+            want.push(String::from_utf8_lossy(m.url()).into_owned());
+        }
+        for (k, offset) in pending {
+            batch.faults.push((*k, *offset, "damaged".to_owned()));
+            want.push(format!("fault {offset}"));
+        }
+        let input = Input {
+            source: crate::input::Source::Stdin,
+            size: None,
+            regular: false,
+            walked: false,
+            anchor: None,
+        };
+        let mut order = Order(Vec::new());
+        batch.report(&input, &mut order).unwrap();
+        assert_eq!(order.0, want, "{faults:?}");
+    }
+}

@@ -77,10 +77,20 @@ impl<W: Write> Emit<W> for PlainLines {
         url: &Url<'_>,
     ) -> io::Result<()> {
         // Most runs print no prefix: not even a call for it then (its
-        // entry and exit were 26 instructions a URL).
-        if !self.name.is_empty() || cx.opts.line_number || cx.opts.byte_offset
-        {
-            prefix(out, cx, &self.name, url, cx.opts.byte_offset)?;
+        // entry and exit were 26 instructions a URL). `-n` alone writes
+        // its number here, with no call either (issue 33: a URL every
+        // 18 bytes spent 84 instructions a URL in the call).
+        if !self.name.is_empty() || cx.opts.byte_offset || cx.opts.color {
+            if !self.name.is_empty()
+                || cx.opts.line_number
+                || cx.opts.byte_offset
+            {
+                prefix(out, cx, &self.name, url, cx.opts.byte_offset)?;
+            }
+        } else if cx.opts.line_number {
+            let mut digits = [0; 20];
+            out.write_all(decimal(url.hit.at.line, &mut digits))?;
+            out.write_all(b":")?;
         }
         if cx.opts.color {
             out.write_all(color::URL)?;
