@@ -577,12 +577,13 @@ pub(super) fn emit_all<'t, S: MailSink>(
                 || (!layers.maps.is_empty()
                     && hay.get(span.start..span.end)
                         != text.get(decoded_span.start..decoded_span.end));
-            let m = Match { span, ..m };
             let encoding =
                 if repaired { Encoding::QpRepair } else { ctx.encoding };
             let mm = match &mut held {
                 Some(mm) => {
+                    // Moved in, then its span set: not built anew first.
                     mm.m = m;
+                    mm.m.span = span;
                     mm.lines = lines;
                     mm.encoding = encoding;
                     mm.decoded = decoded;
@@ -590,7 +591,7 @@ pub(super) fn emit_all<'t, S: MailSink>(
                     mm
                 }
                 None => held.insert(MailMatch {
-                    m,
+                    m: Match { span, ..m },
                     origin: ctx.origin,
                     message: msg.index,
                     message_span: msg.span,
