@@ -54,7 +54,7 @@ impl UrlStats {
         };
         UrlStats {
             exact,
-            seen: Some(Seen::new()),
+            seen: Some(Seen::expecting(EXACT_UNIQUE_LIMIT)),
             urls: Hll::new(),
             host_sketch: Hll::new(),
             hosts: summary(),
