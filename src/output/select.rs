@@ -158,6 +158,7 @@ impl Choice {
 /// `www.` name) the one it implies, else the one written, read only when
 /// `read` (a plain listing without `--scheme` never needs it: one pass
 /// less a URL), else empty.
+#[inline]
 pub(super) fn hit_scheme<'h>(hit: &Hit<'h>, read: bool) -> Cow<'h, str> {
     match hit.kind.implied_scheme() {
         Some(implied) => Cow::Borrowed(implied),
@@ -166,15 +167,23 @@ pub(super) fn hit_scheme<'h>(hit: &Hit<'h>, read: bool) -> Cow<'h, str> {
     }
 }
 
-/// The lower-case scheme name as written in `url`.
+/// The lower-case scheme name as written in `url`. Inline, the test
+/// of nearly every URL (`http:`, `https:`: no search for its colon);
+/// the rest ([`scheme_named`]) out of line.
+#[inline]
 pub(super) fn scheme_of(url: &[u8]) -> Cow<'_, str> {
-    // Nearly every URL: no search for its colon.
     if url.starts_with(b"http:") {
         return Cow::Borrowed("http");
     }
     if url.starts_with(b"https:") {
         return Cow::Borrowed("https");
     }
+    scheme_named(url)
+}
+
+/// [`scheme_of`] of a URL that starts with neither `http:` nor `https:`.
+#[inline(never)]
+fn scheme_named(url: &[u8]) -> Cow<'_, str> {
     let name = parse::scheme_name(url);
     // The schemes of nearly every URL, written in lower case: no UTF-8
     // check (its call cost a hundred instructions a URL of `--json`).
