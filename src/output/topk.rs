@@ -295,15 +295,26 @@ impl TopK {
         Settled(Cow::Owned(copy))
     }
 
-    /// Adds `n` (not 0) to `key`, whose [`hash64`] is `hash`, now.
+    /// Adds `n` (not 0) to `key`, whose [`hash64`] is `hash`, now:
+    /// inline the add to a key held (nearly every add), out of line a
+    /// new key's ([`TopK::insert`]).
+    #[inline]
     fn count(&mut self, key: &[u8], hash: u64, n: u64) {
-        let mut at = self.probe(key, hash);
+        let at = self.probe(key, hash);
         if let Some(s) = at.and_then(|i| self.slots.get_mut(i)) {
             if s.count > 0 {
                 s.count = s.count.saturating_add(n);
                 return;
             }
         }
+        self.insert(key, hash, n, at);
+    }
+
+    /// Adds the new `key` with `n` (the floor's and `n`), whose
+    /// [`hash64`] is `hash`; `at`, the empty slot a probe found for it.
+    #[inline(never)]
+    fn insert(&mut self, key: &[u8], hash: u64, n: u64, at: Option<usize>) {
+        let mut at = at;
         if self.len >= 2 * self.capacity {
             self.evict();
             at = None;
@@ -334,6 +345,7 @@ impl TopK {
 
     /// The slot of `key`, or the empty slot where it would go; `None`
     /// when the table is empty (or, never, full).
+    #[inline]
     fn probe(&self, key: &[u8], hash: u64) -> Option<usize> {
         let mask = self.slots.len().checked_sub(1)?;
         let mut i = home(hash, mask);
