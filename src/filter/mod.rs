@@ -77,6 +77,7 @@ impl Filter {
     /// that is not a domain name, such as an IPv6 literal) matches no
     /// host set: it is not kept by `--host`, not dropped by
     /// `--exclude-host`.
+    #[inline]
     pub fn keep(&self, url: &[u8], host: Option<&[u8]>) -> bool {
         if self.needs_host() {
             let kept = match host {
@@ -99,7 +100,11 @@ impl Filter {
         }
     }
 
-    /// Whether the host sets keep a URL whose host is `host`.
+    /// Whether the host sets keep a URL whose host is `host`. Out of
+    /// line: it runs only when the thread's cache has no answer, and
+    /// inlined into [`Filter::keep`] its frame (the parsed name) cost
+    /// every kept URL its set-up.
+    #[inline(never)]
     fn host_keeps(&self, host: Option<&[u8]>) -> bool {
         let name = host.and_then(|h| Name::parse(h).ok());
         let in_set = |set: &DomainSet| {

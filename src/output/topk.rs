@@ -15,14 +15,23 @@
 //! `capacity` new keys: O(1) amortised per key.
 //!
 //! The keys live in one arena (`Vec<u8>`), the counts in an
-//! open-addressing table (linear probing, at most half full) of 32-byte
-//! slots that hold each key's [`hash64`], its count and where its bytes
-//! are. The hash is usually computed once by the caller (the host's hash
-//! also feeds the HyperLogLog): no allocation and no second hash per key.
-//! A probe for a new key reads one cache line, the one it then writes
-//! (with a separate control array, as in hashbrown, it was three misses
-//! in a table far larger than the caches: the table of 65,536 keys is
-//! 4 MiB). A key's bytes are read only when its hash matches. Eviction
+//! open-addressing table (linear probing, at most half full) of 16-byte
+//! slots that hold each key's count, the low 32 bits of its [`hash64`]
+//! (its tag: the home slot of any table of up to 2^32 slots) and where
+//! its entry is in the arena. An entry is 8 bytes of header (the key's
+//! length and the high 32 bits of its hash), then the key's bytes, to
+//! the next multiple of 8. The hash is usually computed once by the
+//! caller (the host's hash also feeds the HyperLogLog): no allocation
+//! and no second hash per key. A probe for a new key reads one cache
+//! line, the one it then writes (with a separate control array, as in
+//! hashbrown, it was three misses in a table far larger than the
+//! caches). The table of 65,536 keys is 2 MiB: its slots were 32 bytes
+//! (the whole hash, the count, the bytes' place and length), 4 MiB past
+//! the level-2 cache, where the home slots' misses of `--stats` on
+//! 50,000 hosts were two thirds of the reporter's adds (issue 32). A
+//! key's entry is read only when its tag matches, and the whole hash
+//! (the eviction's tie-break) only for the keys at the cut's count.
+//! Eviction
 //! finds its cut from a histogram of the counts above the floor (one
 //! pass; the hashes of the keys at the cut's count are gathered and
 //! ordered only when some of them are dropped), empties the slots of the
@@ -70,14 +79,56 @@ struct Waiting {
     len: usize,
 }
 
-/// One key: its count (0: an empty slot), its [`hash64`] (where it
-/// probes from, and the tie-break) and where its bytes are in the arena.
+/// One key: its count (0: an empty slot), the low 32 bits of its
+/// [`hash64`] (its tag: where it probes from) and where its entry is in
+/// the arena, in units of [`ALIGN`] bytes.
 #[derive(Clone, Copy, Debug, Default)]
 struct Slot {
     count: u64,
-    hash: u64,
-    at: usize,
-    len: usize,
+    tag: u32,
+    at: u32,
+}
+
+/// An arena entry's header, and the multiple its entries are padded to.
+const ALIGN: usize = 8;
+
+/// The entry at `at` (in units of [`ALIGN`]): the high 32 bits of the
+/// key's hash and its bytes.
+#[inline]
+fn entry(arena: &[u8], at: u32) -> (u32, &[u8]) {
+    let start = at as usize * ALIGN;
+    let head = arena
+        .get(start..start + ALIGN)
+        .and_then(|h| <[u8; ALIGN]>::try_from(h).ok())
+        .map_or(0, u64::from_le_bytes);
+    let len = (head & u64::from(u32::MAX)) as usize;
+    let key = arena.get(start + ALIGN..start + ALIGN + len);
+    ((head >> 32) as u32, key.unwrap_or_default())
+}
+
+/// The bytes an entry of a key of `len` bytes takes in the arena.
+fn entry_size(len: usize) -> usize {
+    ALIGN + len.next_multiple_of(ALIGN)
+}
+
+/// Appends the entry of `key`, whose [`hash64`] is `hash`, to `arena`
+/// (a multiple of [`ALIGN`] long); where it is, or `None` (nothing
+/// appended) past 32 GiB of arena or for a key of 4 GiB.
+fn push_entry(arena: &mut Vec<u8>, key: &[u8], hash: u64) -> Option<u32> {
+    let at = u32::try_from(arena.len() / ALIGN).ok()?;
+    let len = u32::try_from(key.len()).ok()?;
+    let head = u64::from(len) | (hash >> 32) << 32;
+    arena.extend_from_slice(&head.to_le_bytes());
+    arena.extend_from_slice(key);
+    arena.resize(arena.len().next_multiple_of(ALIGN), 0);
+    Some(at)
+}
+
+/// The home slot of a key whose [`hash64`] (or tag) is `hash` in a
+/// table of `mask + 1` slots: from the tag, as the table's slots hold.
+#[inline]
+fn home(hash: u64, mask: usize) -> usize {
+    (hash as u32) as usize & mask
 }
 
 /// A Space-Saving summary of string keys.
@@ -184,14 +235,13 @@ impl TopK {
                 let mut seen = 0;
                 for (_, hash) in ahead.by_ref().take(BATCH) {
                     n += 1;
-                    let Some(home) = self.slots.get(hash as usize & mask)
-                    else {
+                    let Some(home) = self.slots.get(home(hash, mask)) else {
                         continue;
                     };
                     seen ^= home.count;
-                    if home.hash == hash {
-                        let first = self.arena.get(home.at).copied();
-                        seen ^= u64::from(first.unwrap_or(0));
+                    if home.tag == hash as u32 {
+                        let head = self.arena.get(home.at as usize * ALIGN);
+                        seen ^= u64::from(head.copied().unwrap_or(0));
                     }
                 }
                 self.seen ^= seen;
@@ -214,7 +264,7 @@ impl TopK {
         if let Some(mask) = self.slots.len().checked_sub(1) {
             let mut seen = 0;
             for w in &self.waiting {
-                let home = self.slots.get(w.hash as usize & mask);
+                let home = self.slots.get(home(w.hash, mask));
                 seen ^= home.map_or(0, |s| s.count);
             }
             self.seen ^= seen;
@@ -245,15 +295,26 @@ impl TopK {
         Settled(Cow::Owned(copy))
     }
 
-    /// Adds `n` (not 0) to `key`, whose [`hash64`] is `hash`, now.
+    /// Adds `n` (not 0) to `key`, whose [`hash64`] is `hash`, now:
+    /// inline the add to a key held (nearly every add), out of line a
+    /// new key's ([`TopK::insert`]).
+    #[inline]
     fn count(&mut self, key: &[u8], hash: u64, n: u64) {
-        let mut at = self.probe(key, hash);
+        let at = self.probe(key, hash);
         if let Some(s) = at.and_then(|i| self.slots.get_mut(i)) {
             if s.count > 0 {
                 s.count = s.count.saturating_add(n);
                 return;
             }
         }
+        self.insert(key, hash, n, at);
+    }
+
+    /// Adds the new `key` with `n` (the floor's and `n`), whose
+    /// [`hash64`] is `hash`; `at`, the empty slot a probe found for it.
+    #[inline(never)]
+    fn insert(&mut self, key: &[u8], hash: u64, n: u64, at: Option<usize>) {
+        let mut at = at;
         if self.len >= 2 * self.capacity {
             self.evict();
             at = None;
@@ -269,39 +330,46 @@ impl TopK {
                 None => return, // Unreachable: the table has room.
             },
         };
-        let slot = Slot {
-            count: self.floor.saturating_add(n),
-            hash,
-            at: self.arena.len(),
-            len: key.len(),
+        let Some(s) = self.slots.get_mut(i) else {
+            return;
         };
-        if let Some(s) = self.slots.get_mut(i) {
-            *s = slot;
-            self.arena.extend_from_slice(key);
-            self.len += 1;
-        }
+        // Past 32 GiB of keys (never: memory runs out first) a new key
+        // is not held.
+        let Some(at) = push_entry(&mut self.arena, key, hash) else {
+            return;
+        };
+        *s =
+            Slot { count: self.floor.saturating_add(n), tag: hash as u32, at };
+        self.len += 1;
     }
 
     /// The slot of `key`, or the empty slot where it would go; `None`
     /// when the table is empty (or, never, full).
+    #[inline]
     fn probe(&self, key: &[u8], hash: u64) -> Option<usize> {
         let mask = self.slots.len().checked_sub(1)?;
-        let mut i = hash as usize & mask;
+        let mut i = home(hash, mask);
         for _ in 0..self.slots.len() {
             let s = self.slots.get(i)?;
-            if s.count == 0
-                || (s.hash == hash
-                    && s.len == key.len()
-                    && self
-                        .arena
-                        .get(s.at..s.at + s.len)
-                        .is_some_and(|k| same(k, key)))
-            {
+            if s.count == 0 {
                 return Some(i);
+            }
+            if s.tag == hash as u32 {
+                let (high, k) = entry(&self.arena, s.at);
+                if high == (hash >> 32) as u32 && same(k, key) {
+                    return Some(i);
+                }
             }
             i = (i + 1) & mask;
         }
         None
+    }
+
+    /// The whole [`hash64`] of the key of `s` (its tag, and the high
+    /// bits from its entry): the eviction's tie-break.
+    fn hash_of(&self, s: &Slot) -> u64 {
+        let (high, _) = entry(&self.arena, s.at);
+        u64::from(high) << 32 | u64::from(s.tag)
     }
 
     /// The table grown to `size` slots (a power of two, more than twice
@@ -311,7 +379,7 @@ impl TopK {
             std::mem::replace(&mut self.slots, vec![Slot::default(); size]);
         let mask = size - 1;
         for s in old.iter().filter(|s| s.count > 0) {
-            let mut i = s.hash as usize & mask;
+            let mut i = home(u64::from(s.tag), mask);
             while self.slots.get(i).is_some_and(|t| t.count > 0) {
                 i = (i + 1) & mask;
             }
@@ -343,13 +411,15 @@ impl TopK {
     /// first, then by hash, smaller first; `None` when `k` keys or fewer
     /// are held.
     fn kth(&mut self, k: usize) -> Option<(u64, u64)> {
-        self.order.clear();
-        self.order.extend(
+        let mut order = std::mem::take(&mut self.order);
+        order.clear();
+        order.extend(
             self.slots
                 .iter()
                 .filter(|s| s.count > 0)
-                .map(|s| (s.count, s.hash)),
+                .map(|s| (s.count, self.hash_of(s))),
         );
+        self.order = order;
         if self.order.len() <= k {
             return None;
         }
@@ -403,10 +473,15 @@ impl TopK {
             // So it is when all the keys are new, each counted once.
             return Some((count, u64::MAX));
         }
-        self.ties.clear();
-        self.ties.extend(
-            self.slots.iter().filter(|s| s.count == count).map(|s| s.hash),
+        let mut ties = std::mem::take(&mut self.ties);
+        ties.clear();
+        ties.extend(
+            self.slots
+                .iter()
+                .filter(|s| s.count == count)
+                .map(|s| self.hash_of(s)),
         );
+        self.ties = ties;
         // The (k - larger)th smallest hash of those at `count`.
         let nth = (k - larger).checked_sub(1)?;
         let hash = if nth + 1 == self.ties.len() {
@@ -440,13 +515,19 @@ impl TopK {
                 Some(s) if s.count > 0 => std::mem::take(s),
                 _ => continue,
             };
-            if s.count < last.0 || (s.count == last.0 && s.hash > last.1) {
+            // (the whole hash read only at the cut's count, and not
+            // when every key at that count is kept)
+            if s.count < last.0
+                || (s.count == last.0
+                    && last.1 != u64::MAX
+                    && self.hash_of(&s) > last.1)
+            {
                 self.floor = self.floor.max(s.count);
-                self.dead += s.len;
+                self.dead += entry_size(entry(&self.arena, s.at).1.len());
                 self.len -= 1;
                 continue;
             }
-            let mut j = s.hash as usize & mask;
+            let mut j = home(u64::from(s.tag), mask);
             while self.slots.get(j).is_some_and(|t| t.count > 0) {
                 j = (j + 1) & mask;
             }
@@ -460,11 +541,12 @@ impl TopK {
     fn compact(&mut self) {
         let mut arena = Vec::with_capacity(self.arena.len() - self.dead);
         for s in self.slots.iter_mut().filter(|s| s.count > 0) {
-            let at = arena.len();
-            arena.extend_from_slice(
-                self.arena.get(s.at..s.at + s.len).unwrap_or_default(),
-            );
-            s.at = at;
+            let start = s.at as usize * ALIGN;
+            let (_, key) = entry(&self.arena, s.at);
+            let old = self.arena.get(start..start + entry_size(key.len()));
+            // The arena shrinks: the new place fits in a u32 too.
+            s.at = u32::try_from(arena.len() / ALIGN).unwrap_or(u32::MAX);
+            arena.extend_from_slice(old.unwrap_or_default());
         }
         self.arena = arena;
         self.dead = 0;
@@ -486,7 +568,7 @@ impl Settled<'_> {
     pub fn iter(&self) -> impl Iterator<Item = (&str, u64)> + '_ {
         let t: &TopK = &self.0;
         t.slots.iter().filter(|s| s.count > 0).map(|s| {
-            let bytes = t.arena.get(s.at..s.at + s.len).unwrap_or_default();
+            let (_, bytes) = entry(&t.arena, s.at);
             // Keys went in as `&str` and are copied whole.
             (std::str::from_utf8(bytes).unwrap_or_default(), s.count)
         })
@@ -772,6 +854,17 @@ mod tests {
                 assert_eq!(t.settled().max_error(), m.floor);
             }
         }
+    }
+
+    /// Four slots to a cache line: the table of 65,536 keys is 2 MiB.
+    #[test]
+    fn a_slot_is_16_bytes() {
+        assert_eq!(size_of::<Slot>(), 16);
+        let mut arena = Vec::new();
+        let at = push_entry(&mut arena, b"example.com", 0x1234_5678_9abc_def0);
+        assert_eq!(at, Some(0));
+        assert_eq!(arena.len(), entry_size(11));
+        assert_eq!(entry(&arena, 0), (0x1234_5678, &b"example.com"[..]));
     }
 
     #[test]

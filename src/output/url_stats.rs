@@ -4,7 +4,7 @@
 //! | mode                 | unique URLs                   | hosts, TLDs                 | memory            |
 //! |----------------------|-------------------------------|-----------------------------|-------------------|
 //! | default              | exact up to 2^19 URLs ([`Seen`]), then HyperLogLog (±0.81 %) | Space-Saving, exact up to 65,536 distinct keys each | at most ~20 MiB |
-//! | `--exact-stats`      | exact ([`Seen`], 10–21 B a URL) | exact (every key: a 32-byte slot at a load of 1/4 to 1/2, so 64–128 B, and its bytes) | grows with the input |
+//! | `--exact-stats`      | exact ([`Seen`], 10–21 B a URL) | exact (every key: a 16-byte slot at a load of 1/4 to 1/2, so 32–64 B, and its bytes after an 8-byte header, to a multiple of 8) | grows with the input |
 //!
 //! Either way the HyperLogLog sketches of URLs and hosts (16 KiB each) are
 //! kept and written to the partials, so that `urlgrep merge` can give
@@ -54,7 +54,7 @@ impl UrlStats {
         };
         UrlStats {
             exact,
-            seen: Some(Seen::new()),
+            seen: Some(Seen::expecting(EXACT_UNIQUE_LIMIT)),
             urls: Hll::new(),
             host_sketch: Hll::new(),
             hosts: summary(),

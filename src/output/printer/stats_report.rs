@@ -3,6 +3,7 @@
 //! written after the run as a readable report, one JSON object, or the
 //! additive TSV partials ([`super::stats`] has the counters).
 
+mod few;
 mod fold;
 
 use crate::driver::{Fold, Folds, InputDone};
@@ -15,6 +16,7 @@ use crate::output::stats::{per_message_bucket, Counts, Period, Summary};
 use crate::output::url::{self, host_bytes};
 use crate::output::url_stats::UrlStats;
 use crate::parse::Reject;
+use few::Few;
 use fold::StatsFold;
 use std::io::{self, Write};
 use std::sync::Arc;
@@ -51,7 +53,7 @@ struct Current {
     /// encoding), tallied in a small vector and added to `counts` when
     /// the input ends: a map look-up per URL and dimension, with its
     /// hashing, was a third of the statistics' time on dense input.
-    few: Few,
+    few: Few<(Dim, String), { Dim::ALL.len() }>,
     /// The message whose URLs are being counted, and how many so far.
     message: Option<u64>,
     message_urls: u64,
@@ -61,19 +63,7 @@ struct Current {
     period: Option<String>,
 }
 
-/// A few `(dimension, key)` counters, found by a linear search: each
-/// dimension here has a handful of keys in an input.
-#[derive(Debug, Default)]
-struct Few {
-    counters: Vec<(Dim, String, u64)>,
-    /// The counter each dimension's last add went to: a URL nearly
-    /// always has the scheme, kind, location and encoding of the one
-    /// before it (the search and its string compares, through `memcmp`,
-    /// were a sixth of the statistics' own time).
-    last: [usize; Dim::ALL.len()],
-}
-
-/// The dimensions of [`Few`].
+/// The dimensions of [`Current::few`], each a lane of it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Dim {
     Location,
@@ -96,7 +86,7 @@ impl Dim {
     }
 }
 
-impl Few {
+impl Few<(Dim, String), { Dim::ALL.len() }> {
     #[inline]
     fn add(&mut self, dim: Dim, key: &str) {
         self.add_n(dim, key, 1);
@@ -105,31 +95,16 @@ impl Few {
     /// Adds `n` to the counter of `dim` and `key`.
     #[inline]
     fn add_n(&mut self, dim: Dim, key: &str, n: u64) {
-        let is = |e: &(Dim, String, u64)| {
-            e.0 == dim && same_bytes(e.1.as_bytes(), key.as_bytes())
+        // (compared by words: `==` on the strings was a `memcmp` call)
+        let is = |k: &(Dim, String)| {
+            k.0 == dim && same_bytes(k.1.as_bytes(), key.as_bytes())
         };
-        let last = self.last.get_mut(dim as usize);
-        if let Some(last) = last {
-            if let Some(e) = self.counters.get_mut(*last).filter(|e| is(e)) {
-                e.2 += n;
-                return;
-            }
-            match self.counters.iter().position(is) {
-                Some(i) => *last = i,
-                None => {
-                    *last = self.counters.len();
-                    self.counters.push((dim, key.to_owned(), 0));
-                }
-            }
-            if let Some(e) = self.counters.get_mut(*last) {
-                e.2 += n;
-            }
-        }
+        self.add_where(dim as usize, n, is, || (dim, key.to_owned()));
     }
 
     /// Adds the counters to `counts`.
     fn add_to(&self, counts: &mut Counts) {
-        for (dim, key, n) in &self.counters {
+        for ((dim, key), n) in self.counters() {
             counts.add(dim.name(), key, *n);
         }
     }
@@ -262,7 +237,7 @@ impl<W: Write> Emit<W> for StatsReport {
         let Some(fold) = fold.as_any().downcast_ref::<StatsFold>() else {
             return Err(io::Error::other("a fold of another report"));
         };
-        for (scheme, kind, n) in fold.few() {
+        for ((scheme, kind), n) in fold.few() {
             self.cur.few.add_n(Dim::Scheme, scheme, *n);
             self.cur.few.add_n(Dim::Kind, kind.name(), *n);
         }

@@ -6,6 +6,7 @@
 //! limit) is kept per URL as its hashes and its host, and added by the
 //! reporter in input order, as each URL given to it would be.
 
+use super::few::Few;
 use crate::driver::{Fold, Hit};
 use crate::filter::same_bytes;
 use crate::output::hll::hash64;
@@ -27,9 +28,7 @@ pub(super) struct StatsFold {
     /// the other.
     hosts: Vec<u8>,
     /// URLs by scheme (lower-case) and kind; a handful in a batch.
-    few: Vec<(String, Kind, u64)>,
-    /// The entry of `few` the last URL went to.
-    last: usize,
+    few: Few<(String, Kind), 1>,
 }
 
 /// One URL: its [`hash64`], and its host's (`hosts[at..at + len]`; no
@@ -61,8 +60,8 @@ impl StatsFold {
     }
 
     /// The counts by scheme and kind: `(scheme, kind, URLs)`.
-    pub(super) fn few(&self) -> &[(String, Kind, u64)] {
-        &self.few
+    pub(super) fn few(&self) -> &[((String, Kind), u64)] {
+        self.few.counters()
     }
 
     /// The number of URLs folded.
@@ -74,23 +73,10 @@ impl StatsFold {
     #[inline]
     fn count(&mut self, scheme: &str, kind: Kind) {
         // (compared by words: `==` on the strings was a `memcmp` call)
-        let is = |e: &(String, Kind, u64)| {
-            e.1 == kind && same_bytes(e.0.as_bytes(), scheme.as_bytes())
+        let is = |k: &(String, Kind)| {
+            k.1 == kind && same_bytes(k.0.as_bytes(), scheme.as_bytes())
         };
-        if let Some(e) = self.few.get_mut(self.last).filter(|e| is(e)) {
-            e.2 += 1;
-            return;
-        }
-        match self.few.iter().position(is) {
-            Some(i) => self.last = i,
-            None => {
-                self.last = self.few.len();
-                self.few.push((scheme.to_owned(), kind, 0));
-            }
-        }
-        if let Some(e) = self.few.get_mut(self.last) {
-            e.2 += 1;
-        }
+        self.few.add_where(0, 1, is, || (scheme.to_owned(), kind));
     }
 }
 
@@ -117,7 +103,6 @@ impl Fold for StatsFold {
         self.urls.clear();
         self.hosts.clear();
         self.few.clear();
-        self.last = 0;
         self.urls.shrink_to(KEEP / size_of::<Folded>());
         self.hosts.shrink_to(KEEP);
     }
