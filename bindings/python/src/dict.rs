@@ -1,0 +1,215 @@
+//! The values of a `dictionary<int32, string>` column of `scan_arrow`
+//! (src/columns.rs): one `int32` key a row, into a dictionary that holds
+//! each distinct string of the batch once.
+//!
+//! The text columns whose value repeats from row to row (a message's
+//! subject, sender, date and id on each of its URLs, an input's path on
+//! all of its, the few kinds, schemes and parts) are kept this way: a
+//! row costs 4 bytes instead of its string's copy, which roughly halves a
+//! spool's table (and the page faults of writing it).
+//!
+//! A value equal to the row before's takes its key after one comparison
+//! (the common case: the rows of one message). Any other is looked up
+//! in a table of the dictionary's strings by their hash (SipHash with
+//! this process's random keys, `std`'s `RandomState`, so no text can be
+//! made to collide on purpose), and added when new: every string is in
+//! the dictionary once, as pandas' categories must be.
+
+use std::hash::{BuildHasher, RandomState};
+
+/// An empty slot of [`Dict`]'s table.
+const EMPTY: u32 = u32::MAX;
+
+/// A dictionary column's values: the keys, the dictionary's strings
+/// (Arrow's `utf8` buffers: `i32` offsets, data) and the table that
+/// finds a string's key.
+pub struct Dict {
+    /// `int32` keys, little-endian (Arrow's buffer).
+    keys: Vec<u8>,
+    /// The dictionary's `i32` offsets, little-endian, from a first 0.
+    offsets: Vec<u8>,
+    /// The dictionary's string bytes.
+    data: Vec<u8>,
+    /// Strings in the dictionary.
+    len: u32,
+    /// The last key pushed and its string's place in `data`.
+    last: Option<(u32, usize, usize)>,
+    /// Open addressing (linear probing), a power of two long, at most
+    /// half full: each slot the hash of a string and its key (`EMPTY`:
+    /// none).
+    table: Vec<(u64, u32)>,
+    hasher: RandomState,
+}
+
+impl Dict {
+    /// An empty column with room for `rows` keys and `data` string bytes.
+    pub fn new(rows: usize, data: usize) -> Dict {
+        let mut offsets = Vec::with_capacity(64);
+        offsets.extend_from_slice(&0i32.to_le_bytes());
+        Dict {
+            keys: Vec::with_capacity(rows * 4),
+            offsets,
+            data: Vec::with_capacity(data),
+            len: 0,
+            last: None,
+            table: Vec::new(),
+            hasher: RandomState::new(),
+        }
+    }
+
+    /// Adds a row of value `s` (UTF-8).
+    #[inline]
+    pub fn push(&mut self, s: &[u8]) {
+        let key = match self.last {
+            Some((key, start, end))
+                if self.data.get(start..end) == Some(s) =>
+            {
+                key
+            }
+            _ => self.find_or_add(s),
+        };
+        self.keys.extend_from_slice(&key.to_le_bytes());
+    }
+
+    /// A null's row: key 0 (any key in range; its validity bit says null).
+    pub fn null_entry(&mut self) {
+        self.keys.extend_from_slice(&0u32.to_le_bytes());
+    }
+
+    /// The key of `s`, added to the dictionary when new; it becomes the
+    /// last key.
+    #[cold]
+    #[inline(never)]
+    fn find_or_add(&mut self, s: &[u8]) -> u32 {
+        if self.table.len() < (self.len as usize + 1) * 2 {
+            self.grow();
+        }
+        let hash = self.hasher.hash_one(s);
+        let mask = self.table.len() - 1;
+        let mut i = hash as usize & mask;
+        loop {
+            let Some(&(h, key)) = self.table.get(i) else {
+                // Not reached: `i` is masked to the table's length.
+                return 0;
+            };
+            if key == EMPTY {
+                return self.add(s, hash, i);
+            }
+            if h == hash {
+                if let Some(place) = self.place(key) {
+                    if self.data.get(place.0..place.1) == Some(s) {
+                        self.last = Some((key, place.0, place.1));
+                        return key;
+                    }
+                }
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Adds `s` (hash `hash`) as the next key, in the empty slot `slot`.
+    fn add(&mut self, s: &[u8], hash: u64, slot: usize) -> u32 {
+        let key = self.len;
+        let start = self.data.len();
+        self.data.extend_from_slice(s);
+        let end = self.data.len();
+        let at = i32::try_from(end).unwrap_or(i32::MAX);
+        self.offsets.extend_from_slice(&at.to_le_bytes());
+        if let Some(e) = self.table.get_mut(slot) {
+            *e = (hash, key);
+        }
+        self.len += 1;
+        self.last = Some((key, start, end));
+        key
+    }
+
+    /// Where the string of `key` is in `data`.
+    fn place(&self, key: u32) -> Option<(usize, usize)> {
+        let at = key as usize * 4;
+        let read = |i: usize| -> Option<usize> {
+            let b = self.offsets.get(i..i + 4)?;
+            let n = i32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+            usize::try_from(n).ok()
+        };
+        Some((read(at)?, read(at + 4)?))
+    }
+
+    /// Doubles the table (at least 64 slots), every key placed again.
+    fn grow(&mut self) {
+        let size = (self.table.len() * 2).max(64);
+        let old = std::mem::replace(&mut self.table, vec![(0, EMPTY); size]);
+        let mask = size - 1;
+        for (hash, key) in old.into_iter().filter(|&(_, k)| k != EMPTY) {
+            let mut i = hash as usize & mask;
+            while self.table.get(i).is_some_and(|&(_, k)| k != EMPTY) {
+                i = (i + 1) & mask;
+            }
+            if let Some(e) = self.table.get_mut(i) {
+                *e = (hash, key);
+            }
+        }
+    }
+
+    /// String bytes in the dictionary.
+    pub fn data_len(&self) -> usize {
+        self.data.len()
+    }
+
+    /// Frees the buffers (a column with no value).
+    pub fn release(&mut self) {
+        self.keys = Vec::new();
+        self.offsets = Vec::new();
+        self.data = Vec::new();
+        self.table = Vec::new();
+    }
+
+    /// The buffers: the keys, the dictionary's offsets and its data.
+    pub fn buffers(&self) -> [&[u8]; 3] {
+        [&self.keys, &self.offsets, &self.data]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The keys of a column, and its dictionary's strings.
+    fn decode(d: &Dict) -> (Vec<u32>, Vec<Vec<u8>>) {
+        let keys = d
+            .keys
+            .chunks(4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect();
+        let strings = (0..d.len)
+            .map(|k| {
+                let (s, e) = d.place(k).expect("a key's place");
+                d.data[s..e].to_vec()
+            })
+            .collect();
+        (keys, strings)
+    }
+
+    #[test]
+    fn each_string_once_and_each_row_its_key() {
+        let rows: Vec<Vec<u8>> = (0..5000u32)
+            .map(|i| format!("value {}", (i / 3) % 700 + (i % 2)).into_bytes())
+            .chain([b"".to_vec(), b"".to_vec(), b"value 1".to_vec()])
+            .collect();
+        let mut d = Dict::new(0, 0);
+        for r in &rows {
+            d.push(r);
+        }
+        d.null_entry();
+        let (keys, strings) = decode(&d);
+        assert_eq!(keys.len(), rows.len() + 1);
+        for (k, r) in keys.iter().zip(&rows) {
+            assert_eq!(&strings[*k as usize], r);
+        }
+        assert_eq!(keys.last(), Some(&0));
+        let mut unique = strings.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), strings.len());
+        assert_eq!(strings.len(), 702);
+    }
+}
