@@ -129,7 +129,7 @@ macro_rules! push_column {
     ($c:ident, $m:ident, $row:ident, $at:ident, Dict, $get:expr) => {{
         const GET: GetStr = $get;
         if let Some(col) = $c.dicts.get_mut($at[4]) {
-            col.push($row, GET($m), Dict::push);
+            col.push($row, GET($m), |d: &mut Dict, s| d.push(s));
         }
         $at[4] += 1;
     }};
@@ -284,7 +284,7 @@ impl Strings {
     }
 
     /// Adds a string: `s` is UTF-8 ([`GetStr`]).
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, s: &[u8]) {
         self.data.extend_from_slice(s);
         self.end();

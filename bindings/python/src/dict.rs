@@ -9,8 +9,9 @@
 //! spool's table (and the page faults of writing it).
 //!
 //! A value equal to the row before's takes its key after one comparison
-//! (the common case: the rows of one message). Any other is looked up
-//! in a table of the dictionary's strings by their hash (SipHash with
+//! (the common case: the rows of one message), one equal to one of the
+//! few before it after a few more (the schemes and kinds, which
+//! alternate). Any other is looked up in a table of the dictionary's strings by their hash (SipHash with
 //! this process's random keys, `std`'s `RandomState`, so no text can be
 //! made to collide on purpose), and added when new: every string is in
 //! the dictionary once, as pandas' categories must be.
@@ -19,6 +20,18 @@ use std::hash::{BuildHasher, RandomState};
 
 /// An empty slot of [`Dict`]'s table.
 const EMPTY: u32 = u32::MAX;
+
+/// The last distinct keys [`Dict::push`] compares a value with before
+/// it looks it up in the table.
+const RECENT: usize = 4;
+
+/// A key and its string's place in [`Dict`]'s data (`start..end`).
+#[derive(Clone, Copy, Default)]
+struct Known {
+    key: u32,
+    start: usize,
+    end: usize,
+}
 
 /// A dictionary column's values: the keys, the dictionary's strings
 /// (Arrow's `utf8` buffers: `i32` offsets, data) and the table that
@@ -32,8 +45,10 @@ pub struct Dict {
     data: Vec<u8>,
     /// Strings in the dictionary.
     len: u32,
-    /// The last key pushed and its string's place in `data`.
-    last: Option<(u32, usize, usize)>,
+    /// The last distinct keys pushed, the last first; the first
+    /// `filled` are keys (the others not yet).
+    recent: [Known; RECENT],
+    filled: usize,
     /// Open addressing (linear probing), a power of two long, at most
     /// half full: each slot the hash of a string and its key (`EMPTY`:
     /// none).
@@ -51,24 +66,52 @@ impl Dict {
             offsets,
             data: Vec::with_capacity(data),
             len: 0,
-            last: None,
+            recent: [Known::default(); RECENT],
+            filled: 0,
             table: Vec::new(),
             hasher: RandomState::new(),
         }
     }
 
     /// Adds a row of value `s` (UTF-8).
-    #[inline]
+    // Inlined into each column of `Columns::push` (as a call, it cost a
+    // third more than the string's copy it saves).
+    #[inline(always)]
     pub fn push(&mut self, s: &[u8]) {
-        let key = match self.last {
-            Some((key, start, end))
-                if self.data.get(start..end) == Some(s) =>
-            {
-                key
-            }
-            _ => self.find_or_add(s),
+        let key = match self.recent.first() {
+            Some(k) if self.filled > 0 && self.is(k, s) => k.key,
+            _ => self.other(s),
         };
         self.keys.extend_from_slice(&key.to_le_bytes());
+    }
+
+    /// Whether the string of `k` is `s`.
+    #[inline(always)]
+    fn is(&self, k: &Known, s: &[u8]) -> bool {
+        k.end - k.start == s.len()
+            && self.data.get(k.start..k.end).is_some_and(|t| same(t, s))
+    }
+
+    /// The key of `s`, not the last one's: one of the recent keys, else
+    /// from the table ([`Dict::find_or_add`]); it becomes the last.
+    #[inline(never)]
+    fn other(&mut self, s: &[u8]) -> u32 {
+        let hit = (1..self.filled)
+            .find(|&i| self.recent.get(i).is_some_and(|k| self.is(k, s)));
+        let known = match hit.and_then(|i| self.recent.get(i).copied()) {
+            Some(k) => k,
+            None => self.find_or_add(s),
+        };
+        // The known key to the front, the others one place back.
+        let until = hit.unwrap_or(RECENT - 1);
+        self.recent.copy_within(0..until, 1);
+        if let Some(first) = self.recent.first_mut() {
+            *first = known;
+        }
+        if hit.is_none() {
+            self.filled = (self.filled + 1).min(RECENT);
+        }
+        known.key
     }
 
     /// A null's row: key 0 (any key in range; its validity bit says null).
@@ -76,11 +119,10 @@ impl Dict {
         self.keys.extend_from_slice(&0u32.to_le_bytes());
     }
 
-    /// The key of `s`, added to the dictionary when new; it becomes the
-    /// last key.
+    /// The key of `s` and its place, added to the dictionary when new.
     #[cold]
     #[inline(never)]
-    fn find_or_add(&mut self, s: &[u8]) -> u32 {
+    fn find_or_add(&mut self, s: &[u8]) -> Known {
         if self.table.len() < (self.len as usize + 1) * 2 {
             self.grow();
         }
@@ -90,16 +132,15 @@ impl Dict {
         loop {
             let Some(&(h, key)) = self.table.get(i) else {
                 // Not reached: `i` is masked to the table's length.
-                return 0;
+                return Known::default();
             };
             if key == EMPTY {
                 return self.add(s, hash, i);
             }
             if h == hash {
-                if let Some(place) = self.place(key) {
-                    if self.data.get(place.0..place.1) == Some(s) {
-                        self.last = Some((key, place.0, place.1));
-                        return key;
+                if let Some((start, end)) = self.place(key) {
+                    if self.data.get(start..end) == Some(s) {
+                        return Known { key, start, end };
                     }
                 }
             }
@@ -108,7 +149,7 @@ impl Dict {
     }
 
     /// Adds `s` (hash `hash`) as the next key, in the empty slot `slot`.
-    fn add(&mut self, s: &[u8], hash: u64, slot: usize) -> u32 {
+    fn add(&mut self, s: &[u8], hash: u64, slot: usize) -> Known {
         let key = self.len;
         let start = self.data.len();
         self.data.extend_from_slice(s);
@@ -119,8 +160,7 @@ impl Dict {
             *e = (hash, key);
         }
         self.len += 1;
-        self.last = Some((key, start, end));
-        key
+        Known { key, start, end }
     }
 
     /// Where the string of `key` is in `data`.
@@ -169,6 +209,44 @@ impl Dict {
     }
 }
 
+/// Whether `a` and `b`, of one length, are equal: inline, 8 bytes at a
+/// time, the last 8 overlapping the others (most are short; a call to
+/// `memcmp` a row cost as much as the copy of the string it saves).
+#[inline(always)]
+fn same(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n < 4 {
+        return a.iter().zip(b).all(|(x, y)| x == y);
+    }
+    if n < 8 {
+        return half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4);
+    }
+    let mut i = 0;
+    while i + 8 < n {
+        if word(a, i) != word(b, i) {
+            return false;
+        }
+        i += 8;
+    }
+    word(a, n - 8) == word(b, n - 8)
+}
+
+/// The 8 bytes of `x` at `i` as a number (0 past the end: not reached).
+#[inline(always)]
+fn word(x: &[u8], i: usize) -> u64 {
+    x.get(i..i + 8)
+        .and_then(|w| w.try_into().ok())
+        .map_or(0, u64::from_ne_bytes)
+}
+
+/// The 4 bytes of `x` at `i` as a number (0 past the end: not reached).
+#[inline(always)]
+fn half(x: &[u8], i: usize) -> u32 {
+    x.get(i..i + 4)
+        .and_then(|w| w.try_into().ok())
+        .map_or(0, u32::from_ne_bytes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -211,5 +289,34 @@ mod tests {
         unique.dedup();
         assert_eq!(unique.len(), strings.len());
         assert_eq!(strings.len(), 702);
+    }
+
+    #[test]
+    fn same_is_equality_at_every_length_and_place() {
+        for n in 0..40 {
+            let a: Vec<u8> =
+                (0..n as u8).map(|i| i.wrapping_mul(7) ^ 0x5a).collect();
+            assert!(same(&a, &a.clone()), "{n}");
+            for at in 0..n {
+                let mut b = a.clone();
+                b[at] ^= 1;
+                assert!(!same(&a, &b), "{n} {at}");
+            }
+        }
+    }
+
+    #[test]
+    fn alternating_values_then_a_new_empty_one() {
+        let rows: [&[u8]; 6] =
+            [b"http", b"https", b"http", b"https", b"", b"http"];
+        let mut d = Dict::new(0, 0);
+        for r in rows {
+            d.push(r);
+        }
+        let (keys, strings) = decode(&d);
+        let got: Vec<&[u8]> =
+            keys.iter().map(|&k| strings[k as usize].as_slice()).collect();
+        assert_eq!(got, rows);
+        assert_eq!(strings.len(), 3);
     }
 }
