@@ -335,6 +335,8 @@ trait Values {
     }
     /// Frees the buffers (a column with no value: none goes to Python).
     fn release(&mut self);
+    /// The batch is done: frees what only building it needed.
+    fn seal(&mut self) {}
     /// The buffers for Python: `[offsets, data]` (`string`), `[values]`
     /// (`uint64`, `bool`) or `[offsets, item offsets, item data]`
     /// (`list<string>`).
@@ -360,6 +362,9 @@ impl Values for Strings {
 impl Values for Dict {
     fn null_entry(&mut self) {
         Dict::null_entry(self);
+    }
+    fn seal(&mut self) {
+        Dict::seal(self);
     }
     fn release(&mut self) {
         Dict::release(self);
@@ -525,6 +530,7 @@ impl<V: Values> Col<V> {
     /// the bitmap of one with no null.
     fn finish(&mut self, rows: usize) {
         self.pad(rows);
+        self.values.seal();
         if !self.any {
             self.values.release();
         }

@@ -11,10 +11,12 @@
 //! A value equal to the row before's takes its key after one comparison
 //! (the common case: the rows of one message), one equal to one of the
 //! few before it after a few more (the schemes and kinds, which
-//! alternate). Any other is looked up in a table of the dictionary's strings by their hash (SipHash with
-//! this process's random keys, `std`'s `RandomState`, so no text can be
-//! made to collide on purpose), and added when new: every string is in
-//! the dictionary once, as pandas' categories must be.
+//! alternate). Any other is looked up in a table of the dictionary's
+//! strings by their hash (SipHash with this process's random keys,
+//! `std`'s `RandomState`, so no text can be made to collide on purpose),
+//! and added when new: every string is in the dictionary once, as
+//! pandas' categories must be. The table goes when the batch is done
+//! ([`Dict::seal`]).
 
 use std::hash::{BuildHasher, RandomState};
 
@@ -50,9 +52,9 @@ pub struct Dict {
     recent: [Known; RECENT],
     filled: usize,
     /// Open addressing (linear probing), a power of two long, at most
-    /// half full: each slot the hash of a string and its key (`EMPTY`:
-    /// none).
-    table: Vec<(u64, u32)>,
+    /// half full: each slot the top 32 bits of a string's hash (its
+    /// place: [`slot_of`]) and its key (`EMPTY`: none).
+    table: Vec<(u32, u32)>,
     hasher: RandomState,
 }
 
@@ -126,9 +128,9 @@ impl Dict {
         if self.table.len() < (self.len as usize + 1) * 2 {
             self.grow();
         }
-        let hash = self.hasher.hash_one(s);
+        let hash = (self.hasher.hash_one(s) >> 32) as u32;
         let mask = self.table.len() - 1;
-        let mut i = hash as usize & mask;
+        let mut i = slot_of(hash, mask);
         loop {
             let Some(&(h, key)) = self.table.get(i) else {
                 // Not reached: `i` is masked to the table's length.
@@ -149,7 +151,7 @@ impl Dict {
     }
 
     /// Adds `s` (hash `hash`) as the next key, in the empty slot `slot`.
-    fn add(&mut self, s: &[u8], hash: u64, slot: usize) -> Known {
+    fn add(&mut self, s: &[u8], hash: u32, slot: usize) -> Known {
         let key = self.len;
         let start = self.data.len();
         self.data.extend_from_slice(s);
@@ -180,7 +182,7 @@ impl Dict {
         let old = std::mem::replace(&mut self.table, vec![(0, EMPTY); size]);
         let mask = size - 1;
         for (hash, key) in old.into_iter().filter(|&(_, k)| k != EMPTY) {
-            let mut i = hash as usize & mask;
+            let mut i = slot_of(hash, mask);
             while self.table.get(i).is_some_and(|&(_, k)| k != EMPTY) {
                 i = (i + 1) & mask;
             }
@@ -188,6 +190,11 @@ impl Dict {
                 *e = (hash, key);
             }
         }
+    }
+
+    /// The batch is done: frees the table (only building needs it).
+    pub fn seal(&mut self) {
+        self.table = Vec::new();
     }
 
     /// String bytes in the dictionary.
@@ -207,6 +214,13 @@ impl Dict {
     pub fn buffers(&self) -> [&[u8]; 3] {
         [&self.keys, &self.offsets, &self.data]
     }
+}
+
+/// The first slot of a string whose hash is `hash` in a table of
+/// `mask + 1` slots.
+#[inline]
+fn slot_of(hash: u32, mask: usize) -> usize {
+    hash as usize & mask
 }
 
 /// Whether `a` and `b`, of one length, are equal: inline, 8 bytes at a
