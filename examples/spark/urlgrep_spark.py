@@ -467,11 +467,16 @@ def record_batch(batch, schema, uri=None):
     (``RECORD_SCHEMA``), column by column: no Python object per row. A
     ``*_truncated`` flag that is false is null, as an absent member of
     ``--json`` reads. ``uri``: the file's URI of binary read mode (the
-    record labelled as piped input)."""
+    record labelled as piped input). Each array is cast to its field's
+    declared type (``fit``): ``scan_arrow``'s repeated text columns are
+    ``dictionary<int32, string>``, the schema's are ``string``."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
     n = batch.num_rows
+
+    def fit(array, type):
+        return array if array.type == type else array.cast(type)
 
     def col(name, type=None):
         c = batch.column(name)
@@ -495,7 +500,7 @@ def record_batch(batch, schema, uri=None):
 
     def struct(type, arrays, absent):
         return pa.StructArray.from_arrays(
-            [arrays.get(f.name, pa.nulls(n, f.type)) for f in type],
+            [fit(arrays.get(f.name, pa.nulls(n, f.type)), f.type) for f in type],
             fields=list(type), mask=pc.is_null(absent))
 
     mail_t = schema.field("mail").type
@@ -528,7 +533,8 @@ def record_batch(batch, schema, uri=None):
         "mail": mail, "html": html,
     }
     return pa.RecordBatch.from_arrays(
-        [arrays.get(f.name, pa.nulls(n, f.type)) for f in schema], schema=schema)
+        [fit(arrays.get(f.name, pa.nulls(n, f.type)), f.type) for f in schema],
+        schema=schema)
 
 
 def temp_files(pairs):

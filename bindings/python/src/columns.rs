@@ -15,6 +15,7 @@
 //! getter is called directly (inlined), with no dispatch on the type
 //! and no call through a pointer per value.
 
+use crate::dict::Dict;
 use pyo3::prelude::*;
 use urlgrep::output::json::PartRecord;
 use urlgrep::output::{MailRef, MatchFlags, MatchRef, MetaRef};
@@ -35,6 +36,9 @@ pub type GetList = fn(&MatchRef<'_>) -> Option<MatchFlags>;
 pub enum Get {
     /// `string` (UTF-8, `i32` offsets), the value a [`GetStr`].
     Str,
+    /// `dictionary<int32, string>` ([`Dict`]), the value a [`GetStr`]:
+    /// the text columns whose values repeat from row to row.
+    Dict,
     /// `uint64`, a [`GetU64`].
     U64,
     /// `bool`, a [`GetBool`].
@@ -48,6 +52,7 @@ impl Get {
     pub fn type_name(self) -> &'static str {
         match self {
             Get::Str => "string",
+            Get::Dict => "dictionary<int32, string>",
             Get::U64 => "uint64",
             Get::Bool => "bool",
             Get::ListStr => "list<string>",
@@ -102,7 +107,7 @@ macro_rules! columns {
             #[allow(unused_assignments)] // the last column's `at`
             pub fn push(&mut self, m: &MatchRef<'_>) {
                 // Each type's next column (constants once unrolled).
-                let mut at = [0usize; 4];
+                let mut at = [0usize; 5];
                 let row = self.rows;
                 $(push_column!(self, m, row, at, $ty, $get);)*
                 self.rows += 1;
@@ -120,6 +125,13 @@ macro_rules! push_column {
             col.push($row, GET($m), Strings::push);
         }
         $at[0] += 1;
+    }};
+    ($c:ident, $m:ident, $row:ident, $at:ident, Dict, $get:expr) => {{
+        const GET: GetStr = $get;
+        if let Some(col) = $c.dicts.get_mut($at[4]) {
+            col.push($row, GET($m), |d: &mut Dict, s| d.push(s));
+        }
+        $at[4] += 1;
     }};
     ($c:ident, $m:ident, $row:ident, $at:ident, U64, $get:expr) => {{
         const GET: GetU64 = $get;
@@ -152,60 +164,60 @@ macro_rules! push_column {
 }
 
 columns! {
-    "path" => Str(|m| text(m.path.as_deref())),
+    "path" => Dict(|m| text(m.path.as_deref())),
     "path_escaped" => Bool(|m| Some(m.path_escaped)),
     "offset" => U64(|m| Some(m.offset)),
     "line" => U64(|m| Some(m.line)),
     "column" => U64(|m| Some(m.column)),
-    "kind" => Str(|m| Some(m.kind.as_bytes())),
+    "kind" => Dict(|m| Some(m.kind.as_bytes())),
     "url" => Str(|m| Some(m.url.as_bytes())),
-    "scheme" => Str(|m| Some(m.scheme.as_bytes())),
+    "scheme" => Dict(|m| Some(m.scheme.as_bytes())),
     "host" => Str(|m| text(m.host.as_deref())),
     "flags" => ListStr(|m| Some(m.flags)),
     "defanged" => Str(|m| text(m.defanged.as_deref())),
     "reference" => Str(|m| text(m.reference.as_deref())),
     "message" => U64(|m| mail(m).map(|x| x.message)),
     "message_offset" => U64(|m| mail(m).map(|x| x.message_offset)),
-    "message_id" => Str(|m| text(mail(m).and_then(|x| x.message_id.as_deref()))),
+    "message_id" => Dict(|m| text(mail(m).and_then(|x| x.message_id.as_deref()))),
     "message_id_truncated" => Bool(|m| mail(m).map(|x| x.message_id_truncated)),
     "part" => U64(|m| mail(m).map(|x| x.part)),
-    "location" => Str(|m| mail(m).map(|x| x.location.as_bytes())),
-    "encoding" => Str(|m| mail(m).map(|x| x.encoding.as_bytes())),
+    "location" => Dict(|m| mail(m).map(|x| x.location.as_bytes())),
+    "encoding" => Dict(|m| mail(m).map(|x| x.encoding.as_bytes())),
     "decoded" => Bool(|m| mail(m).map(|x| x.decoded)),
-    "from_address" => Str(|m| {
+    "from_address" => Dict(|m| {
             text(meta(m).and_then(|x| x.from.as_ref()?.address.as_deref()))
         }),
-    "from_name" => Str(|m| {
+    "from_name" => Dict(|m| {
             text(meta(m).and_then(|x| x.from.as_ref()?.name.as_deref()))
         }),
     "from_truncated" => Bool(|m| meta(m).and_then(|x| Some(x.from.as_ref()?.truncated))),
-    "subject" => Str(|m| text(meta(m).and_then(|x| x.subject))),
+    "subject" => Dict(|m| text(meta(m).and_then(|x| x.subject))),
     "subject_truncated" => Bool(|m| {
             mail(m)
                 .map(|x| x.meta.as_ref().is_some_and(|t| t.subject_truncated))
         }),
-    "date" => Str(|m| text(meta(m).and_then(|x| x.date))),
+    "date" => Dict(|m| text(meta(m).and_then(|x| x.date))),
     "date_truncated" => Bool(|m| {
             mail(m).map(|x| x.meta.as_ref().is_some_and(|t| t.date_truncated))
         }),
-    "date_utc" => Str(|m| {
+    "date_utc" => Dict(|m| {
             meta(m).and_then(|x| Some(x.date_utc.as_ref()?.as_bytes()))
         }),
-    "html_in" => Str(|m| m.html.as_ref().map(|h| h.place.as_bytes())),
-    "html_element" => Str(|m| text(m.html.as_ref().and_then(|h| h.element.as_deref()))),
-    "html_attribute" => Str(|m| {
+    "html_in" => Dict(|m| m.html.as_ref().map(|h| h.place.as_bytes())),
+    "html_element" => Dict(|m| text(m.html.as_ref().and_then(|h| h.element.as_deref()))),
+    "html_attribute" => Dict(|m| {
             text(m.html.as_ref().and_then(|h| h.attribute.as_deref()))
         }),
     "link_text" => Str(|m| text(m.html.as_ref().and_then(|h| h.link_text.as_deref()))),
     "record_index" => U64(|m| web_u64(m, "index")),
     "record_offset" => U64(|m| web_u64(m, "offset")),
     "record_gz_offset" => U64(|m| web_u64(m, "gz_offset")),
-    "record_format" => Str(|m| web_str(m, "format")),
-    "record_type" => Str(|m| web_str(m, "type")),
-    "record_target_uri" => Str(|m| web_str(m, "target_uri")),
-    "record_date" => Str(|m| web_str(m, "date")),
-    "record_id" => Str(|m| web_str(m, "id")),
-    "record_content_type" => Str(|m| web_str(m, "content_type")),
+    "record_format" => Dict(|m| web_str(m, "format")),
+    "record_type" => Dict(|m| web_str(m, "type")),
+    "record_target_uri" => Dict(|m| web_str(m, "target_uri")),
+    "record_date" => Dict(|m| web_str(m, "date")),
+    "record_id" => Dict(|m| web_str(m, "id")),
+    "record_content_type" => Dict(|m| web_str(m, "content_type")),
 }
 
 /// String bytes in one column past which a batch ends early: its `i32`
@@ -272,7 +284,7 @@ impl Strings {
     }
 
     /// Adds a string: `s` is UTF-8 ([`GetStr`]).
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, s: &[u8]) {
         self.data.extend_from_slice(s);
         self.end();
@@ -323,6 +335,8 @@ trait Values {
     }
     /// Frees the buffers (a column with no value: none goes to Python).
     fn release(&mut self);
+    /// The batch is done: frees what only building it needed.
+    fn seal(&mut self) {}
     /// The buffers for Python: `[offsets, data]` (`string`), `[values]`
     /// (`uint64`, `bool`) or `[offsets, item offsets, item data]`
     /// (`list<string>`).
@@ -342,6 +356,24 @@ impl Values for Strings {
     }
     fn buffers(&self) -> Vec<Buf> {
         vec![buf(&self.offsets), buf(&self.data)]
+    }
+}
+
+impl Values for Dict {
+    fn null_entry(&mut self) {
+        Dict::null_entry(self);
+    }
+    fn seal(&mut self) {
+        Dict::seal(self);
+    }
+    fn release(&mut self) {
+        Dict::release(self);
+    }
+    fn data_len(&self) -> usize {
+        Dict::data_len(self)
+    }
+    fn buffers(&self) -> Vec<Buf> {
+        self.buffers().into_iter().map(buf).collect()
     }
 }
 
@@ -498,6 +530,7 @@ impl<V: Values> Col<V> {
     /// the bitmap of one with no null.
     fn finish(&mut self, rows: usize) {
         self.pad(rows);
+        self.values.seal();
         if !self.any {
             self.values.release();
         }
@@ -533,6 +566,7 @@ pub type Column = (usize, usize, Option<Buf>, Option<Vec<Buf>>);
 #[derive(Clone, Copy)]
 enum At {
     Str(usize),
+    Dict(usize),
     U64(usize),
     Bool(usize),
     ListStr(usize),
@@ -552,6 +586,7 @@ const fn count(t: Get) -> usize {
 
 /// The columns of each type.
 const STRS: usize = count(Get::Str);
+const DICTS: usize = count(Get::Dict);
 const U64S: usize = count(Get::U64);
 const BOOLS: usize = count(Get::Bool);
 const LISTS: usize = count(Get::ListStr);
@@ -561,6 +596,7 @@ const LISTS: usize = count(Get::ListStr);
 /// checks no index), with where each value is.
 pub struct Columns {
     strs: [Col<Strings>; STRS],
+    dicts: [Col<Dict>; DICTS],
     u64s: [Col<Numbers>; U64S],
     bools: [Col<Bits>; BOOLS],
     lists: [Col<Lists>; LISTS],
@@ -572,6 +608,7 @@ pub struct Columns {
 /// [`Columns`]' columns as [`Columns::new`] makes them, in vectors.
 struct Built {
     strs: Vec<Col<Strings>>,
+    dicts: Vec<Col<Dict>>,
     u64s: Vec<Col<Numbers>>,
     bools: Vec<Col<Bits>>,
     lists: Vec<Col<Lists>>,
@@ -591,6 +628,7 @@ impl Columns {
     pub fn new(rows: usize, per_row: &[usize]) -> Columns {
         let mut c = Built {
             strs: Vec::new(),
+            dicts: Vec::new(),
             u64s: Vec::new(),
             bools: Vec::new(),
             lists: Vec::new(),
@@ -605,6 +643,10 @@ impl Columns {
                 Get::Str => {
                     c.strs.push(Col::new(rows, Strings::new(rows, data)));
                     At::Str(c.strs.len() - 1)
+                }
+                Get::Dict => {
+                    c.dicts.push(Col::new(rows, Dict::new(rows, data)));
+                    At::Dict(c.dicts.len() - 1)
                 }
                 Get::U64 => {
                     let values = Numbers(Vec::with_capacity(rows * 8));
@@ -625,12 +667,16 @@ impl Columns {
         // As many of each type as the arrays hold (the same list counted);
         // a column the vector lacked would only be an empty one.
         let mut strs = c.strs.into_iter();
+        let mut dicts = c.dicts.into_iter();
         let mut u64s = c.u64s.into_iter();
         let mut bools = c.bools.into_iter();
         let mut lists = c.lists.into_iter();
         Columns {
             strs: std::array::from_fn(|_| {
                 strs.next().unwrap_or_else(|| Col::new(0, Strings::new(0, 0)))
+            }),
+            dicts: std::array::from_fn(|_| {
+                dicts.next().unwrap_or_else(|| Col::new(0, Dict::new(0, 0)))
             }),
             u64s: std::array::from_fn(|_| {
                 u64s.next().unwrap_or_else(|| Col::new(0, Numbers(Vec::new())))
@@ -654,6 +700,7 @@ impl Columns {
             .iter()
             .map(|&at| match at {
                 At::Str(i) => self.strs[i].values.data_len(),
+                At::Dict(i) => self.dicts[i].values.data_len(),
                 At::ListStr(i) => self.lists[i].values.data_len(),
                 At::U64(_) | At::Bool(_) => 0,
             })
@@ -673,6 +720,7 @@ impl Columns {
     pub fn full(&self) -> bool {
         self.rows.is_multiple_of(FULL_EVERY)
             && (self.strs.iter().any(|c| c.values.data_len() >= DATA_CAP)
+                || self.dicts.iter().any(|c| c.values.data_len() >= DATA_CAP)
                 || self.lists.iter().any(|c| c.values.data_len() >= DATA_CAP))
     }
 
@@ -682,6 +730,7 @@ impl Columns {
             .iter()
             .map(|&at| match at {
                 At::Str(i) => self.strs[i].describe(),
+                At::Dict(i) => self.dicts[i].describe(),
                 At::U64(i) => self.u64s[i].describe(),
                 At::Bool(i) => self.bools[i].describe(),
                 At::ListStr(i) => self.lists[i].describe(),
@@ -707,6 +756,7 @@ impl Batch {
     pub fn new(mut columns: Columns) -> Batch {
         let rows = columns.rows;
         columns.strs.iter_mut().for_each(|c| c.finish(rows));
+        columns.dicts.iter_mut().for_each(|c| c.finish(rows));
         columns.u64s.iter_mut().for_each(|c| c.finish(rows));
         columns.bools.iter_mut().for_each(|c| c.finish(rows));
         columns.lists.iter_mut().for_each(|c| c.finish(rows));

@@ -11,6 +11,7 @@
 #![deny(unsafe_code)]
 
 mod columns;
+mod dict;
 mod found;
 mod options;
 mod record;

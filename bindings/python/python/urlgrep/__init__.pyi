@@ -131,7 +131,16 @@ def stats(
     on_error: Literal["raise", "collect"] = "raise",
 ) -> Any:
     """A dict (`--stats --json`), or bytes with `partial=True` (`--stats-tsv`)."""
-def scan_arrow(paths: _Paths, *, batch_size: int = 8192, **kwargs: Any) -> pyarrow.RecordBatchReader: ...
-def arrow_schema() -> pyarrow.Schema: ...
+def scan_arrow(paths: _Paths, *, batch_size: int = 8192, **kwargs: Any) -> pyarrow.RecordBatchReader:
+    """`scan` as Arrow batches, one row per URL (`ARROW_SCHEMA`). The text
+    columns whose values repeat from row to row (`path`, `kind`, `scheme`,
+    the mail, `html_*` and `record_*` text) are `dictionary<int32, string>`,
+    a dictionary per batch; `url`, `host`, `defanged`, `reference` and
+    `link_text` are `string`."""
+def arrow_schema() -> pyarrow.Schema:
+    """The schema of `scan_arrow`."""
 
+#: The schema of `scan_arrow`: uint64 numbers, bool flags, `flags` a
+#: list of strings, `url`, `host`, `defanged`, `reference`, `link_text`
+#: strings, every other text column `dictionary<int32, string>`.
 ARROW_SCHEMA: pyarrow.Schema
