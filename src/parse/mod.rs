@@ -48,6 +48,8 @@ pub(crate) use cache::{
     empty_authority, scheme_alone, validate as validate_cached,
 };
 pub(crate) use chars::lanes_within;
+#[cfg(test)]
+pub(crate) use host::hostname_prefix;
 pub(crate) use host::idn_to_ascii;
 pub use registry::REGISTERED;
 pub(crate) use scheme::{

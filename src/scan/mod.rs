@@ -31,6 +31,7 @@ mod defanged;
 mod delimited;
 mod lean;
 mod names;
+mod one_pass;
 mod run;
 mod tld;
 mod triggers;
@@ -439,6 +440,9 @@ impl Config {
         c: usize,
         floor: usize,
     ) -> Result<Option<(Raw, usize)>, Incomplete> {
+        if let Some(found) = one_pass::at_colon(self, hay, c, floor) {
+            return Ok(found);
+        }
         let bytes = hay.bytes;
         if self.finds.contains(Finds::DEFANGED) {
             if let Some(found) = defanged::read(self, hay, c, floor)? {
@@ -695,6 +699,16 @@ impl Config {
                 lean::empty_authority(self, hay, s, c, scheme)?
             {
                 return Ok(Some(found));
+            }
+            // The common `http://host/path` in one pass (issue 33.3).
+            if let Some(k @ (parse::Scheme::Http | parse::Scheme::Https)) =
+                scheme
+            {
+                if !self.strict && pair.is_none() {
+                    if let Some(found) = one_pass::read(self, hay, s, c, k) {
+                        return Ok(Some(found));
+                    }
+                }
             }
         } else if !parse::is_bare_opaque(&hay.bytes[s..c]) {
             let slashes = (hay.get(c + 1)?, hay.get(c + 2)?);
