@@ -6,7 +6,8 @@
 //! to the verdict cache, which hashes and compares it, or parses it again
 //! ([`parse::verdict`]): three passes over the same bytes. Here the run
 //! is walked once, and what the walk proved is the verdict: the host by
-//! the validator's own scan ([`parse::hostname_prefix`]), the rest by a
+//! a walk of its own, held equal to the validator's authority scan
+//! (`parse::hostname_prefix`) by a test, the rest by a
 //! table of the bytes that both readings pass over with nothing to
 //! decide. Anything else (a port, userinfo, brackets, an `&` that may
 //! start a delimiter's reference, a `%` without two hex digits, a second
@@ -22,7 +23,7 @@
 //!   letter, a digit or `/`, which nothing gives back (no trim, no
 //!   trailing `-`);
 //! - the verdict: at the default level an `http(s)://` URL is read by
-//!   `http_one_pass` (RFC 9110 §4.2.1): [`parse::hostname_prefix`] on
+//!   `http_one_pass` (RFC 9110 §4.2.1): `parse::hostname_prefix` on
 //!   the authority, then the path, query and fragment by RFC 3986's
 //!   tables (`PATH_LAX`, `QUERY_LAX`): every byte walked here is in
 //!   them, a `%` has its two hex digits (§2.1), one `#` opens the
