@@ -58,11 +58,9 @@ pub(super) fn empty_authority(
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::{same_reading as same, Reading};
     use super::super::{Step, Triggers};
     use super::*;
-
-    /// A bare reading's answer.
-    type Reading = Result<Option<(Raw, usize)>, Incomplete>;
 
     /// The lean reading and the full one ([`Config::bare_read`]) of
     /// `hay` at the colon `c`, scheme from `s`.
@@ -76,22 +74,6 @@ mod tests {
         let lean = empty_authority(cfg, hay, s, c, scheme);
         let full = cfg.bare_read(hay, s, c, scheme.is_some(), None);
         (lean, full)
-    }
-
-    /// Field by field: `Raw` has no `PartialEq` (its verdict's does).
-    fn same(a: &Reading, b: &Reading) -> bool {
-        match (a, b) {
-            (Ok(Some((x, rx))), Ok(Some((y, ry)))) => {
-                x.span == y.span
-                    && x.text == y.text
-                    && x.kind == y.kind
-                    && x.flags == y.flags
-                    && x.verdict == y.verdict
-                    && rx == ry
-            }
-            (Err(Incomplete), Err(Incomplete)) => true,
-            _ => false,
-        }
     }
 
     /// Every byte after `scheme://`, the end of input and the end of a

@@ -333,27 +333,10 @@ fn skip(bytes: &[u8], mut i: usize, end: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::{same_reading as same, Reading};
     use super::super::{Step, Triggers};
     use super::*;
     use proptest::prelude::*;
-
-    /// A bare reading's answer.
-    type Reading = Result<Option<(Raw, usize)>, super::super::Incomplete>;
-
-    /// Field by field: `Raw` has no `PartialEq` (its verdict's does).
-    fn same(a: &Reading, b: &Reading) -> bool {
-        match (a, b) {
-            (Ok(Some((x, rx))), Ok(Some((y, ry)))) => {
-                x.span == y.span
-                    && x.text == y.text
-                    && x.kind == y.kind
-                    && x.flags == y.flags
-                    && x.verdict == y.verdict
-                    && rx == ry
-            }
-            _ => false,
-        }
-    }
 
     /// Pieces of URL-ish text: every byte class the walk or the full
     /// reading decides on, near misses of the common shape.

@@ -2,6 +2,27 @@
 
 use super::*;
 
+/// A bare reading's answer (`Config::bare_read` and the shortcuts held
+/// equal to it: `lean`, `one_pass`).
+pub(super) type Reading = Result<Option<(Raw, usize)>, Incomplete>;
+
+/// Two readings the same, field by field: `Raw` has no `PartialEq` (its
+/// verdict's does).
+pub(super) fn same_reading(a: &Reading, b: &Reading) -> bool {
+    match (a, b) {
+        (Ok(Some((x, rx))), Ok(Some((y, ry)))) => {
+            x.span == y.span
+                && x.text == y.text
+                && x.kind == y.kind
+                && x.flags == y.flags
+                && x.verdict == y.verdict
+                && rx == ry
+        }
+        (Err(Incomplete), Err(Incomplete)) => true,
+        _ => false,
+    }
+}
+
 /// Runs the scanner over `text` and marks each accepted URL `|…|` in
 /// the spirit of linkify's tests, joined text after `=`.
 fn marked(text: &str) -> String {
