@@ -64,23 +64,19 @@ import tempfile
 import threading
 from operator import add
 
-# A match or reject record of `urlgrep --json` (JSON Lines), as a Spark
-# DDL string.  `type` is `match`, or `reject` for a candidate the validator
-# refused (only with `--rejects`; then `reason` and `message` say why and
-# `host` and `flags` are null).  Records of other types in the envelope
-# (begin, end, error, summary) are dropped by the filter on `type`; fields
-# urlgrep adds later are ignored, so the schema only names what is kept.
-# `path` is the file urlgrep opened (manifest mode), or `-` when it read
-# standard input (binary mode), where `source` holds the file's URI.
+# A match or reject record of `urlgrep --json` as a Spark DDL string.
+# `type` is `match`, or `reject` (with `--rejects`: `reason` and `message`
+# say why, `host` and `flags` are null); the envelope's other records are
+# dropped by the filter on `type`, fields urlgrep adds later are ignored.
+# `path` is the file urlgrep opened (manifest mode), or `-` for standard
+# input (binary mode), where `source` holds the file's URI.
 RECORD_SCHEMA = (
     "type STRING, path STRING, source STRING, offset BIGINT, line BIGINT, "
     "column BIGINT, kind STRING, url STRING, scheme STRING, host STRING, "
     "flags ARRAY<STRING>, reason STRING, message STRING, "
-    # An input searched as mail: where the URL was in which message, and
-    # the message's sender, subject and date (`--json` asks for them);
-    # `headers` with `--header NAME`.
-    # A string of the message cut at 200 characters (a --header name at 8
-    # values) has its `*_truncated` flag set; absent flags read as null.
+    # A mail input: the URL's message, its sender, subject and date;
+    # `headers` with `--header NAME`. A string cut at 200 characters (a
+    # --header name at 8 values) has its `*_truncated` flag set.
     "mail STRUCT<message: BIGINT, message_offset: BIGINT, "
     "message_id: STRING, message_id_truncated: BOOLEAN, part: BIGINT, "
     "location: STRING, encoding: STRING, decoded: BOOLEAN, "
@@ -468,19 +464,21 @@ def record_batch(batch, schema, uri=None):
     ``*_truncated`` flag that is false is null, as an absent member of
     ``--json`` reads. ``uri``: the file's URI of binary read mode (the
     record labelled as piped input). Each array is cast to its field's
-    declared type (``fit``): ``scan_arrow``'s repeated text columns are
-    ``dictionary<int32, string>``, the schema's are ``string``."""
+    type (``fit``): ``scan_arrow``'s dictionary columns become strings."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
     n = batch.num_rows
 
     def fit(array, type):
-        return array if array.type == type else array.cast(type)
+        return array if type is None or array.type == type else array.cast(type)
 
     def col(name, type=None):
-        c = batch.column(name)
-        return c if type is None or c.type == type else c.cast(type)
+        return fit(batch.column(name), type)
+
+    def filled(fields, arrays):
+        return [fit(arrays.get(f.name, pa.nulls(n, f.type)), f.type)
+                for f in fields]
 
     # No pa.scalar nor pa.array of Python values here: pyarrow imports
     # pandas for those (0.4 s and more in each Python worker).
@@ -500,8 +498,7 @@ def record_batch(batch, schema, uri=None):
 
     def struct(type, arrays, absent):
         return pa.StructArray.from_arrays(
-            [fit(arrays.get(f.name, pa.nulls(n, f.type)), f.type) for f in type],
-            fields=list(type), mask=pc.is_null(absent))
+            filled(type, arrays), fields=list(type), mask=pc.is_null(absent))
 
     mail_t = schema.field("mail").type
     sender = struct(mail_t.field("from").type, {
@@ -532,9 +529,7 @@ def record_batch(batch, schema, uri=None):
         "flags": col("flags", schema.field("flags").type),
         "mail": mail, "html": html,
     }
-    return pa.RecordBatch.from_arrays(
-        [fit(arrays.get(f.name, pa.nulls(n, f.type)), f.type) for f in schema],
-        schema=schema)
+    return pa.RecordBatch.from_arrays(filled(schema, arrays), schema=schema)
 
 
 def temp_files(pairs):
