@@ -591,6 +591,17 @@ const U64S: usize = count(Get::U64);
 const BOOLS: usize = count(Get::Bool);
 const LISTS: usize = count(Get::ListStr);
 
+/// What a column of a batch took ([`Columns::room`]): the room the
+/// next batch gives it ([`Columns::new`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Room {
+    /// It had no value (all null): no room.
+    Null,
+    /// It had values, this many string bytes a row (0 for numbers and
+    /// flags): room for as many rows, and a quarter more bytes.
+    Values(usize),
+}
+
 /// A batch of rows being built: the columns of [`COLUMNS`], each type's
 /// in an array of its own (of a constant length: `Columns::push` then
 /// checks no index), with where each value is.
@@ -622,10 +633,14 @@ impl std::fmt::Debug for Columns {
 }
 
 impl Columns {
-    /// No rows yet, room for `rows` (and per column a quarter more
-    /// string bytes than `per_row` a row, the previous batch's
-    /// [`Columns::per_row`], up to [`ROOM_CAP`]).
-    pub fn new(rows: usize, per_row: &[usize]) -> Columns {
+    /// No rows yet, room for `rows` in each column that had a value in
+    /// the previous batch (`room`, its [`Columns::room`]; every column
+    /// when there was none), with a quarter more string bytes than it
+    /// took a row there, up to [`ROOM_CAP`]. A column all null there
+    /// (on a spool: the `html_*` and `record_*` columns, 15 of them)
+    /// gets no room: most stay all null, their buffers never used, and
+    /// one that is not grows as it fills.
+    pub fn new(rows: usize, room: &[Room]) -> Columns {
         let mut c = Built {
             strs: Vec::new(),
             dicts: Vec::new(),
@@ -635,10 +650,14 @@ impl Columns {
             order: Vec::with_capacity(COLUMNS.len()),
         };
         for (i, &(_, get)) in COLUMNS.iter().enumerate() {
-            let data = per_row
-                .get(i)
-                .map_or(0, |&n| n.saturating_mul(rows).saturating_mul(5) / 4)
-                .min(ROOM_CAP);
+            let (rows, data) = match room.get(i) {
+                Some(Room::Null) => (0, 0),
+                Some(&Room::Values(n)) => {
+                    (rows, n.saturating_mul(rows).saturating_mul(5) / 4)
+                }
+                None => (rows, 0),
+            };
+            let data = data.min(ROOM_CAP);
             let at = match get {
                 Get::Str => {
                     c.strs.push(Col::new(rows, Strings::new(rows, data)));
@@ -692,19 +711,31 @@ impl Columns {
         }
     }
 
-    /// The string bytes a row of each column (rounded up), the next
-    /// batch's room.
-    pub fn per_row(&self) -> Vec<usize> {
+    /// What each column took (the next batch's room): the string bytes
+    /// a row (rounded up), or [`Room::Null`] when it had no value.
+    pub fn room(&self) -> Vec<Room> {
         let rows = self.rows.max(1);
         self.order
             .iter()
-            .map(|&at| match at {
-                At::Str(i) => self.strs[i].values.data_len(),
-                At::Dict(i) => self.dicts[i].values.data_len(),
-                At::ListStr(i) => self.lists[i].values.data_len(),
-                At::U64(_) | At::Bool(_) => 0,
+            .map(|&at| {
+                let (any, data) = match at {
+                    At::Str(i) => {
+                        (self.strs[i].any, self.strs[i].values.data_len())
+                    }
+                    At::Dict(i) => {
+                        (self.dicts[i].any, self.dicts[i].values.data_len())
+                    }
+                    At::ListStr(i) => {
+                        (self.lists[i].any, self.lists[i].values.data_len())
+                    }
+                    At::U64(i) => (self.u64s[i].any, 0),
+                    At::Bool(i) => (self.bools[i].any, 0),
+                };
+                match any {
+                    true => Room::Values(data.div_ceil(rows)),
+                    false => Room::Null,
+                }
             })
-            .map(|n| n.div_ceil(rows))
             .collect()
     }
 
@@ -751,8 +782,17 @@ impl Columns {
 #[pyclass(frozen, module = "urlgrep", name = "_Batch")]
 pub struct Batch(Columns);
 
+impl std::fmt::Debug for Batch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Batch").field(&self.0).finish()
+    }
+}
+
 impl Batch {
     /// The batch of `columns` (the buffers Python is not given freed).
+    /// Made on the scan's side, by the thread that built the columns
+    /// (src/run.rs): what it frees goes back to that thread's allocator
+    /// while it runs, not from Python's thread, which would wait on it.
     pub fn new(mut columns: Columns) -> Batch {
         let rows = columns.rows;
         columns.strs.iter_mut().for_each(|c| c.finish(rows));
@@ -761,6 +801,11 @@ impl Batch {
         columns.bools.iter_mut().for_each(|c| c.finish(rows));
         columns.lists.iter_mut().for_each(|c| c.finish(rows));
         Batch(columns)
+    }
+
+    /// Rows in the batch.
+    pub fn rows(&self) -> usize {
+        self.0.rows
     }
 }
 

@@ -28,7 +28,7 @@ use urlgrep::output::{
 };
 use urlgrep::{Driver, Hit, InputDone, Report, Wants};
 
-use crate::columns::Columns;
+use crate::columns::{Batch, Columns, Room};
 
 /// Records in a batch before it is sent.
 const BATCH: usize = 512;
@@ -64,10 +64,10 @@ pub struct Item {
     /// The error, for an error record.
     pub error: Option<ErrorInfo>,
     /// Columns mode: the rows of the match records before this item's
-    /// error (if any), in Arrow columns (boxed: `Columns` holds its
-    /// columns inline, some 3 KiB, and record mode makes an item per
-    /// record).
-    pub columns: Option<Box<Columns>>,
+    /// error (if any), a finished batch of Arrow columns (boxed: it
+    /// holds its columns inline, some 3 KiB, and record mode makes an
+    /// item per record).
+    pub columns: Option<Box<Batch>>,
 }
 
 // An item of record mode stays small: with the columns inline, each of
@@ -117,9 +117,9 @@ struct State {
     rows: usize,
     /// Columns mode: when the first row of `columns` came.
     first: Option<Instant>,
-    /// Columns mode: the string bytes a row per column of the last
-    /// batch sent (the next one's room).
-    per_row: Vec<usize>,
+    /// Columns mode: what each column of the last batch sent took (the
+    /// next one's room).
+    room: Vec<Room>,
 }
 
 impl State {
@@ -183,7 +183,7 @@ fn visitor(state: Arc<Mutex<State>>, due: Arc<AtomicBool>) -> RecordVisitor {
         let st = &mut *guard;
         let cols = st.columns.get_or_insert_with(|| {
             st.first = Some(Instant::now());
-            Columns::new(st.rows.min(1 << 16), &st.per_row)
+            Columns::new(st.rows.min(1 << 16), &st.room)
         });
         cols.push(m);
         if cols.rows() >= st.rows || cols.full() {
@@ -277,11 +277,14 @@ impl Relay {
             let mut batch = Vec::with_capacity(st.batch.len() + 1);
             if let Some(c) = columns {
                 st.first = None;
-                st.per_row = c.per_row();
+                st.room = c.room();
+                // Finished here, on the worker that reports (its
+                // buffers sealed, those Python is not given freed), so
+                // that Python only wraps it.
                 batch.push(Item {
                     record: None,
                     error: None,
-                    columns: Some(Box::new(c)),
+                    columns: Some(Box::new(Batch::new(c))),
                 });
             }
             if items {

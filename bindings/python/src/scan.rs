@@ -349,8 +349,8 @@ impl Scan {
             ));
         }
         while let Some(item) = self.next_checked(py)? {
-            if let Some(cols) = item.columns.filter(|c| c.rows() > 0) {
-                return Ok(Some(Batch::new(*cols)));
+            if let Some(batch) = item.columns.filter(|b| b.rows() > 0) {
+                return Ok(Some(*batch));
             }
         }
         Ok(None)
