@@ -228,15 +228,13 @@ impl<W: Write> Emit<W> for JsonLines {
         let buf = &mut self.buf;
         buf.clear();
         self.head.write(buf, &cx.opts.stdin_label, &url.input.source);
-        json_fast::key(buf, b",\"offset\":");
-        json_fast::number(buf, hit.at.start);
-        json_fast::key(buf, b",\"line\":");
-        json_fast::number(buf, hit.at.line);
-        json_fast::key(buf, b",\"column\":");
-        json_fast::number(buf, hit.at.column);
-        json_fast::key(buf, b",\"kind\":");
-        json_fast::name(buf, hit.kind.name());
-        json_fast::key(buf, b",\"url\":");
+        json_fast::position(
+            buf,
+            hit.at.start,
+            hit.at.line,
+            hit.at.column,
+            hit.kind,
+        );
         let escaped = json_fast::text(buf, url.text);
         json_fast::key(buf, b",\"scheme\":");
         json_fast::scheme(buf, url.scheme);
