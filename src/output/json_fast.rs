@@ -359,6 +359,20 @@ pub(crate) fn scheme(out: &mut Vec<u8>, s: &str) {
     }
 }
 
+/// Appends `,"scheme":` and the scheme, then `,"host":`: one copy for
+/// the common schemes.
+pub(crate) fn scheme_and_host_key(out: &mut Vec<u8>, s: &str) {
+    match s {
+        "http" => out.extend_from_slice(b",\"scheme\":\"http\",\"host\":"),
+        "https" => out.extend_from_slice(b",\"scheme\":\"https\",\"host\":"),
+        _ => {
+            key(out, b",\"scheme\":");
+            scheme(out, s);
+            key(out, b",\"host\":");
+        }
+    }
+}
+
 /// A key after the first, written whole: `key(out, b",\"name\":")` (one
 /// copy, where four small ones cost 60 instructions a key).
 pub(crate) fn key(out: &mut Vec<u8>, comma_name_colon: &[u8]) {
