@@ -282,7 +282,8 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
     }
 
     /// What [`Report::hit`] does for each, when nothing but the writer
-    /// reads them ([`Printer::urls_alone`]).
+    /// reads them: a plain listing with nothing that selects, stops or
+    /// changes the text.
     fn urls(&mut self, _: &Input, urls: BatchUrls<'_>) -> io::Result<bool> {
         if !self.urls_alone {
             return Ok(false);
