@@ -60,7 +60,8 @@ pub use container::{
     Provenance, RecordPart, TarMember, WebRecord,
 };
 pub use driver::{
-    Driver, DriverBuilder, Fold, Folds, Hit, InputDone, Pick, Report, Wants,
+    BatchUrls, Driver, DriverBuilder, Fold, Folds, Hit, InputDone, Pick,
+    Report, Wants,
 };
 pub use parse::{Host, Strictness, Url};
 pub use parse::{Reject, Scheme, Verdict};

@@ -427,3 +427,41 @@ Content-Transfer-Encoding: quoted-printable\n\nsee http://qp.example/a=\nb/c and
     let o = run_in(dir.path(), &["-n", "--line", "m.mbox"], b"");
     assert_eq!(stdout(&o), "5:see http://qp.example/ab/c and text\n");
 }
+
+/// A plain listing takes a batch of matches whole (`Report::urls`, no
+/// `Hit` built for each, issue 33); `-m` with a count never reached
+/// makes the printer take each hit: the output is the same, with every
+/// prefix, colour and escape, in text and in mail.
+#[test]
+fn plain_lines_the_same_whether_a_batch_goes_whole_or_hit_by_hit() {
+    let mut text = b"From: a@b.example\nSubject: x\n\n".to_vec();
+    for k in 0..3000 {
+        let line = format!("{k} http://h{}.example/p?q={k}\x1b[31m ", k % 7);
+        text.extend_from_slice(line.as_bytes());
+        if k % 5 == 0 {
+            text.extend_from_slice(b"<http://angle.example/>\nhttp://x\n");
+        }
+    }
+    let mut plain = text[30..].to_vec();
+    plain.extend_from_slice(b"ftp://bad:/\n");
+    for flags in [
+        &[][..],
+        &["-n"],
+        &["-b"],
+        &["-Hnb"],
+        &["--color", "always", "-n"],
+        &["--line-buffered", "-n"],
+        &["--rejects", "-n"],
+    ] {
+        for input in [&text, &plain] {
+            let whole = run(flags, input);
+            let mut each = flags.to_vec();
+            each.extend(["-m", "100000000"]);
+            let each = run(&each, input);
+            assert_eq!(code(&whole), 0, "{flags:?}");
+            assert!(stdout(&whole).lines().count() > 3000, "{flags:?}");
+            assert_eq!(stdout(&whole), stdout(&each), "{flags:?}");
+            assert_eq!(stderr(&whole), stderr(&each), "{flags:?}");
+        }
+    }
+}

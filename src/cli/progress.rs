@@ -142,6 +142,15 @@ impl<W: Write, E: Write> Report for Progress<W, E> {
         self.printer.hit(input, hit)
     }
 
+    /// As [`Report::hit`]: passed on as it is.
+    fn urls(
+        &mut self,
+        input: &Input,
+        urls: urlgrep::BatchUrls<'_>,
+    ) -> io::Result<bool> {
+        self.printer.urls(input, urls)
+    }
+
     fn error(&mut self, err: &InputError) -> io::Result<()> {
         self.off_screen(false, |p| p.error(err))
     }

@@ -1,11 +1,11 @@
 //! Batches: the candidates of one unit, owning their URLs, and the sinks
 //! that fill them.
 
+use super::found::Found;
 use super::report::{Fold, Folds, Hit, Pick, Report};
 use crate::container::{self, Provenance, RecordSink, Records};
-use crate::input::{Compression, Input, InputError};
-use crate::parse::{Reject, Scheme};
-use crate::scan::{Flags, Kind};
+use crate::input::{Compression, Input};
+use crate::parse::Reject;
 use crate::search::lines::LineCounter;
 use crate::search::{Candidate, Match, Position};
 use std::convert::Infallible;
@@ -226,23 +226,6 @@ pub(super) struct Batch {
     /// the slice is then scanned again whole when it ends
     /// ([`Driver::join`](super::config::Driver)).
     pub(super) plain: Option<u64>,
-}
-
-/// A candidate whose URL is `urls[url.0..url.1]` of its batch.
-pub(super) struct Found {
-    pub(super) at: Position,
-    pub(super) url: (usize, usize),
-    pub(super) kind: Kind,
-    pub(super) scheme: Scheme,
-    /// The host's range in the URL (accepted URLs).
-    pub(super) host: Option<(u32, u32)>,
-    pub(super) flags: Flags,
-    pub(super) reject: Option<Reject>,
-    /// Its record half, an index into [`Batch::records`].
-    pub(super) record: Option<u32>,
-    pub(super) repaired: bool,
-    /// A defanged URL's written form: `urls[d.0..d.1]` of its batch.
-    pub(super) defanged: Option<(usize, usize)>,
 }
 
 impl Batch {
@@ -477,71 +460,6 @@ impl Batch {
             self.push(at, c.as_match(), c.reject(), false, None);
         }
         false
-    }
-
-    /// Reports the candidates (a slice's after [`Driver::join`](super::config::Driver) has
-    /// counted their numbers on).
-    pub(super) fn report<R: Report>(
-        &self,
-        input: &Input,
-        report: &mut R,
-    ) -> io::Result<()> {
-        for &(offset, what) in &self.warnings {
-            report.warning(input, offset, what)?;
-        }
-        if let Some(fold) = self.fold.as_deref().filter(|_| self.folded > 0) {
-            report.folded(input, fold)?;
-        }
-        let mut faults = self.faults.iter().peekable();
-        // The faults' place among the hits is looked at only when there
-        // are faults (a peek at every hit was 7 instructions a URL).
-        let mut next_fault = self.faults.first().map_or(usize::MAX, |f| f.0);
-        for (k, f) in self.hits.iter().enumerate() {
-            if k >= next_fault {
-                while let Some((_, offset, what)) =
-                    faults.next_if(|(before, _, _)| *before <= k)
-                {
-                    report.error(&fault(input, *offset, what))?;
-                }
-                next_fault = faults.peek().map_or(usize::MAX, |f| f.0);
-            }
-            let at = f.at;
-            let url = self.urls.get(f.url.0..f.url.1).unwrap_or_default();
-            let hit = Hit {
-                at,
-                url,
-                kind: f.kind,
-                scheme: f.scheme,
-                host: f
-                    .host
-                    .and_then(|(a, b)| url.get(a as usize..b as usize)),
-                flags: f.flags,
-                reject: f.reject,
-                record: f.record.and_then(|k| self.records.get(k)),
-                repaired: f.repaired,
-                defanged: f.defanged.and_then(|(a, b)| self.urls.get(a..b)),
-            };
-            report.hit(input, &hit)?;
-        }
-        for (_, offset, what) in faults {
-            report.error(&fault(input, *offset, what))?;
-        }
-        if self.rejected > 0 {
-            report.rejects_counted(input, self.rejected)?;
-        }
-        if self.matched > 0 {
-            report.matches_counted(input, self.matched)?;
-        }
-        Ok(())
-    }
-}
-
-/// The error of a fault of `input`'s container at `offset`.
-fn fault(input: &Input, offset: u64, what: &str) -> InputError {
-    InputError {
-        source: input.source.clone(),
-        offset: Some(offset),
-        error: io::Error::new(io::ErrorKind::InvalidData, what.to_owned()),
     }
 }
 
@@ -883,5 +801,6 @@ impl<R: Read> Read for Counted<'_, R> {
     }
 }
 
+mod report;
 #[cfg(test)]
 mod tests;

@@ -29,6 +29,7 @@ mod config;
 #[cfg(test)]
 mod count_tests;
 mod cut;
+mod found;
 mod how;
 mod plan;
 #[cfg(test)]
@@ -42,4 +43,6 @@ mod tests;
 mod unit;
 
 pub use config::{Driver, DriverBuilder};
-pub use report::{Fold, Folds, Hit, InputDone, Pick, Report, Wants};
+pub use report::{
+    BatchUrls, Fold, Folds, Hit, InputDone, Pick, Report, Wants,
+};

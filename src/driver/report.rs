@@ -81,6 +81,41 @@ pub struct InputDone {
     pub messages: Option<u64>,
 }
 
+/// A batch's matches as their positions and URLs alone, in input order
+/// ([`Report::urls`]): what a report that prints only those reads, with
+/// no [`Hit`] built for each.
+#[derive(Clone, Copy)]
+pub struct BatchUrls<'a> {
+    pub(super) hits: &'a [super::found::Found],
+    pub(super) urls: &'a [u8],
+}
+
+impl<'a> BatchUrls<'a> {
+    /// Each match's position and URL ([`Hit::at`], [`Hit::url`]).
+    pub fn iter(&self) -> impl Iterator<Item = (Position, &'a [u8])> + 'a {
+        let urls = self.urls;
+        self.hits.iter().map(move |f| {
+            (f.at, urls.get(f.url.0..f.url.1).unwrap_or_default())
+        })
+    }
+
+    /// How many matches.
+    pub fn len(&self) -> usize {
+        self.hits.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.hits.is_empty()
+    }
+}
+
+impl std::fmt::Debug for BatchUrls<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BatchUrls").field("len", &self.len()).finish()
+    }
+}
+
 /// Receives the results of [`crate::Driver::run`], in input order. Return an
 /// error to stop the run (it is returned by [`crate::Driver::run`]).
 pub trait Report {
@@ -223,6 +258,27 @@ pub trait Report {
     fn folded(&mut self, input: &Input, fold: &dyn Fold) -> io::Result<()> {
         let _ = (input, fold);
         Ok(())
+    }
+
+    /// Offered a batch's matches as their positions and URLs alone, in
+    /// place of a [`Report::hit`] for each (asked once a batch, and only
+    /// of a batch whose candidates are all matches, none rejected, with
+    /// no error among them): returns `true` when it took them, having
+    /// done for each what [`Report::hit`] would have done, `false` (and
+    /// nothing done) to be given them one by one. A report whose every
+    /// match is printed from its position and URL (a plain listing with
+    /// nothing that selects) takes them, with no [`Hit`] built and no
+    /// selection asked for each. Not a hint ([`crate::pass_on_hints`]
+    /// leaves it out): a report that wraps another and passes each hit
+    /// on as it is may pass this on too; one that does more for each
+    /// hit leaves it. By default, `false`.
+    fn urls(
+        &mut self,
+        input: &Input,
+        urls: BatchUrls<'_>,
+    ) -> io::Result<bool> {
+        let _ = (input, urls);
+        Ok(false)
     }
 }
 

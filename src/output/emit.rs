@@ -6,7 +6,7 @@
 use super::escape;
 use super::options::PrinterOptions;
 use super::stats::Counts;
-use crate::driver::{Fold, Folds, Hit, InputDone};
+use crate::driver::{BatchUrls, Fold, Folds, Hit, InputDone};
 use crate::input::{Input, InputError, Source};
 use crate::parse::Reject;
 use std::borrow::Cow;
@@ -60,6 +60,25 @@ pub(super) trait Emit<W: Write> {
         _: &Ctx<'_>,
         _: &Input,
         _: &dyn Fold,
+    ) -> io::Result<u64> {
+        Ok(0)
+    }
+
+    /// Whether it prints every URL it is given from its position and
+    /// text alone ([`Emit::urls`]), its prefixes and colours decided by
+    /// the options alone: a plain listing.
+    fn prints_urls_alone(&self) -> bool {
+        false
+    }
+
+    /// A batch's URLs, each as [`Emit::url`] would write it with its
+    /// URL as its text (asked only when [`Emit::prints_urls_alone`]);
+    /// returns how many.
+    fn urls(
+        &mut self,
+        _: &mut W,
+        _: &Ctx<'_>,
+        _: BatchUrls<'_>,
     ) -> io::Result<u64> {
         Ok(0)
     }

@@ -165,6 +165,151 @@ pub(crate) fn name(out: &mut Vec<u8>, name: &str) {
     out.push(b'"');
 }
 
+/// The start of a match record's own fields, built on the stack and
+/// appended with one copy: `,"offset":…,"line":…,"column":…,"kind":…,"url":`
+/// (three keys, three numbers and a kind appended one by one were ~250
+/// instructions a record of dense URLs, issue 33: a capacity check a
+/// piece and a `memcpy` call a number).
+#[derive(Debug)]
+struct Short {
+    b: [u8; Short::CAP],
+    n: usize,
+}
+
+impl Short {
+    /// Room for the longest: the keys (`,"offset":`, `,"line":`,
+    /// `,"column":` and `,"kind":"network-path","url":`: 57 bytes) and
+    /// three numbers of 20 digits.
+    const CAP: usize = 128;
+
+    /// Appends `s` (its length known where it is called: no `memcpy`
+    /// call).
+    #[inline(always)]
+    fn lit<const N: usize>(&mut self, s: &[u8; N]) {
+        if let Some(d) = self.b.get_mut(self.n..self.n + N) {
+            d.copy_from_slice(s);
+            self.n += N;
+        }
+    }
+
+    /// Appends `n` in decimal: under 10^8 (nearly every offset, line
+    /// and column) its eight digits made at once in a word
+    /// ([`eight_digits`]) and written whole, the leading zeros passed
+    /// over.
+    #[inline(always)]
+    fn num(&mut self, n: u64) {
+        let Ok(small) = u32::try_from(n) else {
+            return self.long(n);
+        };
+        if small >= 100_000_000 {
+            return self.long(n);
+        }
+        let (word, len) = eight_digits(small);
+        if let Some(d) = self.b.get_mut(self.n..self.n + 8) {
+            d.copy_from_slice(&word.to_le_bytes());
+            self.n += len;
+        }
+    }
+
+    /// Appends `n` (10^8 or more) in decimal, a byte at a time.
+    #[inline(never)]
+    fn long(&mut self, n: u64) {
+        for &digit in decimal(n, &mut [0u8; 20]) {
+            if let Some(d) = self.b.get_mut(self.n) {
+                *d = digit;
+                self.n += 1;
+            }
+        }
+    }
+}
+
+/// `n` (under 10^8) as eight ASCII digits with its leading zeros, the
+/// first in the lowest byte, shifted so that its own digits come first,
+/// and how many those are. Lanes of a word divided at once: by 10^4
+/// (two lanes of 32 bits), by 100 (`* 10486 >> 20`, exact below 43,699)
+/// in each, by 10 (`* 103 >> 10`, exact below 179) in each of the four
+/// of 16 bits; no lane's product reaches the next.
+fn eight_digits(n: u32) -> (u64, usize) {
+    let (hi, lo) = (n / 10_000, n % 10_000);
+    let x = u64::from(hi) | (u64::from(lo) << 32);
+    let hundreds = ((x * 10_486) >> 20) & 0x0000_007f_0000_007f;
+    let x = ((x - hundreds * 100) << 16) | hundreds;
+    let tens = ((x * 103) >> 10) & 0x000f_000f_000f_000f;
+    let x = ((x - tens * 10) << 8) | tens;
+    // The leading zeros are the low bytes that are 0 (all but the last
+    // when `n` is 0).
+    let zeros = (x.trailing_zeros() / 8).min(7) as usize;
+    let digits = (x >> (zeros * 8)) | 0x3030_3030_3030_3030;
+    (digits, 8 - zeros)
+}
+
+/// Appends `,"offset":start,"line":line,"column":column,"kind":"kind","url":`
+/// (the fields of a match record between its input's and its URL).
+pub(crate) fn position(
+    out: &mut Vec<u8>,
+    start: u64,
+    line: u64,
+    column: u64,
+    kind: crate::scan::Kind,
+) {
+    use crate::scan::Kind;
+    let mut s = Short { b: [0; Short::CAP], n: 0 };
+    s.lit(b",\"offset\":");
+    s.num(start);
+    s.lit(b",\"line\":");
+    s.num(line);
+    s.lit(b",\"column\":");
+    s.num(column);
+    match kind {
+        Kind::Wrapped => s.lit(b",\"kind\":\"wrapped\",\"url\":"),
+        Kind::Angle => s.lit(b",\"kind\":\"angle\",\"url\":"),
+        Kind::Quoted => s.lit(b",\"kind\":\"quoted\",\"url\":"),
+        Kind::Bare => s.lit(b",\"kind\":\"bare\",\"url\":"),
+        Kind::Email => s.lit(b",\"kind\":\"email\",\"url\":"),
+        Kind::Www => s.lit(b",\"kind\":\"www\",\"url\":"),
+        Kind::Domain => s.lit(b",\"kind\":\"domain\",\"url\":"),
+        Kind::NetworkPath => {
+            s.lit(b",\"kind\":\"network-path\",\"url\":");
+        }
+        Kind::Resolved => s.lit(b",\"kind\":\"resolved\",\"url\":"),
+    }
+    out.extend_from_slice(s.b.get(..s.n).unwrap_or_default());
+}
+
+/// Whether `h` is all printable ASCII with no `"`, `\` or upper-case
+/// letter: copied as it is, it is its own JSON string, lower-cased.
+/// Eight bytes at a time (the SWAR tests of [`plain_ascii_end`], and
+/// `A`–`Z` found among bytes below 0x80 by two additions that carry
+/// into bit 7 of no other byte).
+fn plain_lower(h: &[u8]) -> bool {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let mut words = h.chunks_exact(8);
+    for chunk in &mut words {
+        let Ok(word) = <[u8; 8]>::try_from(chunk) else { return false };
+        let w = u64::from_le_bytes(word);
+        let below = w.wrapping_sub(LO * 0x20) & !w;
+        let above = w.wrapping_add(LO) | w;
+        let quote = (w ^ (LO * 0x22)).wrapping_sub(LO) & !(w ^ (LO * 0x22));
+        let slash = (w ^ (LO * 0x5c)).wrapping_sub(LO) & !(w ^ (LO * 0x5c));
+        if (below | above | quote | slash) & HI != 0 {
+            return false;
+        }
+        // Every byte is below 0x7f here: `+ 0x3f` sets bit 7 of those
+        // from `A` up, `+ 0x25` of those from `[` up, neither carries.
+        let from_a = w.wrapping_add(LO * (0x80 - 0x41));
+        let past_z = w.wrapping_add(LO * (0x80 - 0x5b));
+        if from_a & !past_z & HI != 0 {
+            return false;
+        }
+    }
+    words.remainder().iter().all(|&b| {
+        matches!(b, 0x20..=0x7e)
+            && !matches!(b, b'"' | b'\\')
+            && !b.is_ascii_uppercase()
+    })
+}
+
 /// Appends the host of a match as [`super::url::host_ref`] gives it, or
 /// `null`: a host of printable ASCII (nearly every one: the parsed one,
 /// or a `mailto:` address's domain read by shape) is copied and
@@ -179,6 +324,12 @@ pub(crate) fn host(out: &mut Vec<u8>, url: &[u8], parsed: Option<&[u8]>) {
         out.extend_from_slice(b"null");
         return;
     };
+    if plain_lower(h) {
+        out.push(b'"');
+        out.extend_from_slice(h);
+        out.push(b'"');
+        return;
+    }
     let end = plain_ascii_end(h, 0);
     let rest = h.get(end..).unwrap_or_default();
     let plain =
@@ -205,6 +356,20 @@ pub(crate) fn scheme(out: &mut Vec<u8>, s: &str) {
         "https" => out.extend_from_slice(b"\"https\""),
         "mailto" => out.extend_from_slice(b"\"mailto\""),
         _ => string(out, s),
+    }
+}
+
+/// Appends `,"scheme":` and the scheme, then `,"host":`: one copy for
+/// the common schemes.
+pub(crate) fn scheme_and_host_key(out: &mut Vec<u8>, s: &str) {
+    match s {
+        "http" => out.extend_from_slice(b",\"scheme\":\"http\",\"host\":"),
+        "https" => out.extend_from_slice(b",\"scheme\":\"https\",\"host\":"),
+        _ => {
+            key(out, b",\"scheme\":");
+            scheme(out, s);
+            key(out, b",\"host\":");
+        }
     }
 }
 

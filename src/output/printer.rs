@@ -20,7 +20,9 @@ use super::options::{Format, PrinterOptions};
 use super::record_visitor::RecordVisitor;
 use super::select::{hit_scheme, Selection};
 use super::stats::Counts;
-use crate::driver::{Fold, Folds, Hit, InputDone, Pick, Report, Wants};
+use crate::driver::{
+    BatchUrls, Fold, Folds, Hit, InputDone, Pick, Report, Wants,
+};
 use crate::input::{Input, InputError};
 use context::ContextLines;
 use count::CountLines;
@@ -83,6 +85,13 @@ pub struct Printer<W, E> {
     /// or `--scheme`, and [`Emit::tallies`].
     scheme: bool,
     tallies: bool,
+    /// Whether a batch's matches are printed from their positions and
+    /// URLs alone ([`Report::urls`]): a writer that prints them so
+    /// ([`Emit::prints_urls_alone`]), and nothing that selects, counts
+    /// towards a stop or prints another text (`--kind`, `--scheme`, a
+    /// filter, `--redact`, `--unique`, `-m`, `-q`, `--keep-defanged`,
+    /// statistics).
+    urls_alone: bool,
     /// The `total` dimension, kept as plain numbers: it changes for
     /// every input, and a map look-up (with hashing) per counter cost a
     /// few percent of a search of small files.
@@ -114,7 +123,14 @@ impl<W: Write, E: Write> Printer<W, E> {
             opts.filter.clone(),
         );
         let emit: Box<dyn Emit<W> + Send> = opts.format.emitter(&opts);
+        let urls_alone = emit.prints_urls_alone()
+            && !emit.tallies()
+            && select.takes_all()
+            && opts.max_count.is_none()
+            && !opts.quiet
+            && !opts.keep_defanged;
         Printer {
+            urls_alone,
             scheme: emit.needs_scheme() || select.by_scheme(),
             tallies: emit.tallies(),
             emit,
@@ -263,6 +279,21 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
             self.out.flush()?;
         }
         Ok(())
+    }
+
+    /// What [`Report::hit`] does for each, when nothing but the writer
+    /// reads them: a plain listing with nothing that selects, stops or
+    /// changes the text.
+    fn urls(&mut self, _: &Input, urls: BatchUrls<'_>) -> io::Result<bool> {
+        if !self.urls_alone {
+            return Ok(false);
+        }
+        let cx = Ctx { opts: &self.opts };
+        let n = self.emit.urls(&mut self.out, &cx, urls)?;
+        self.cur.matches += n;
+        self.cur.printed += n;
+        self.found |= n > 0;
+        Ok(true)
     }
 
     fn error(&mut self, err: &InputError) -> io::Result<()> {

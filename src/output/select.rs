@@ -63,6 +63,12 @@ impl Selection {
         !c.kinds.is_empty() || !c.schemes.is_empty() || c.filter.is_some()
     }
 
+    /// Whether every candidate is selected, as its URL: no `--kind`,
+    /// `--scheme`, filter, `--redact` or `--unique`.
+    pub(super) fn takes_all(&self) -> bool {
+        !self.reads_hits() && !self.choice.redact && !self.unique
+    }
+
     /// Whether `hit`, of scheme `scheme` (lower-case; read only when
     /// [`Selection::by_scheme`] or a printer needs it) is selected: its
     /// kind and scheme, then the filter on its printed text and its host

@@ -1,7 +1,9 @@
 //! Tests of the batches: the pool, parts to a report that may stop, the
 //! size of a hit.
 
+use super::super::report::BatchUrls;
 use super::*;
+use crate::input::InputError;
 
 /// A cleared batch whose hits hold `bytes` bytes of capacity.
 fn holding(bytes: usize) -> Box<Batch> {
@@ -123,5 +125,100 @@ fn faults_are_reported_among_the_hits_in_place() {
         let mut order = Order(Vec::new());
         batch.report(&input, &mut order).unwrap();
         assert_eq!(order.0, want, "{faults:?}");
+    }
+}
+
+/// A batch of matches alone goes whole to a report that takes it
+/// ([`Report::urls`]): its positions and URLs in order, no `hit` call;
+/// a batch with a rejected candidate or a fault, or a report that
+/// declines, is given each hit as before (issue 33: a plain listing of
+/// dense URLs built a `Hit` and asked the selection for each).
+#[test]
+fn a_batch_of_matches_alone_goes_whole_to_a_report_that_takes_it() {
+    #[derive(Default)]
+    struct Taker {
+        takes: bool,
+        offered: usize,
+        got: Vec<(u64, String)>,
+        hits: Vec<(u64, String)>,
+    }
+    impl Report for Taker {
+        fn begin(&mut self, _: &Input) -> io::Result<()> {
+            Ok(())
+        }
+        fn hit(&mut self, _: &Input, hit: &Hit<'_>) -> io::Result<()> {
+            let url = String::from_utf8_lossy(hit.url).into_owned();
+            self.hits.push((hit.at.start, url));
+            Ok(())
+        }
+        fn urls(
+            &mut self,
+            _: &Input,
+            urls: BatchUrls<'_>,
+        ) -> io::Result<bool> {
+            self.offered += 1;
+            if self.takes {
+                assert_eq!(urls.len(), urls.iter().count());
+                for (at, url) in urls.iter() {
+                    let url = String::from_utf8_lossy(url).into_owned();
+                    self.got.push((at.start, url));
+                }
+            }
+            Ok(self.takes)
+        }
+        fn error(&mut self, _: &InputError) -> io::Result<()> {
+            Ok(())
+        }
+        fn warning(&mut self, _: &Input, _: u64, _: &str) -> io::Result<()> {
+            Ok(())
+        }
+        fn end(
+            &mut self,
+            _: &Input,
+            _: &super::super::report::InputDone,
+        ) -> io::Result<()> {
+            Ok(())
+        }
+    }
+    let text = b"http://a.example/ http://b.example/ http://c.example/";
+    let finder = crate::search::Finder::new();
+    let input = Input {
+        source: crate::input::Source::Stdin,
+        size: None,
+        regular: false,
+        walked: false,
+        anchor: None,
+    };
+    // (a reject among them, a fault among them, the report takes them)
+    for (reject, fault, takes) in [
+        (false, false, true),
+        (false, false, false),
+        (true, false, true),
+        (false, true, true),
+    ] {
+        let mut batch = Batch::default();
+        let mut want = Vec::new();
+        for (k, m) in finder.find_iter(text).enumerate() {
+            let at = Position { start: k as u64 * 18, ..Position::default() };
+            let r = (reject && k == 1).then_some(Reject::Empty);
+            batch.push(at, &m, r, false, None);
+            want.push((
+                at.start,
+                String::from_utf8_lossy(m.url()).into_owned(),
+            ));
+        }
+        if fault {
+            batch.faults.push((1, 5, "damaged".to_owned()));
+        }
+        let mut taker = Taker { takes, ..Taker::default() };
+        batch.report(&input, &mut taker).unwrap();
+        let whole = !reject && !fault;
+        assert_eq!(taker.offered, usize::from(whole), "{reject} {fault}");
+        let (given, other) = match whole && takes {
+            true => (&taker.got, &taker.hits),
+            false => (&taker.hits, &taker.got),
+        };
+        assert_eq!(*given, want, "{reject} {fault} {takes}");
+        assert!(other.is_empty(), "{reject} {fault} {takes}");
     }
 }

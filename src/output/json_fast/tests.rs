@@ -110,3 +110,76 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn position_as_keys_and_numbers_one_by_one() {
+    use crate::scan::Kind;
+    let kinds = [
+        Kind::Wrapped,
+        Kind::Angle,
+        Kind::Quoted,
+        Kind::Bare,
+        Kind::Email,
+        Kind::Www,
+        Kind::Domain,
+        Kind::NetworkPath,
+        Kind::Resolved,
+    ];
+    let mut numbers = vec![0, 1, 9, u64::MAX, u64::MAX - 1];
+    let mut p = 10u64;
+    while let Some(next) = p.checked_mul(10) {
+        numbers.extend([p - 1, p, p + 1]);
+        p = next;
+    }
+    numbers.extend([p - 1, p, p + 1]);
+    for (k, &n) in numbers.iter().enumerate() {
+        let kind = kinds[k % kinds.len()];
+        let m = numbers[(k * 7 + 3) % numbers.len()];
+        let mut fast = Vec::new();
+        position(&mut fast, n, m, n ^ m, kind);
+        let want = format!(
+            ",\"offset\":{n},\"line\":{m},\"column\":{},\"kind\":{},\"url\":",
+            n ^ m,
+            by_serde(kind.name())
+        );
+        assert_eq!(String::from_utf8_lossy(&fast), want);
+    }
+}
+
+#[test]
+fn host_lower_cased_wherever_a_capital_is() {
+    for len in 1..20 {
+        for at in 0..len {
+            for capital in [b'A', b'Z', b'M'] {
+                let mut h = vec![b'a'; len];
+                h[at] = capital;
+                let mut fast = Vec::new();
+                host(&mut fast, b"http://x/", Some(&h));
+                let want =
+                    format!("\"{}\"", h.to_ascii_lowercase().escape_ascii());
+                assert_eq!(String::from_utf8_lossy(&fast), want, "{h:?}");
+                assert!(!plain_lower(&h));
+            }
+            // `@` and `[` are next to `A` and `Z`: left as they are.
+            for near in [b'@', b'[', b'`', b'{', b'~', b' '] {
+                let mut h = vec![b'z'; len];
+                h[at] = near;
+                assert!(plain_lower(&h), "{h:?}");
+                for bad in [b'"', b'\\', 0x7f, 0x1f, 0x80, 0xff] {
+                    h[at] = bad;
+                    assert!(!plain_lower(&h), "{h:?}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn eight_digits_as_std_writes_them() {
+    let sweep = (0..120_000).chain((0..100_000_000).step_by(997));
+    for n in sweep.chain([99_999_999, 10_000_000, 9_999_999]) {
+        let (word, len) = eight_digits(n);
+        let bytes = word.to_le_bytes();
+        assert_eq!(&bytes[..len], n.to_string().as_bytes(), "{n}");
+    }
+}

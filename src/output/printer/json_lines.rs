@@ -75,13 +75,18 @@ struct Head {
     stdin: bool,
     path: Vec<u8>,
     json: Vec<u8>,
+    /// The line being written starts with `json` (it is kept there from
+    /// one record to the next: copying it again for each was 53
+    /// instructions a record of dense URLs, issue 33).
+    in_line: bool,
 }
 
 impl Head {
-    /// Appends the start of a match record of `source`.
-    fn write(
+    /// Makes `line` (the line being written, written by nothing else)
+    /// the start of a match record of `source`, and nothing after it.
+    fn start(
         &mut self,
-        out: &mut Vec<u8>,
+        line: &mut Vec<u8>,
         stdin_label: &str,
         source: &Source,
     ) {
@@ -107,8 +112,13 @@ impl Head {
                 o.source.as_deref(),
                 o.path_escaped,
             );
+        } else if self.in_line && line.len() >= self.json.len() {
+            line.truncate(self.json.len());
+            return;
         }
-        out.extend_from_slice(&self.json);
+        line.clear();
+        line.extend_from_slice(&self.json);
+        self.in_line = true;
     }
 }
 
@@ -226,21 +236,16 @@ impl<W: Write> Emit<W> for JsonLines {
     ) -> io::Result<()> {
         let hit = url.hit;
         let buf = &mut self.buf;
-        buf.clear();
-        self.head.write(buf, &cx.opts.stdin_label, &url.input.source);
-        json_fast::key(buf, b",\"offset\":");
-        json_fast::number(buf, hit.at.start);
-        json_fast::key(buf, b",\"line\":");
-        json_fast::number(buf, hit.at.line);
-        json_fast::key(buf, b",\"column\":");
-        json_fast::number(buf, hit.at.column);
-        json_fast::key(buf, b",\"kind\":");
-        json_fast::name(buf, hit.kind.name());
-        json_fast::key(buf, b",\"url\":");
+        self.head.start(buf, &cx.opts.stdin_label, &url.input.source);
+        json_fast::position(
+            buf,
+            hit.at.start,
+            hit.at.line,
+            hit.at.column,
+            hit.kind,
+        );
         let escaped = json_fast::text(buf, url.text);
-        json_fast::key(buf, b",\"scheme\":");
-        json_fast::scheme(buf, url.scheme);
-        json_fast::key(buf, b",\"host\":");
+        json_fast::scheme_and_host_key(buf, url.scheme);
         json_fast::host(buf, hit.url, hit.host);
         json_fast::key(buf, b",\"flags\":[");
         let html = hit.record.as_ref().and_then(|r| r.html());

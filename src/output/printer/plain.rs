@@ -2,11 +2,13 @@
 //! (`PATH:LINE:OFFSET:URL`), and ` reject: REASON: TEXT` lines under
 //! `--rejects`.
 
+use crate::driver::BatchUrls;
 use crate::input::Input;
 use crate::output::emit::{color, Ctx, Emit, Url};
 use crate::output::escape;
 use crate::output::json_fast::decimal;
 use crate::parse::Reject;
+use crate::search::Position;
 use std::io::{self, Write};
 
 /// The plain-lines writer.
@@ -26,7 +28,7 @@ fn prefix<W: Write>(
     out: &mut W,
     cx: &Ctx<'_>,
     name: &[u8],
-    url: &Url<'_>,
+    at: &Position,
     offset: bool,
 ) -> io::Result<()> {
     if !name.is_empty() {
@@ -34,7 +36,7 @@ fn prefix<W: Write>(
     }
     if cx.opts.line_number {
         let mut digits = [0; 20];
-        let line = decimal(url.hit.at.line, &mut digits);
+        let line = decimal(at.line, &mut digits);
         // No writes of empty colour codes (a third of the prefix).
         if cx.opts.color {
             out.write_all(color::LINE)?;
@@ -46,10 +48,51 @@ fn prefix<W: Write>(
         out.write_all(b":")?;
     }
     if offset {
-        out.write_all(decimal(url.hit.at.start, &mut [0; 20]))?;
+        out.write_all(decimal(at.start, &mut [0; 20]))?;
         out.write_all(b":")?;
     }
     Ok(())
+}
+
+impl PlainLines {
+    /// Writes the line of a URL at `at` whose printed text is `text`.
+    #[inline(always)]
+    fn line<W: Write>(
+        &mut self,
+        out: &mut W,
+        cx: &Ctx<'_>,
+        at: &Position,
+        text: &[u8],
+    ) -> io::Result<()> {
+        // Most runs print no prefix: not even a call for it then (its
+        // entry and exit were 26 instructions a URL). `-n` alone writes
+        // its number here, with no call either (issue 33: a URL every
+        // 18 bytes spent 84 instructions a URL in the call).
+        if !self.name.is_empty() || cx.opts.byte_offset || cx.opts.color {
+            if !self.name.is_empty()
+                || cx.opts.line_number
+                || cx.opts.byte_offset
+            {
+                prefix(out, cx, &self.name, at, cx.opts.byte_offset)?;
+            }
+        } else if cx.opts.line_number {
+            let mut digits = [0; 20];
+            out.write_all(decimal(at.line, &mut digits))?;
+            out.write_all(b":")?;
+        }
+        if cx.opts.color {
+            out.write_all(color::URL)?;
+            out.write_all(&escape::url(text))?;
+            out.write_all(color::RESET)?;
+        } else {
+            out.write_all(&escape::url(text))?;
+        }
+        out.write_all(b"\n")?;
+        if cx.opts.line_buffered {
+            out.flush()?;
+        }
+        Ok(())
+    }
 }
 
 impl<W: Write> Emit<W> for PlainLines {
@@ -70,40 +113,29 @@ impl<W: Write> Emit<W> for PlainLines {
         Ok(())
     }
 
+    fn prints_urls_alone(&self) -> bool {
+        true
+    }
+
+    fn urls(
+        &mut self,
+        out: &mut W,
+        cx: &Ctx<'_>,
+        urls: BatchUrls<'_>,
+    ) -> io::Result<u64> {
+        for (at, text) in urls.iter() {
+            self.line(out, cx, &at, text)?;
+        }
+        Ok(urls.len() as u64)
+    }
+
     fn url(
         &mut self,
         out: &mut W,
         cx: &Ctx<'_>,
         url: &Url<'_>,
     ) -> io::Result<()> {
-        // Most runs print no prefix: not even a call for it then (its
-        // entry and exit were 26 instructions a URL). `-n` alone writes
-        // its number here, with no call either (issue 33: a URL every
-        // 18 bytes spent 84 instructions a URL in the call).
-        if !self.name.is_empty() || cx.opts.byte_offset || cx.opts.color {
-            if !self.name.is_empty()
-                || cx.opts.line_number
-                || cx.opts.byte_offset
-            {
-                prefix(out, cx, &self.name, url, cx.opts.byte_offset)?;
-            }
-        } else if cx.opts.line_number {
-            let mut digits = [0; 20];
-            out.write_all(decimal(url.hit.at.line, &mut digits))?;
-            out.write_all(b":")?;
-        }
-        if cx.opts.color {
-            out.write_all(color::URL)?;
-            out.write_all(&escape::url(url.text))?;
-            out.write_all(color::RESET)?;
-        } else {
-            out.write_all(&escape::url(url.text))?;
-        }
-        out.write_all(b"\n")?;
-        if cx.opts.line_buffered {
-            out.flush()?;
-        }
-        Ok(())
+        self.line(out, cx, &url.hit.at, url.text)
     }
 
     fn reject(
@@ -113,7 +145,7 @@ impl<W: Write> Emit<W> for PlainLines {
         url: &Url<'_>,
         reject: Reject,
     ) -> io::Result<()> {
-        prefix(out, cx, &self.name, url, true)?;
+        prefix(out, cx, &self.name, &url.hit.at, true)?;
         write!(out, " reject: {}: ", reject.name())?;
         // A rejected text may hold any byte: escaped, so that no control
         // reaches a terminal.
