@@ -480,6 +480,34 @@ impl<'f, 'h> CandidateIter<'f, 'h> {
         }
     }
 
+    /// The next accepted candidate in the scanner's form, up to the
+    /// iterator's own stop: [`CandidateIter::next_raw`] with the
+    /// rejected candidates passed over inside the step
+    /// ([`Config::step_accepted`]), the position and floor left where
+    /// [`CandidateIter::next_raw`] would have left them after them.
+    #[inline(always)]
+    pub(crate) fn next_accepted(&mut self) -> Option<Raw> {
+        let hay = Hay { bytes: self.hay, eof: self.eof };
+        let stop = self.stop;
+        match self.cfg.step_accepted(hay, self.pos, &mut self.floor, stop) {
+            Step::Found(raw, resume) => {
+                self.pos = resume;
+                self.floor = resume;
+                Some(raw)
+            }
+            Step::Done => {
+                self.pos = self.hay.len();
+                None
+            }
+            Step::NeedMore(at) => {
+                self.incomplete = !self.eof;
+                self.pending = at;
+                self.pos = self.hay.len();
+                None
+            }
+        }
+    }
+
     /// [`CandidateIter::next_raw_until`] up to the iterator's own stop.
     #[inline(always)]
     pub(crate) fn next_raw(&mut self) -> Option<Raw> {
@@ -513,14 +541,10 @@ impl<'h> Iterator for FindIter<'_, 'h> {
     type Item = Match<'h>;
 
     fn next(&mut self) -> Option<Match<'h>> {
-        // A rejected candidate is dropped before it is made public (its
-        // scheme is not looked up).
-        loop {
-            let raw = self.it.next_raw()?;
-            if raw.verdict.is_ok() {
-                return Some(Candidate::from_raw(raw, self.it.hay).body);
-            }
-        }
+        // A rejected candidate is dropped inside the step, before it is
+        // made public (its scheme is not looked up).
+        let raw = self.it.next_accepted()?;
+        Some(Candidate::from_raw(raw, self.it.hay).body)
     }
 }
 

@@ -68,13 +68,14 @@ impl Push {
         let mut go_on = true;
         loop {
             let hay = Hay { bytes: &self.buf, eof };
-            match cfg.step(hay, self.pos, self.floor) {
+            // Rejected candidates are passed over inside the step.
+            let step =
+                cfg.step_accepted(hay, self.pos, &mut self.floor, usize::MAX);
+            match step {
                 Step::Found(raw, resume) => {
                     (self.pos, self.floor) = (resume, resume);
                     let c = Candidate::from_raw(raw, &self.buf);
-                    if c.reject.is_none()
-                        && !found(&c.body, &self.buf, self.abs)?
-                    {
+                    if !found(&c.body, &self.buf, self.abs)? {
                         go_on = false;
                         break;
                     }
