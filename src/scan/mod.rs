@@ -380,7 +380,7 @@ impl Config {
         floor: usize,
     ) -> Result<Option<(Raw, usize)>, Incomplete> {
         if let Some(found) = one_pass::at_colon(self, hay, c, floor) {
-            return found;
+            return Ok(found);
         }
         let bytes = hay.bytes;
         if self.finds.contains(Finds::DEFANGED) {

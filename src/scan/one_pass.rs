@@ -102,14 +102,15 @@ fn on() -> bool {
 /// stands before. Where `//` follows and neither reading answers, the
 /// full bare reading ([`Config::bare_read`]) at once: [`Config::at_trigger`]
 /// would come to it through the walk back and both readings again.
-/// `None` leaves the colon to [`Config::at_trigger`].
+/// `None` leaves the colon to [`Config::at_trigger`] (so does the end of
+/// a window: there the full path asks for more).
 #[inline]
 pub(super) fn at_colon(
     cfg: &Config,
     hay: &Hay<'_>,
     c: usize,
     floor: usize,
-) -> Option<Result<Option<(Raw, usize)>, Incomplete>> {
+) -> Option<Option<(Raw, usize)>> {
     /// `http` and `https`, little-endian, as they end a word.
     const HTTP: u64 = u64::from_le_bytes(*b"\0\0\0\0http");
     const HTTPS: u64 = u64::from_le_bytes(*b"\0\0\0https");
@@ -154,10 +155,10 @@ pub(super) fn at_colon(
     match delimited {
         Some((closer, kind)) => (next == closer
             && c + 1 < (s - 1).saturating_add(cfg.max_wrapper))
-        .then(|| Ok(Some(cfg.name_alone(hay, s, c, Some(scheme), kind)))),
+        .then(|| Some(cfg.name_alone(hay, s, c, Some(scheme), kind))),
         // Not `//`: the bare reading of a scheme that is not opaque
         // finds nothing.
-        None if next != b'/' => Some(Ok(None)),
+        None if next != b'/' => Some(None),
         None if second != b'/'
             || cfg.strict
             || !cfg.bare
@@ -171,33 +172,33 @@ pub(super) fn at_colon(
         // after the same tries: the run starts at `s` (the byte before
         // is no scheme byte, or the floor), the scheme is registered,
         // and no mark pairs.
-        None => Some(match bytes.get(c + 3) {
+        None => match bytes.get(c + 3) {
             Some(b) if b.is_ascii_alphanumeric() => {
                 match read(cfg, hay, s, c, scheme) {
-                    Some(found) => Ok(Some(found)),
+                    Some(found) => Some(Some(found)),
                     None => full(cfg, hay, s, c),
                 }
             }
-            // The lean answer as it is (a candidate, or the window's
-            // end), not taken apart and built again.
             _ => match lean::empty_authority(cfg, hay, s, c, Some(scheme)) {
+                Ok(Some(found)) => Some(Some(found)),
                 Ok(None) => full(cfg, hay, s, c),
-                answer => answer,
+                Err(Incomplete) => None,
             },
-        }),
+        },
     }
 }
 
 /// [`Config::bare_read`] of a registered scheme with no mark before it,
-/// out of line (rare: a port, userinfo, trailing punctuation).
+/// out of line (rare: a port, userinfo, trailing punctuation); `None`
+/// at a window's end, where the full reading asks for more.
 #[inline(never)]
 fn full(
     cfg: &Config,
     hay: &Hay<'_>,
     s: usize,
     c: usize,
-) -> Result<Option<(Raw, usize)>, Incomplete> {
-    cfg.bare_read(hay, s, c, true, None)
+) -> Option<Option<(Raw, usize)>> {
+    cfg.bare_read(hay, s, c, true, None).ok()
 }
 
 /// The bare candidate of the `http` or `https` URL whose scheme starts at
@@ -679,10 +680,8 @@ mod tests {
                         let hay = Hay { bytes: &text, eof: true };
                         answered += (0..text.len())
                             .filter(|&c| {
-                                matches!(
-                                    at_colon(&cfg, &hay, c, 0),
-                                    Some(Ok(Some(_)))
-                                )
+                                at_colon(&cfg, &hay, c, 0)
+                                    .is_some_and(|f| f.is_some())
                             })
                             .count();
                     }
