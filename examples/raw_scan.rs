@@ -6,7 +6,9 @@
 //! default none). ROUNDS 0 prints instead, for output comparisons
 //! between builds: every match of `Finder::find_iter` (span, kind,
 //! flags, URL) and every candidate of `Finder::candidates`, its reject
-//! reason included.
+//! reason included. With `RAW_SCAN_CANDIDATES` set in the environment
+//! the rounds count `Finder::candidates` (every candidate, the driver's
+//! path) instead of `Finder::find_iter`.
 
 use std::path::Path;
 use urlgrep::{Finder, Finds};
@@ -51,9 +53,18 @@ fn main() {
         dump(&finder, &texts);
         return;
     }
+    // With RAW_SCAN_CANDIDATES set, every candidate is counted
+    // (`Finder::candidates`, the driver's path), rejects included.
+    let all = std::env::var_os("RAW_SCAN_CANDIDATES").is_some();
     let mut n = 0usize;
     for _ in 0..rounds {
-        n += texts.iter().map(|t| finder.find_iter(t).count()).sum::<usize>();
+        n += texts
+            .iter()
+            .map(|t| match all {
+                true => finder.candidates(t).count(),
+                false => finder.find_iter(t).count(),
+            })
+            .sum::<usize>();
     }
     let bytes: usize = texts.iter().map(Vec::len).sum();
     println!("{} files, {bytes} bytes, {n} URLs", texts.len());
