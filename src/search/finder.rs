@@ -465,11 +465,11 @@ impl<'f, 'h> CandidateIter<'f, 'h> {
                 self.floor = resume;
                 Some(raw)
             }
-            Step::Done => {
+            Step::Done { .. } => {
                 self.pos = stop.min(self.hay.len());
                 None
             }
-            Step::NeedMore(at) => {
+            Step::NeedMore { at, .. } => {
                 // Only a window asks; with the whole input in hand the
                 // scanner never needs more.
                 self.incomplete = !self.eof;
@@ -489,17 +489,19 @@ impl<'f, 'h> CandidateIter<'f, 'h> {
     pub(crate) fn next_accepted(&mut self) -> Option<Raw> {
         let hay = Hay { bytes: self.hay, eof: self.eof };
         let stop = self.stop;
-        match self.cfg.step_accepted(hay, self.pos, &mut self.floor, stop) {
+        match self.cfg.step_accepted(hay, self.pos, self.floor, stop) {
             Step::Found(raw, resume) => {
                 self.pos = resume;
                 self.floor = resume;
                 Some(raw)
             }
-            Step::Done => {
+            Step::Done { floor } => {
+                self.floor = floor;
                 self.pos = self.hay.len();
                 None
             }
-            Step::NeedMore(at) => {
+            Step::NeedMore { at, floor } => {
+                self.floor = floor;
                 self.incomplete = !self.eof;
                 self.pending = at;
                 self.pos = self.hay.len();

@@ -69,9 +69,7 @@ impl Push {
         loop {
             let hay = Hay { bytes: &self.buf, eof };
             // Rejected candidates are passed over inside the step.
-            let step =
-                cfg.step_accepted(hay, self.pos, &mut self.floor, usize::MAX);
-            match step {
+            match cfg.step_accepted(hay, self.pos, self.floor, usize::MAX) {
                 Step::Found(raw, resume) => {
                     (self.pos, self.floor) = (resume, resume);
                     let c = Candidate::from_raw(raw, &self.buf);
@@ -80,12 +78,12 @@ impl Push {
                         break;
                     }
                 }
-                Step::Done => {
-                    self.pos = self.buf.len();
+                Step::Done { floor } => {
+                    (self.pos, self.floor) = (self.buf.len(), floor);
                     break;
                 }
-                Step::NeedMore(at) => {
-                    self.pos = at;
+                Step::NeedMore { at, floor } => {
+                    (self.pos, self.floor) = (at, floor);
                     break;
                 }
             }
