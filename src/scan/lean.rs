@@ -26,6 +26,7 @@ pub(super) fn empty_authority(
     c: usize,
     scheme: Option<Scheme>,
 ) -> Result<Option<(Raw, usize)>, Incomplete> {
+    super::one_pass::counted();
     let end = c + 3;
     // At the cap the full reading says "too long" before it reads the
     // byte after `//`.

@@ -33,11 +33,12 @@ mod lean;
 mod names;
 mod one_pass;
 mod run;
+mod step;
 mod tld;
 mod triggers;
 
 pub(crate) use names::is_tld;
-use triggers::Trigger;
+pub(crate) use step::Step;
 pub use triggers::Triggers;
 
 use crate::parse::{self, Reject, Verdict};
@@ -370,69 +371,7 @@ pub(crate) struct Raw {
     pub verdict: Result<Verdict, Reject>,
 }
 
-/// What a step of the scanner found.
-#[derive(Debug)]
-pub(crate) enum Step {
-    /// A candidate; scanning goes on at `resume` (which is also the new
-    /// floor for look-behind).
-    Found(Raw, usize),
-    /// No trigger at or after `pos`: the whole window was scanned.
-    Done,
-    /// The trigger at this index needs bytes past the window; refill and
-    /// call again with `pos` set to it.
-    NeedMore(usize),
-}
-
 impl Config {
-    /// Finds the next candidate at or after `pos`. Look-behind never goes
-    /// before `floor` (the end of the previous candidate).
-    pub(crate) fn step(&self, hay: Hay<'_>, pos: usize, floor: usize) -> Step {
-        self.step_until(hay, pos, floor, usize::MAX)
-    }
-
-    /// Like [`Config::step`], but triggers at or after `stop` are left
-    /// alone (a candidate that starts before `stop` may still read past
-    /// it): the work unit of a parallel slice.
-    pub(crate) fn step_until(
-        &self,
-        hay: Hay<'_>,
-        pos: usize,
-        floor: usize,
-        stop: usize,
-    ) -> Step {
-        let mut pos = pos;
-        while let Some((c, trigger)) =
-            self.triggers.find_kind(hay.bytes, pos, floor, self.finds)
-        {
-            if c >= stop {
-                break;
-            }
-            // Where the search goes on when nothing is found: after the
-            // trigger, or past a refused name (see `names::host`).
-            let mut skip = c + 1;
-            let found = match trigger {
-                Trigger::Scheme => self.at_trigger(&hay, c, floor),
-                Trigger::Address => names::email(self, &hay, c, floor),
-                Trigger::Name => self.name(&hay, c, floor, &mut skip),
-                Trigger::Host(start, opened) => {
-                    names::host_at(self, &hay, start, opened, c, &mut skip)
-                }
-                Trigger::Defanged => defanged::name(self, &hay, c, floor),
-            };
-            match found {
-                Ok(Some((raw, resume))) => return Step::Found(raw, resume),
-                // The oracle takes no shortcut: it proves the skip only
-                // passes over bytes that yield nothing.
-                Ok(None) if self.triggers == Triggers::EveryColon => {
-                    pos = c + 1
-                }
-                Ok(None) => pos = skip.max(c + 1),
-                Err(Incomplete) => return Step::NeedMore(c),
-            }
-        }
-        Step::Done
-    }
-
     /// Looks at the trigger at `c`.
     fn at_trigger(
         &self,

@@ -33,7 +33,9 @@
 //! The tests below hold the two readings to each other on random text.
 
 use super::bare::is_hard_stop;
-use super::{lean, Config, Finds, Flags, Hay, Kind, Raw, Span, Text};
+use super::{
+    lean, Config, Finds, Flags, Hay, Incomplete, Kind, Raw, Span, Text,
+};
 use crate::parse::{self, lanes_within, Scheme, Verdict};
 
 /// Bytes of a path, query or fragment that both readings pass over:
@@ -65,6 +67,17 @@ thread_local! {
     /// Turns the one-pass reading off, for the tests that hold the scan
     /// with it to the scan without it.
     static OFF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// How many times [`read`] and the lean reading
+    /// ([`lean::empty_authority`]) ran, for the test that each runs
+    /// once a colon.
+    static READS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Counts a reading ([`READS`]); nothing outside the tests.
+#[inline(always)]
+pub(super) fn counted() {
+    #[cfg(test)]
+    READS.with(|n| n.set(n.get() + 1));
 }
 
 /// Whether the one-pass reading is on: always, but in the tests that
@@ -86,7 +99,11 @@ fn on() -> bool {
 /// reading's `http:// `), outside `<…>`, quotes and `_`/`~` pairs; the
 /// name alone between delimiters (`"http:"`, [`Config::name_alone`]);
 /// and nothing, where neither `/` nor a closer follows and no delimiter
-/// stands before. `None` leaves the colon to [`Config::at_trigger`].
+/// stands before. Where `//` follows and neither reading answers, the
+/// full bare reading ([`Config::bare_read`]) at once: [`Config::at_trigger`]
+/// would come to it through the walk back and both readings again.
+/// `None` leaves the colon to [`Config::at_trigger`] (so does the end of
+/// a window: there the full path asks for more).
 #[inline]
 pub(super) fn at_colon(
     cfg: &Config,
@@ -151,16 +168,37 @@ pub(super) fn at_colon(
         }
         // A host starts with a letter or digit; else the lean reading
         // may answer (`http:// `, issue 21), as the full one tries it
-        // first.
+        // first. Where neither answers, what `Config::bare` comes to
+        // after the same tries: the run starts at `s` (the byte before
+        // is no scheme byte, or the floor), the scheme is registered,
+        // and no mark pairs.
         None => match bytes.get(c + 3) {
             Some(b) if b.is_ascii_alphanumeric() => {
-                read(cfg, hay, s, c, scheme).map(Some)
+                match read(cfg, hay, s, c, scheme) {
+                    Some(found) => Some(Some(found)),
+                    None => full(cfg, hay, s, c),
+                }
             }
-            _ => lean::empty_authority(cfg, hay, s, c, Some(scheme))
-                .ok()?
-                .map(Some),
+            _ => match lean::empty_authority(cfg, hay, s, c, Some(scheme)) {
+                Ok(Some(found)) => Some(Some(found)),
+                Ok(None) => full(cfg, hay, s, c),
+                Err(Incomplete) => None,
+            },
         },
     }
+}
+
+/// [`Config::bare_read`] of a registered scheme with no mark before it,
+/// out of line (rare: a port, userinfo, trailing punctuation); `None`
+/// at a window's end, where the full reading asks for more.
+#[inline(never)]
+fn full(
+    cfg: &Config,
+    hay: &Hay<'_>,
+    s: usize,
+    c: usize,
+) -> Option<Option<(Raw, usize)>> {
+    cfg.bare_read(hay, s, c, true, None).ok()
 }
 
 /// The bare candidate of the `http` or `https` URL whose scheme starts at
@@ -179,6 +217,7 @@ pub(super) fn read(
     if !on() {
         return None;
     }
+    counted();
     let bytes = hay.bytes;
     // The full reading's cap: a run whose stop is at `cap` or past it
     // is too long.
@@ -650,5 +689,37 @@ mod tests {
             }
         }
         assert!(answered > 1500, "{answered}");
+    }
+
+    /// Issue 32's note: an `http` URL neither reading answers (a port,
+    /// a trailing `.`, userinfo, a bracketed or percent-encoded host, a
+    /// `-` first) ran the one-pass reading or the lean one twice, once
+    /// at the colon and once more in `Config::bare` after the walk back.
+    /// Each runs once a colon now, and the candidate is the full
+    /// reading's.
+    #[test]
+    fn each_reading_runs_once_a_colon() {
+        let cfg = Config::default();
+        for text in [
+            &b"see http://a.example:99999/ x"[..],
+            b"see http://a.example:8080/ x",
+            b"see http://a.example/p. x",
+            b"see https://u@a.example/ x",
+            b"see http://[::1]/ x",
+            b"see http://%41.example/ x",
+            b"see http://-a.example/ x",
+            b"see HTTPS://a.example/\xc3\xa9 x",
+        ] {
+            let hay = Hay { bytes: text, eof: true };
+            READS.with(|n| n.set(0));
+            let fast = cfg.step(hay, 0, 0);
+            let reads = READS.with(|n| n.get());
+            OFF.with(|off| off.set(true));
+            let full = cfg.step(hay, 0, 0);
+            OFF.with(|off| off.set(false));
+            let show = String::from_utf8_lossy(text);
+            assert_eq!(reads, 1, "{show}");
+            assert_eq!(format!("{fast:?}"), format!("{full:?}"), "{show}");
+        }
     }
 }

@@ -465,16 +465,46 @@ impl<'f, 'h> CandidateIter<'f, 'h> {
                 self.floor = resume;
                 Some(raw)
             }
-            Step::Done => {
+            Step::Done { .. } => {
                 self.pos = stop.min(self.hay.len());
                 None
             }
-            Step::NeedMore(at) => {
+            Step::NeedMore { at, .. } => {
                 // Only a window asks; with the whole input in hand the
                 // scanner never needs more.
                 self.incomplete = !self.eof;
                 self.pending = at;
                 self.pos = stop.min(self.hay.len());
+                None
+            }
+        }
+    }
+
+    /// The next accepted candidate in the scanner's form, up to the
+    /// iterator's own stop: [`CandidateIter::next_raw`] with the
+    /// rejected candidates passed over inside the step
+    /// ([`Config::step_accepted`]), the position and floor left where
+    /// [`CandidateIter::next_raw`] would have left them after them.
+    #[inline(always)]
+    pub(crate) fn next_accepted(&mut self) -> Option<Raw> {
+        let hay = Hay { bytes: self.hay, eof: self.eof };
+        let stop = self.stop;
+        match self.cfg.step_accepted(hay, self.pos, self.floor, stop) {
+            Step::Found(raw, resume) => {
+                self.pos = resume;
+                self.floor = resume;
+                Some(raw)
+            }
+            Step::Done { floor } => {
+                self.floor = floor;
+                self.pos = self.hay.len();
+                None
+            }
+            Step::NeedMore { at, floor } => {
+                self.floor = floor;
+                self.incomplete = !self.eof;
+                self.pending = at;
+                self.pos = self.hay.len();
                 None
             }
         }
@@ -513,14 +543,10 @@ impl<'h> Iterator for FindIter<'_, 'h> {
     type Item = Match<'h>;
 
     fn next(&mut self) -> Option<Match<'h>> {
-        // A rejected candidate is dropped before it is made public (its
-        // scheme is not looked up).
-        loop {
-            let raw = self.it.next_raw()?;
-            if raw.verdict.is_ok() {
-                return Some(Candidate::from_raw(raw, self.it.hay).body);
-            }
-        }
+        // A rejected candidate is dropped inside the step, before it is
+        // made public (its scheme is not looked up).
+        let raw = self.it.next_accepted()?;
+        Some(Candidate::from_raw(raw, self.it.hay).body)
     }
 }
 

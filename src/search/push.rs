@@ -68,23 +68,22 @@ impl Push {
         let mut go_on = true;
         loop {
             let hay = Hay { bytes: &self.buf, eof };
-            match cfg.step(hay, self.pos, self.floor) {
+            // Rejected candidates are passed over inside the step.
+            match cfg.step_accepted(hay, self.pos, self.floor, usize::MAX) {
                 Step::Found(raw, resume) => {
                     (self.pos, self.floor) = (resume, resume);
                     let c = Candidate::from_raw(raw, &self.buf);
-                    if c.reject.is_none()
-                        && !found(&c.body, &self.buf, self.abs)?
-                    {
+                    if !found(&c.body, &self.buf, self.abs)? {
                         go_on = false;
                         break;
                     }
                 }
-                Step::Done => {
-                    self.pos = self.buf.len();
+                Step::Done { floor } => {
+                    (self.pos, self.floor) = (self.buf.len(), floor);
                     break;
                 }
-                Step::NeedMore(at) => {
-                    self.pos = at;
+                Step::NeedMore { at, floor } => {
+                    (self.pos, self.floor) = (at, floor);
                     break;
                 }
             }

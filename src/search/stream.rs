@@ -208,15 +208,15 @@ impl<'f, R: Read> Stream<'f, R> {
                     let at = self.position(raw.span.start, raw.span.end);
                     return Ok(Some((at, raw)));
                 }
-                Step::Done if self.eof => {
+                Step::Done { .. } if self.eof => {
                     self.pos = self.len;
                     return Ok(None);
                 }
-                Step::Done => {
+                Step::Done { .. } => {
                     self.pos = self.len;
                     self.refill(1)?;
                 }
-                Step::NeedMore(at) => {
+                Step::NeedMore { at, .. } => {
                     // Read at least as much again as the unfinished
                     // candidate holds: the scanner restarts at its
                     // trigger, and a reader that returns a few bytes per
