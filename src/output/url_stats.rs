@@ -144,9 +144,7 @@ impl UrlStats {
         for (dim, summary) in [("host", &self.hosts), ("tld", tlds)] {
             let summary = summary.settled();
             counts.reserve(dim, summary.len());
-            for (key, n) in summary.iter() {
-                counts.add(dim, key, n);
-            }
+            counts.add_each(dim, summary.iter());
             if summary.max_error() > 0 {
                 counts.add("error", dim, summary.max_error());
             }
@@ -154,9 +152,10 @@ impl UrlStats {
         for (dim, sketch) in
             [("hll-urls", &self.urls), ("hll-hosts", &self.host_sketch)]
         {
-            for (i, rank) in sketch.registers() {
-                counts.add(dim, &i.to_string(), u64::from(rank));
-            }
+            counts.reserve(dim, sketch.registers().count());
+            let registers = sketch.registers();
+            let keys = registers.map(|(i, r)| (i.to_string(), u64::from(r)));
+            counts.add_each(dim, keys);
         }
     }
 }
