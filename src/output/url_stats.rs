@@ -79,26 +79,46 @@ impl UrlStats {
         }
     }
 
-    /// [`UrlStats::add_hashed`] of each URL in turn: the host summary's
-    /// adds made after the rest, as [`TopK::add_each`] (no summary reads
-    /// another, so the order between them is free).
-    pub fn add_all<'k, I>(&mut self, urls: I)
+    /// [`UrlStats::add_hashed`] of each URL in turn, given as the
+    /// [`hash64`] of each URL and the hosts of those that have one
+    /// (each with its hash), both in input order: the URLs' adds made
+    /// first, then the hosts' (no summary reads another, so the order
+    /// between them is free), the host summary's as [`TopK::add_each`].
+    pub fn add_folded<'k, I>(&mut self, urls: &[u64], hosts: I)
     where
-        I: Iterator<Item = (u64, Option<(&'k [u8], u64)>)> + Clone,
+        I: Iterator<Item = (&'k [u8], u64)> + Clone,
     {
-        for (url, host) in urls.clone() {
-            self.add_but_host(url, host);
+        if self.seen.is_some() {
+            for &h in urls {
+                self.add_url(h);
+            }
+        } else {
+            for &h in urls {
+                self.urls.insert_hash(h);
+            }
         }
-        self.hosts.add_each(urls.filter_map(|(_, host)| host));
+        for (h, hash) in hosts.clone() {
+            self.add_host_but_summary(h, hash);
+        }
+        self.hosts.add_each(hosts);
     }
 
     /// [`UrlStats::add_hashed`] but the add to the host summary.
     #[inline]
     fn add_but_host(&mut self, url: u64, host: Option<(&[u8], u64)>) {
+        self.add_url(url);
+        if let Some((h, hash)) = host {
+            self.add_host_but_summary(h, hash);
+        }
+    }
+
+    /// Counts a URL whose [`hash64`] is `h` in the sketch and the exact
+    /// count.
+    #[inline]
+    fn add_url(&mut self, h: u64) {
         // One stable hash per URL serves the sketch and the exact count
         // (text crafted to collide would lower the count by one a pair:
         // statistics, not `-u`, which keeps a keyed hash).
-        let h = url;
         self.urls.insert_hash(h);
         if let Some(seen) = &mut self.seen {
             seen.insert_hash(h);
@@ -106,23 +126,27 @@ impl UrlStats {
                 self.seen = None;
             }
         }
-        if let Some((h, hash)) = host {
-            let (run, n) = &mut self.tld_run;
-            if *n > 0 && ends_in_label(h, run) {
-                // What `tld_bytes` finds (`run` is a label: no dot).
+    }
+
+    /// Counts the host `h`, whose [`hash64`] is `hash`, in the TLDs and
+    /// the hosts' sketch.
+    #[inline]
+    fn add_host_but_summary(&mut self, h: &[u8], hash: u64) {
+        let (run, n) = &mut self.tld_run;
+        if *n > 0 && ends_in_label(h, run) {
+            // What `tld_bytes` finds (`run` is a label: no dot).
+            *n += 1;
+        } else if let Some(t) = tld_bytes(h) {
+            if *n > 0 && same_bytes(run, t) {
                 *n += 1;
-            } else if let Some(t) = tld_bytes(h) {
-                if *n > 0 && same_bytes(run, t) {
-                    *n += 1;
-                } else {
-                    add_run(&mut self.tlds, run, *n);
-                    run.clear();
-                    run.extend_from_slice(t);
-                    *n = 1;
-                }
+            } else {
+                add_run(&mut self.tlds, run, *n);
+                run.clear();
+                run.extend_from_slice(t);
+                *n = 1;
             }
-            self.host_sketch.insert_hash(hash);
         }
+        self.host_sketch.insert_hash(hash);
     }
 
     /// The exact number of distinct URLs, while it is known.
@@ -180,6 +204,48 @@ fn add_run(summary: &mut TopK, key: &[u8], n: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The adds of a fold (the URLs' hashes, then their hosts) count
+    /// what the adds of each URL in turn count, past the exact count's
+    /// limit and the host summary's first eviction, in a table large
+    /// enough to read its adds ahead.
+    #[test]
+    fn folded_adds_are_each_urls_adds() {
+        let (mut each, mut folded) =
+            (UrlStats::new(false), UrlStats::new(false));
+        let mut seen = 0;
+        for batch in 0..5u32 {
+            let mut urls = Vec::new();
+            let mut hosts = Vec::new();
+            for i in 0..150_000u32 {
+                let n = batch * 150_000 + i;
+                let url =
+                    format!("http://h{}.example.{}/{n}", n % 90_000, n % 7);
+                let host = (n % 11 != 0).then(|| {
+                    super::super::url::host(url.as_bytes()).unwrap_or_default()
+                });
+                let url_hash = hash64(url.as_bytes());
+                let host = host
+                    .map(|h| (h.clone().into_bytes(), hash64(h.as_bytes())));
+                each.add_hashed(
+                    url_hash,
+                    host.as_ref().map(|(h, x)| (&h[..], *x)),
+                );
+                urls.push(url_hash);
+                hosts.extend(host);
+            }
+            folded.add_folded(&urls, hosts.iter().map(|(h, x)| (&h[..], *x)));
+            seen += urls.len();
+        }
+        assert!(seen > EXACT_UNIQUE_LIMIT);
+        assert_eq!(each.exact_unique_urls(), None);
+        assert_eq!(folded.exact_unique_urls(), None);
+        let (mut a, mut b) = (Counts::new(), Counts::new());
+        each.add_to(&mut a);
+        folded.add_to(&mut b);
+        assert!(a.get("error", "host") > 0, "no eviction");
+        assert_eq!(a, b);
+    }
 
     /// Issue 33.6: the unique count is exact up to 2^19 URLs (it was
     /// 2^20, 21 MiB), then the sketch's.

@@ -241,7 +241,7 @@ impl<W: Write> Emit<W> for StatsReport {
             self.cur.few.add_n(Dim::Scheme, scheme, *n);
             self.cur.few.add_n(Dim::Kind, kind.name(), *n);
         }
-        self.url_stats.add_all(fold.urls());
+        self.url_stats.add_folded(fold.urls(), fold.hosts());
         Ok(fold.len() as u64)
     }
 
