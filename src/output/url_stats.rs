@@ -3,22 +3,25 @@
 //!
 //! | mode                 | unique URLs                   | hosts, TLDs                 | memory            |
 //! |----------------------|-------------------------------|-----------------------------|-------------------|
-//! | default              | exact up to 2^19 URLs ([`Seen`]), then HyperLogLog (±0.81 %) | Space-Saving, exact up to 65,536 distinct keys each | at most ~20 MiB |
-//! | `--exact-stats`      | exact ([`Seen`], 10–21 B a URL) | exact (every key: a 16-byte slot at a load of 1/4 to 1/2, so 32–64 B, and its bytes after an 8-byte header, to a multiple of 8) | grows with the input |
+//! | default              | exact up to 2^19 URLs ([`Distinct`]), then HyperLogLog (±0.81 %) | Space-Saving, exact up to 65,536 distinct keys each | at most ~20 MiB |
+//! | `--exact-stats`      | exact ([`Distinct`], 8–12 B a URL) | exact (every key: a 16-byte slot at a load of 1/4 to 1/2, so 32–64 B, and its bytes after an 8-byte header, to a multiple of 8) | grows with the input |
 //!
 //! Either way the HyperLogLog sketches of URLs and hosts (16 KiB each) are
 //! kept and written to the partials, so that `urlgrep merge` can give
 //! unique counts across shards.
 
 use super::hll::{hash64, Hll};
-use super::seen::Seen;
 use super::stats::Counts;
 use super::topk::TopK;
 use super::url::tld_bytes;
 use crate::filter::same_bytes;
+use distinct::Distinct;
+
+mod distinct;
 
 /// URLs counted exactly for the unique count before the sketch takes
-/// over (default mode): at most about 11 MiB. It was 2^20 (21 MiB):
+/// over (default mode): at most 6 MiB (4 merged, 2 buffered). It was
+/// 2^20 (21 MiB in a set):
 /// with the host summaries, `--stats --by day` at `-j2` on 4 M hosts
 /// took 90 MiB (issue 33.6: at most 64).
 pub const EXACT_UNIQUE_LIMIT: usize = 1 << 19;
@@ -27,7 +30,7 @@ pub const EXACT_UNIQUE_LIMIT: usize = 1 << 19;
 #[derive(Debug)]
 pub struct UrlStats {
     exact: bool,
-    seen: Option<Seen>,
+    seen: Option<Distinct>,
     urls: Hll,
     host_sketch: Hll,
     hosts: TopK,
@@ -54,7 +57,7 @@ impl UrlStats {
         };
         UrlStats {
             exact,
-            seen: Some(Seen::expecting(EXACT_UNIQUE_LIMIT)),
+            seen: Some(Distinct::default()),
             urls: Hll::new(),
             host_sketch: Hll::new(),
             hosts: summary(),
@@ -121,8 +124,10 @@ impl UrlStats {
         // statistics, not `-u`, which keeps a keyed hash).
         self.urls.insert_hash(h);
         if let Some(seen) = &mut self.seen {
-            seen.insert_hash(h);
-            if !self.exact && seen.len() > EXACT_UNIQUE_LIMIT {
+            if seen.insert(h)
+                && !self.exact
+                && seen.merged() > EXACT_UNIQUE_LIMIT
+            {
                 self.seen = None;
             }
         }
@@ -151,7 +156,9 @@ impl UrlStats {
 
     /// The exact number of distinct URLs, while it is known.
     pub fn exact_unique_urls(&self) -> Option<u64> {
-        self.seen.as_ref().map(|s| s.len() as u64)
+        // (the hashes added since the last merge may pass the limit)
+        let n = self.seen.as_ref()?.len();
+        (self.exact || n <= EXACT_UNIQUE_LIMIT).then_some(n as u64)
     }
 
     /// Adds the counters to `counts`: the `host` and `tld` dimensions, the
