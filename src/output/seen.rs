@@ -1,5 +1,5 @@
-//! The set of URLs seen, for `-u` and the exact unique count: a keyed 64-bit
-//! hash per URL, not the URL.
+//! The set of URLs seen, for `-u`: a keyed 64-bit hash per URL, not the
+//! URL. (The statistics' exact unique count is `url_stats::distinct`.)
 //!
 //! Memory: 9 bytes a slot (the hash and hashbrown's control byte) at a load
 //! of 7/16 to 7/8, so 10–21 bytes per URL. The set is split into 256
