@@ -1,5 +1,5 @@
-//! The set of URLs seen, for `-u` and the exact unique count: a keyed 64-bit
-//! hash per URL, not the URL.
+//! The set of URLs seen, for `-u`: a keyed 64-bit hash per URL, not the
+//! URL. (The statistics' exact unique count is `url_stats::distinct`.)
 //!
 //! Memory: 9 bytes a slot (the hash and hashbrown's control byte) at a load
 //! of 7/16 to 7/8, so 10–21 bytes per URL. The set is split into 256
@@ -73,7 +73,9 @@ impl Seen {
     /// count, which stops at a limit): a full table grows to an eighth
     /// of its share at once, then to its share, where from empty it
     /// doubled ten times (the rehashes were half of the exact count's
-    /// instructions). Past its share a table doubles as before.
+    /// instructions). Past its share a table doubles as before. (The
+    /// statistics' exact count is `output::url_stats`' own now.)
+    #[cfg(test)]
     pub fn expecting(n: usize) -> Seen {
         // A table's share, and an eighth of its spread (the counts of
         // uniform hashes in 256 tables differ by about √(n/256)).
@@ -102,6 +104,7 @@ impl Seen {
     }
 
     /// The number of distinct URLs added.
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.len
     }

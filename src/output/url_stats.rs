@@ -3,22 +3,25 @@
 //!
 //! | mode                 | unique URLs                   | hosts, TLDs                 | memory            |
 //! |----------------------|-------------------------------|-----------------------------|-------------------|
-//! | default              | exact up to 2^19 URLs ([`Seen`]), then HyperLogLog (±0.81 %) | Space-Saving, exact up to 65,536 distinct keys each | at most ~20 MiB |
-//! | `--exact-stats`      | exact ([`Seen`], 10–21 B a URL) | exact (every key: a 16-byte slot at a load of 1/4 to 1/2, so 32–64 B, and its bytes after an 8-byte header, to a multiple of 8) | grows with the input |
+//! | default              | exact up to 2^19 URLs ([`Distinct`]), then HyperLogLog (±0.81 %) | Space-Saving, exact up to 65,536 distinct keys each | at most ~20 MiB |
+//! | `--exact-stats`      | exact ([`Distinct`], 8–12 B a URL) | exact (every key: a 16-byte slot at a load of 1/4 to 1/2, so 32–64 B, and its bytes after an 8-byte header, to a multiple of 8) | grows with the input |
 //!
 //! Either way the HyperLogLog sketches of URLs and hosts (16 KiB each) are
 //! kept and written to the partials, so that `urlgrep merge` can give
 //! unique counts across shards.
 
 use super::hll::{hash64, Hll};
-use super::seen::Seen;
 use super::stats::Counts;
 use super::topk::TopK;
 use super::url::tld_bytes;
 use crate::filter::same_bytes;
+use distinct::Distinct;
+
+mod distinct;
 
 /// URLs counted exactly for the unique count before the sketch takes
-/// over (default mode): at most about 11 MiB. It was 2^20 (21 MiB):
+/// over (default mode): at most 6 MiB (4 merged, 2 buffered). It was
+/// 2^20 (21 MiB in a set):
 /// with the host summaries, `--stats --by day` at `-j2` on 4 M hosts
 /// took 90 MiB (issue 33.6: at most 64).
 pub const EXACT_UNIQUE_LIMIT: usize = 1 << 19;
@@ -27,7 +30,7 @@ pub const EXACT_UNIQUE_LIMIT: usize = 1 << 19;
 #[derive(Debug)]
 pub struct UrlStats {
     exact: bool,
-    seen: Option<Seen>,
+    seen: Option<Distinct>,
     urls: Hll,
     host_sketch: Hll,
     hosts: TopK,
@@ -54,7 +57,7 @@ impl UrlStats {
         };
         UrlStats {
             exact,
-            seen: Some(Seen::expecting(EXACT_UNIQUE_LIMIT)),
+            seen: Some(Distinct::default()),
             urls: Hll::new(),
             host_sketch: Hll::new(),
             hosts: summary(),
@@ -79,55 +82,83 @@ impl UrlStats {
         }
     }
 
-    /// [`UrlStats::add_hashed`] of each URL in turn: the host summary's
-    /// adds made after the rest, as [`TopK::add_each`] (no summary reads
-    /// another, so the order between them is free).
-    pub fn add_all<'k, I>(&mut self, urls: I)
+    /// [`UrlStats::add_hashed`] of each URL in turn, given as the
+    /// [`hash64`] of each URL and the hosts of those that have one
+    /// (each with its hash), both in input order: the URLs' adds made
+    /// first, then the hosts' (no summary reads another, so the order
+    /// between them is free), the host summary's as [`TopK::add_each`].
+    pub fn add_folded<'k, I>(&mut self, urls: &[u64], hosts: I)
     where
-        I: Iterator<Item = (u64, Option<(&'k [u8], u64)>)> + Clone,
+        I: Iterator<Item = (&'k [u8], u64)> + Clone,
     {
-        for (url, host) in urls.clone() {
-            self.add_but_host(url, host);
+        if self.seen.is_some() {
+            for &h in urls {
+                self.add_url(h);
+            }
+        } else {
+            for &h in urls {
+                self.urls.insert_hash(h);
+            }
         }
-        self.hosts.add_each(urls.filter_map(|(_, host)| host));
+        for (h, hash) in hosts.clone() {
+            self.add_host_but_summary(h, hash);
+        }
+        self.hosts.add_each(hosts);
     }
 
     /// [`UrlStats::add_hashed`] but the add to the host summary.
     #[inline]
     fn add_but_host(&mut self, url: u64, host: Option<(&[u8], u64)>) {
+        self.add_url(url);
+        if let Some((h, hash)) = host {
+            self.add_host_but_summary(h, hash);
+        }
+    }
+
+    /// Counts a URL whose [`hash64`] is `h` in the sketch and the exact
+    /// count.
+    #[inline]
+    fn add_url(&mut self, h: u64) {
         // One stable hash per URL serves the sketch and the exact count
         // (text crafted to collide would lower the count by one a pair:
         // statistics, not `-u`, which keeps a keyed hash).
-        let h = url;
         self.urls.insert_hash(h);
         if let Some(seen) = &mut self.seen {
-            seen.insert_hash(h);
-            if !self.exact && seen.len() > EXACT_UNIQUE_LIMIT {
+            if seen.insert(h)
+                && !self.exact
+                && seen.merged() > EXACT_UNIQUE_LIMIT
+            {
                 self.seen = None;
             }
         }
-        if let Some((h, hash)) = host {
-            let (run, n) = &mut self.tld_run;
-            if *n > 0 && ends_in_label(h, run) {
-                // What `tld_bytes` finds (`run` is a label: no dot).
+    }
+
+    /// Counts the host `h`, whose [`hash64`] is `hash`, in the TLDs and
+    /// the hosts' sketch.
+    #[inline]
+    fn add_host_but_summary(&mut self, h: &[u8], hash: u64) {
+        let (run, n) = &mut self.tld_run;
+        if *n > 0 && ends_in_label(h, run) {
+            // What `tld_bytes` finds (`run` is a label: no dot).
+            *n += 1;
+        } else if let Some(t) = tld_bytes(h) {
+            if *n > 0 && same_bytes(run, t) {
                 *n += 1;
-            } else if let Some(t) = tld_bytes(h) {
-                if *n > 0 && same_bytes(run, t) {
-                    *n += 1;
-                } else {
-                    add_run(&mut self.tlds, run, *n);
-                    run.clear();
-                    run.extend_from_slice(t);
-                    *n = 1;
-                }
+            } else {
+                add_run(&mut self.tlds, run, *n);
+                run.clear();
+                run.extend_from_slice(t);
+                *n = 1;
             }
-            self.host_sketch.insert_hash(hash);
         }
+        self.host_sketch.insert_hash(hash);
     }
 
     /// The exact number of distinct URLs, while it is known.
     pub fn exact_unique_urls(&self) -> Option<u64> {
-        self.seen.as_ref().map(|s| s.len() as u64)
+        // (the hashes added since the last merge may pass the limit)
+        let n = self.seen.as_ref()?.len();
+        (self.exact || n <= EXACT_UNIQUE_LIMIT).then_some(n as u64)
     }
 
     /// Adds the counters to `counts`: the `host` and `tld` dimensions, the
@@ -144,9 +175,7 @@ impl UrlStats {
         for (dim, summary) in [("host", &self.hosts), ("tld", tlds)] {
             let summary = summary.settled();
             counts.reserve(dim, summary.len());
-            for (key, n) in summary.iter() {
-                counts.add(dim, key, n);
-            }
+            counts.add_each(dim, summary.iter());
             if summary.max_error() > 0 {
                 counts.add("error", dim, summary.max_error());
             }
@@ -154,9 +183,10 @@ impl UrlStats {
         for (dim, sketch) in
             [("hll-urls", &self.urls), ("hll-hosts", &self.host_sketch)]
         {
-            for (i, rank) in sketch.registers() {
-                counts.add(dim, &i.to_string(), u64::from(rank));
-            }
+            counts.reserve(dim, sketch.registers().count());
+            let registers = sketch.registers();
+            let keys = registers.map(|(i, r)| (i.to_string(), u64::from(r)));
+            counts.add_each(dim, keys);
         }
     }
 }
@@ -181,6 +211,48 @@ fn add_run(summary: &mut TopK, key: &[u8], n: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The adds of a fold (the URLs' hashes, then their hosts) count
+    /// what the adds of each URL in turn count, past the exact count's
+    /// limit and the host summary's first eviction, in a table large
+    /// enough to read its adds ahead.
+    #[test]
+    fn folded_adds_are_each_urls_adds() {
+        let (mut each, mut folded) =
+            (UrlStats::new(false), UrlStats::new(false));
+        let mut seen = 0;
+        for batch in 0..5u32 {
+            let mut urls = Vec::new();
+            let mut hosts = Vec::new();
+            for i in 0..150_000u32 {
+                let n = batch * 150_000 + i;
+                let url =
+                    format!("http://h{}.example.{}/{n}", n % 90_000, n % 7);
+                let host = (n % 11 != 0).then(|| {
+                    super::super::url::host(url.as_bytes()).unwrap_or_default()
+                });
+                let url_hash = hash64(url.as_bytes());
+                let host = host
+                    .map(|h| (h.clone().into_bytes(), hash64(h.as_bytes())));
+                each.add_hashed(
+                    url_hash,
+                    host.as_ref().map(|(h, x)| (&h[..], *x)),
+                );
+                urls.push(url_hash);
+                hosts.extend(host);
+            }
+            folded.add_folded(&urls, hosts.iter().map(|(h, x)| (&h[..], *x)));
+            seen += urls.len();
+        }
+        assert!(seen > EXACT_UNIQUE_LIMIT);
+        assert_eq!(each.exact_unique_urls(), None);
+        assert_eq!(folded.exact_unique_urls(), None);
+        let (mut a, mut b) = (Counts::new(), Counts::new());
+        each.add_to(&mut a);
+        folded.add_to(&mut b);
+        assert!(a.get("error", "host") > 0, "no eviction");
+        assert_eq!(a, b);
+    }
 
     /// Issue 33.6: the unique count is exact up to 2^19 URLs (it was
     /// 2^20, 21 MiB), then the sketch's.

@@ -12,7 +12,7 @@ use crate::input::Input;
 use crate::output::by_stats::ByStats;
 use crate::output::emit::{Ctx, Emit, Run, Tally, Url};
 use crate::output::escape;
-use crate::output::stats::{per_message_bucket, Counts, Period, Summary};
+use crate::output::stats::{per_message_bucket, Counts, Period, SummaryOf};
 use crate::output::url::{self, host_bytes};
 use crate::output::url_stats::UrlStats;
 use crate::parse::Reject;
@@ -241,7 +241,7 @@ impl<W: Write> Emit<W> for StatsReport {
             self.cur.few.add_n(Dim::Scheme, scheme, *n);
             self.cur.few.add_n(Dim::Kind, kind.name(), *n);
         }
-        self.url_stats.add_all(fold.urls());
+        self.url_stats.add_folded(fold.urls(), fold.hosts());
         Ok(fold.len() as u64)
     }
 
@@ -297,8 +297,8 @@ impl<W: Write> Emit<W> for StatsReport {
         if self.shape == Shape::Tsv {
             return run.counts.write_tsv(out);
         }
-        let summary = Summary {
-            counts: run.counts.clone(),
+        let summary = SummaryOf {
+            counts: run.counts,
             unique_urls: self.url_stats.exact_unique_urls(),
             elapsed: Some(run.elapsed),
             top: cx.opts.top,

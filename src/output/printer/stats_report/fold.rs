@@ -3,8 +3,9 @@
 //! the worker that found it, a batch at a time. The counters of scheme
 //! and kind are added up there; what depends on the order of the URLs
 //! (the top-k summaries of hosts and TLDs, the exact unique count's
-//! limit) is kept per URL as its hashes and its host, and added by the
-//! reporter in input order, as each URL given to it would be.
+//! limit) is kept per URL as its hash, and per host as its hash and
+//! bytes, and added by the reporter in input order, as each URL given
+//! to it would be.
 
 use super::few::Few;
 use crate::driver::{Fold, Hit};
@@ -22,40 +23,38 @@ const KEEP: usize = 1 << 20;
 /// The URLs of a batch, folded.
 #[derive(Debug, Default)]
 pub(super) struct StatsFold {
-    /// Each URL, in input order.
-    urls: Vec<Folded>,
-    /// The hosts of the URLs (as [`host_bytes`] gives them), one after
-    /// the other.
+    /// The [`hash64`] of each URL, in input order.
+    urls: Vec<u64>,
+    /// The host of each URL that has one, in input order.
+    host_of: Vec<Host>,
+    /// The hosts (as [`host_bytes`] gives them), one after the other.
     hosts: Vec<u8>,
     /// URLs by scheme (lower-case) and kind; a handful in a batch.
     few: Few<(String, Kind), 1>,
 }
 
-/// One URL: its [`hash64`], and its host's (`hosts[at..at + len]`; no
-/// host when `len` is [`NO_HOST`]).
+/// A URL's host: its [`hash64`], and its bytes, `hosts[at..at + len]`.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Folded {
-    pub(super) url: u64,
-    pub(super) host: u64,
+struct Host {
+    hash: u64,
     at: usize,
     len: usize,
 }
 
-/// [`Folded::len`] of a URL without a host.
-const NO_HOST: usize = usize::MAX;
-
 impl StatsFold {
-    /// The URLs folded, in input order, each with its host (and the
-    /// host's hash).
-    pub(super) fn urls(
+    /// The [`hash64`] of each URL folded, in input order.
+    pub(super) fn urls(&self) -> &[u64] {
+        &self.urls
+    }
+
+    /// The hosts of the URLs folded that have one, in input order, each
+    /// with its [`hash64`].
+    pub(super) fn hosts(
         &self,
-    ) -> impl Iterator<Item = (u64, Option<(&[u8], u64)>)> + Clone {
-        self.urls.iter().map(|f| {
-            let host = (f.len != NO_HOST)
-                .then(|| self.hosts.get(f.at..f.at + f.len))
-                .flatten()
-                .map(|h| (h, f.host));
-            (f.url, host)
+    ) -> impl Iterator<Item = (&[u8], u64)> + Clone + '_ {
+        self.host_of.iter().map(|h| {
+            let bytes = self.hosts.get(h.at..h.at + h.len);
+            (bytes.unwrap_or_default(), h.hash)
         })
     }
 
@@ -87,28 +86,29 @@ impl Fold for StatsFold {
         // reads it.
         let scheme = hit_scheme(hit, true);
         self.count(&scheme, hit.kind);
-        let url = hash64(hit.url);
-        let folded = match host_bytes(hit.url, hit.host) {
-            Some(h) => {
-                let at = self.hosts.len();
-                self.hosts.extend_from_slice(&h);
-                Folded { url, host: hash64(&h), at, len: h.len() }
-            }
-            None => Folded { url, host: 0, at: 0, len: NO_HOST },
-        };
-        self.urls.push(folded);
+        self.urls.push(hash64(hit.url));
+        if let Some(h) = host_bytes(hit.url, hit.host) {
+            let at = self.hosts.len();
+            self.hosts.extend_from_slice(&h);
+            let hash = hash64(&h);
+            self.host_of.push(Host { hash, at, len: h.len() });
+        }
     }
 
     fn clear(&mut self) {
         self.urls.clear();
+        self.host_of.clear();
         self.hosts.clear();
         self.few.clear();
-        self.urls.shrink_to(KEEP / size_of::<Folded>());
+        self.urls.shrink_to(KEEP / size_of::<u64>());
+        self.host_of.shrink_to(KEEP / size_of::<Host>());
         self.hosts.shrink_to(KEEP);
     }
 
     fn held(&self) -> usize {
-        self.urls.capacity() * size_of::<Folded>() + self.hosts.capacity()
+        self.urls.capacity() * size_of::<u64>()
+            + self.host_of.capacity() * size_of::<Host>()
+            + self.hosts.capacity()
     }
 
     fn as_any(&self) -> &dyn Any {
