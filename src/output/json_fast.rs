@@ -89,24 +89,31 @@ pub(crate) fn string(out: &mut Vec<u8>, s: &str) {
 /// `i` ends, looked at eight bytes at a time (a URL or a path is mostly
 /// such a run); it may stop early, never late.
 fn plain_ascii_end(bytes: &[u8], mut i: usize) -> usize {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
     while let Some(chunk) = bytes.get(i..i + 8) {
         let Ok(word) = <[u8; 8]>::try_from(chunk) else { break };
-        let w = u64::from_le_bytes(word);
-        // Bit 7 of a byte set when it is below 0x20, above 0x7e, `"` or
-        // `\` (the classic SWAR tests: each is exact on whether some
-        // byte matches).
-        let below = w.wrapping_sub(LO * 0x20) & !w;
-        let above = w.wrapping_add(LO) | w;
-        let quote = (w ^ (LO * 0x22)).wrapping_sub(LO) & !(w ^ (LO * 0x22));
-        let slash = (w ^ (LO * 0x5c)).wrapping_sub(LO) & !(w ^ (LO * 0x5c));
-        if (below | above | quote | slash) & HI != 0 {
+        if escapes(u64::from_le_bytes(word)) {
             break;
         }
         i += 8;
     }
     i
+}
+
+/// Bytes `0x01` in each lane of a word.
+const LO: u64 = 0x0101_0101_0101_0101;
+/// Bit 7 of each lane of a word.
+const HI: u64 = 0x8080_8080_8080_8080;
+
+/// Whether one of the eight bytes of `w` is not its own JSON text: below
+/// 0x20, above 0x7e, `"` or `\` (the classic SWAR tests, each exact on
+/// whether some byte matches: bit 7 of a lane set when it does).
+#[inline(always)]
+fn escapes(w: u64) -> bool {
+    let below = w.wrapping_sub(LO * 0x20) & !w;
+    let above = w.wrapping_add(LO) | w;
+    let quote = (w ^ (LO * 0x22)).wrapping_sub(LO) & !(w ^ (LO * 0x22));
+    let slash = (w ^ (LO * 0x5c)).wrapping_sub(LO) & !(w ^ (LO * 0x5c));
+    (below | above | quote | slash) & HI != 0
 }
 
 /// `"00"` to `"99"`, two bytes each.
@@ -278,21 +285,15 @@ pub(crate) fn position(
 
 /// Whether `h` is all printable ASCII with no `"`, `\` or upper-case
 /// letter: copied as it is, it is its own JSON string, lower-cased.
-/// Eight bytes at a time (the SWAR tests of [`plain_ascii_end`], and
+/// Eight bytes at a time (the SWAR tests of [`escapes`], and
 /// `A`–`Z` found among bytes below 0x80 by two additions that carry
 /// into bit 7 of no other byte).
 fn plain_lower(h: &[u8]) -> bool {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
     let mut words = h.chunks_exact(8);
     for chunk in &mut words {
         let Ok(word) = <[u8; 8]>::try_from(chunk) else { return false };
         let w = u64::from_le_bytes(word);
-        let below = w.wrapping_sub(LO * 0x20) & !w;
-        let above = w.wrapping_add(LO) | w;
-        let quote = (w ^ (LO * 0x22)).wrapping_sub(LO) & !(w ^ (LO * 0x22));
-        let slash = (w ^ (LO * 0x5c)).wrapping_sub(LO) & !(w ^ (LO * 0x5c));
-        if (below | above | quote | slash) & HI != 0 {
+        if escapes(w) {
             return false;
         }
         // Every byte is below 0x7f here: `+ 0x3f` sets bit 7 of those
