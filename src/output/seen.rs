@@ -46,10 +46,6 @@ type Table = HashSet<u64, BuildHasherDefault<Rotate>>;
 pub struct Seen {
     keys: RandomState,
     tables: Vec<Table>,
-    len: usize,
-    /// The URLs a table is expected to hold ([`Seen::expecting`]; 0:
-    /// no guess).
-    expect: usize,
 }
 
 impl Default for Seen {
@@ -57,8 +53,6 @@ impl Default for Seen {
         Seen {
             keys: RandomState::new(),
             tables: (0..256).map(|_| Table::default()).collect(),
-            len: 0,
-            expect: 0,
         }
     }
 }
@@ -67,20 +61,6 @@ impl Seen {
     /// An empty set.
     pub fn new() -> Seen {
         Seen::default()
-    }
-
-    /// An empty set that expects about `n` URLs (the statistics' exact
-    /// count, which stops at a limit): a full table grows to an eighth
-    /// of its share at once, then to its share, where from empty it
-    /// doubled ten times (the rehashes were half of the exact count's
-    /// instructions). Past its share a table doubles as before. (The
-    /// statistics' exact count is `output::url_stats`' own now.)
-    #[cfg(test)]
-    pub fn expecting(n: usize) -> Seen {
-        // A table's share, and an eighth of its spread (the counts of
-        // uniform hashes in 256 tables differ by about √(n/256)).
-        let share = n / 256;
-        Seen { expect: share + share / 8, ..Seen::default() }
     }
 
     /// Adds `url`; `true` when it was not seen before.
@@ -94,19 +74,13 @@ impl Seen {
         let Some(t) = self.tables.get_mut((h >> 56) as usize) else {
             return false;
         };
-        if t.len() == t.capacity() && t.len() < self.expect {
-            let step = if t.len() < self.expect / 8 { 8 } else { 1 };
-            t.reserve(self.expect / step - t.len());
-        }
-        let fresh = t.insert(h);
-        self.len += usize::from(fresh);
-        fresh
+        t.insert(h)
     }
 
     /// The number of distinct URLs added.
     #[cfg(test)]
     pub fn len(&self) -> usize {
-        self.len
+        self.tables.iter().map(Table::len).sum()
     }
 }
 
@@ -127,21 +101,5 @@ mod tests {
         assert_eq!(s.len(), 50_000);
         // Every table is used.
         assert!(s.tables.iter().all(|t| !t.is_empty()));
-    }
-
-    /// A set that expects its URLs counts as one that does not, and
-    /// past its share grows as before.
-    #[test]
-    fn expecting_counts_as_new() {
-        let (mut a, mut b) = (Seen::new(), Seen::expecting(20_000));
-        let mut x = 5u64;
-        for i in 0..60_000u64 {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
-            // A third of the hashes come again.
-            let h = if i % 3 == 0 { x % 4096 } else { x } ^ (i % 3) << 56;
-            assert_eq!(a.insert_hash(h), b.insert_hash(h), "{i}");
-        }
-        assert_eq!(a.len(), b.len());
-        assert!(b.tables.iter().all(|t| t.capacity() >= 20_000 / 256));
     }
 }
