@@ -136,13 +136,13 @@ impl Counts {
     /// Adds `n` to the counter `dim`/`key` (in an `hll-` dimension:
     /// raises it to `n`).
     pub fn add(&mut self, dim: &str, key: &str, n: u64) {
+        let max = is_max_dim(dim);
         let keys = match self.dims.get_mut(dim) {
             Some(k) => k,
             None => self.dims.entry(dim.to_string()).or_default(),
         };
         match keys.get_mut(key) {
-            Some(c) if is_max_dim(dim) => *c = (*c).max(n),
-            Some(c) => *c = c.saturating_add(n),
+            Some(c) => counted(c, n, max),
             None => {
                 keys.insert(key.to_string(), n);
             }
@@ -170,8 +170,7 @@ impl Counts {
         };
         keys.reserve(items.size_hint().0);
         for (key, n) in items {
-            let c = keys.entry(key.into()).or_insert(0);
-            *c = if max { (*c).max(n) } else { c.saturating_add(n) };
+            counted(keys.entry(key.into()).or_insert(0), n, max);
         }
     }
 
@@ -264,6 +263,12 @@ impl Counts {
     pub fn dims(&self) -> impl Iterator<Item = &str> {
         self.dims.keys().map(String::as_str)
     }
+}
+
+/// Adds `n` to the counter `c`: a sum, or the larger of the two in a
+/// dimension of maxima ([`is_max_dim`]).
+fn counted(c: &mut u64, n: u64, max: bool) {
+    *c = if max { (*c).max(n) } else { c.saturating_add(n) };
 }
 
 /// Whether `dim` merges by maximum (HyperLogLog registers).
