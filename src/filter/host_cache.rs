@@ -110,9 +110,10 @@ pub(super) fn keep(
 /// word overlapping the one before), two overlapping words of 4 under 8
 /// bytes, bytes 0, n/2 and n-1 under 4. A `memcmp` call was a third of
 /// the host cache's cost a URL, and most of a key compare in the
-/// statistics' top-k table (`output::topk`: hosts and TLDs are short).
+/// statistics' top-k table (`output::topk`: hosts and TLDs are short),
+/// and of the Python module's dictionary columns.
 #[inline]
-pub(crate) fn same(a: &[u8], b: &[u8]) -> bool {
+pub fn same(a: &[u8], b: &[u8]) -> bool {
     let n = a.len();
     if n != b.len() {
         return false;

@@ -31,7 +31,7 @@ mod list;
 mod pattern;
 mod quote;
 
-pub(crate) use host_cache::same as same_bytes;
+pub use host_cache::same as same_bytes;
 use hosts::{DomainSet, Invalid, Name};
 use pattern::Patterns;
 use std::fmt;

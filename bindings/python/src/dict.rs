@@ -19,6 +19,7 @@
 //! ([`Dict::seal`]).
 
 use std::hash::{BuildHasher, RandomState};
+use urlgrep::filter::same_bytes as same;
 
 /// An empty slot of [`Dict`]'s table.
 const EMPTY: u32 = u32::MAX;
@@ -90,8 +91,7 @@ impl Dict {
     /// Whether the string of `k` is `s`.
     #[inline(always)]
     fn is(&self, k: &Known, s: &[u8]) -> bool {
-        k.end - k.start == s.len()
-            && self.data.get(k.start..k.end).is_some_and(|t| same(t, s))
+        self.data.get(k.start..k.end).is_some_and(|t| same(t, s))
     }
 
     /// The key of `s`, not the last one's: one of the recent keys, else
@@ -221,44 +221,6 @@ impl Dict {
 #[inline]
 fn slot_of(hash: u32, mask: usize) -> usize {
     hash as usize & mask
-}
-
-/// Whether `a` and `b`, of one length, are equal: inline, 8 bytes at a
-/// time, the last 8 overlapping the others (most are short; a call to
-/// `memcmp` a row cost as much as the copy of the string it saves).
-#[inline(always)]
-fn same(a: &[u8], b: &[u8]) -> bool {
-    let n = a.len();
-    if n < 4 {
-        return a.iter().zip(b).all(|(x, y)| x == y);
-    }
-    if n < 8 {
-        return half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4);
-    }
-    let mut i = 0;
-    while i + 8 < n {
-        if word(a, i) != word(b, i) {
-            return false;
-        }
-        i += 8;
-    }
-    word(a, n - 8) == word(b, n - 8)
-}
-
-/// The 8 bytes of `x` at `i` as a number (0 past the end: not reached).
-#[inline(always)]
-fn word(x: &[u8], i: usize) -> u64 {
-    x.get(i..i + 8)
-        .and_then(|w| w.try_into().ok())
-        .map_or(0, u64::from_ne_bytes)
-}
-
-/// The 4 bytes of `x` at `i` as a number (0 past the end: not reached).
-#[inline(always)]
-fn half(x: &[u8], i: usize) -> u32 {
-    x.get(i..i + 4)
-        .and_then(|w| w.try_into().ok())
-        .map_or(0, u32::from_ne_bytes)
 }
 
 #[cfg(test)]
