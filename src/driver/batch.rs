@@ -413,29 +413,13 @@ impl Batch {
         self.records.shift(messages);
     }
 
-    /// Collects the candidates of a slice scan of `bytes`, which start at
-    /// absolute offset `base` right after a newline (or at 0). `line` is
-    /// then relative: the number of newlines before the candidate in the
-    /// slice, plus 1; [`Batch::report`] adds the newlines before the slice.
-    /// Returns the line counter, at the last candidate (at 0 without
-    /// `lines`).
-    pub(super) fn collect<'h>(
-        &mut self,
-        mut it: impl Iterator<Item = Candidate<'h>>,
-        bytes: &[u8],
-        base: u64,
-        lines: bool,
-    ) -> LineCounter {
-        self.opened = true;
-        let mut counter = LineCounter::default();
-        let at = Scan { bytes, base, lines };
-        self.collect_some(&mut it, at, &mut counter, usize::MAX);
-        counter
-    }
-
-    /// [`Batch::collect`] until the batch holds `most` hits (the scan then
-    /// goes on, from `it` and `counter`, into the next part); returns
-    /// whether `it` ended.
+    /// Collects the candidates of a slice scan (`scan.bytes`, which start
+    /// at absolute offset `scan.base` right after a newline, or at 0)
+    /// until the batch holds `most` hits (the scan then goes on, from
+    /// `it` and `counter`, into the next part); returns whether `it`
+    /// ended. `line` is relative: the number of newlines before the
+    /// candidate in the slice, plus 1; [`Batch::report`] adds the
+    /// newlines before the slice.
     pub(super) fn collect_some<'h>(
         &mut self,
         it: &mut impl Iterator<Item = Candidate<'h>>,

@@ -30,6 +30,7 @@ mod config;
 mod count_tests;
 mod cut;
 mod found;
+mod held;
 mod how;
 mod plan;
 #[cfg(test)]

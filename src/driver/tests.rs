@@ -551,6 +551,62 @@ fn a_long_mbox_slice_sends_its_matches_in_bounded_parts() {
     assert!(batch.ended.is_none());
 }
 
+/// Issue 33: a small file read whole (an mbox, or raw text), and an mbox
+/// slice held whole, send their matches on in parts as they are found,
+/// rather than holding them all until the input ends (200 k URLs in one
+/// held file were 23 MB of hits); none is lost.
+#[test]
+fn a_held_input_sends_its_matches_in_bounded_parts() {
+    use super::batch::{PART_HITS, PLAIN_PART_HITS};
+    let dir = tempfile::tempdir().unwrap();
+    let urls = 3 * PART_HITS + 5;
+    let mbox = dir.path().join("held.mbox");
+    std::fs::write(&mbox, long_message_mbox(urls)).unwrap();
+    let raw = dir.path().join("held.txt");
+    let mut text = Vec::new();
+    for i in 0..urls {
+        writeln!(text, "see http://r{i}.ex/ here").unwrap();
+    }
+    std::fs::write(&raw, &text).unwrap();
+    let d = Driver::builder()
+        .threads(1)
+        .mail_mode(MailMode::Auto)
+        .build(Finder::new());
+    // The mbox's first and last messages hold one URL each.
+    for (path, want, most) in
+        [(&mbox, urls + 2, PART_HITS), (&raw, urls, PLAIN_PART_HITS)]
+    {
+        let size = std::fs::metadata(path).unwrap().len();
+        let input = file_input(path, Some(size));
+        let mut sizes = Sizes::default();
+        let (batch, error) =
+            d.search_whole(&input, &mut Buffer::default(), &mut sizes);
+        assert!(error.is_none());
+        assert!(sizes.0.len() >= urls / most, "{}", sizes.0.len());
+        assert!(sizes.0.iter().all(|&n| n <= most), "{:?}", sizes.0);
+        assert!(batch.hits.len() <= most, "{}", batch.hits.len());
+        assert_eq!(sizes.0.iter().sum::<usize>() + batch.hits.len(), want);
+    }
+    // A held slice: the mbox cut into slices no longer than the hold.
+    let size = std::fs::metadata(&mbox).unwrap().len();
+    let input = file_input(&mbox, Some(size));
+    let d = Driver::builder()
+        .threads(1)
+        .slice_size(64)
+        .mail_mode(MailMode::Auto)
+        .build(Finder::new());
+    let slices = d.cut(&input, File::open(&mbox).unwrap(), size).unwrap();
+    let held = slices.iter().find(|s| s.end - s.start > 1 << 16).unwrap();
+    assert!(held.end - held.start <= super::unit::MAIL_SLICE_HOLD);
+    let mut sizes = Sizes::default();
+    let batch =
+        d.search_slice(held, None, &mut Buffer::default(), Some(&mut sizes));
+    assert!(sizes.0.len() >= urls / PART_HITS, "{}", sizes.0.len());
+    assert!(sizes.0.iter().all(|&n| n <= PART_HITS), "{:?}", sizes.0);
+    // The first message's URL is in the slice too.
+    assert_eq!(sizes.0.iter().sum::<usize>() + batch.hits.len(), urls + 1);
+}
+
 /// A file found big by its worker (walked without sizes) sends a long
 /// mbox slice's matches on in parts too: at the folder repro of issue
 /// 33.2 it held 2.25 GB at `-j2`.

@@ -5,6 +5,7 @@ use super::batch::{
     PART_EVERY, PLAIN_PART_HITS,
 };
 use super::config::Driver;
+use super::held::{HeldCollect, HeldParts};
 use super::how::{read_block, read_head, How, SNIFF_LEN};
 use super::plan::{Done, FileState, SliceUnit, Unit};
 use crate::container::Reading;
@@ -21,17 +22,32 @@ impl Driver {
     /// Searches `bytes` (a whole input, or a slice starting at absolute
     /// offset `base` where a record begins) as its container says
     /// (`reading` is not [`Reading::Raw`]).
+    /// The matches go on in parts when `parts` says where
+    /// ([`HeldCollect`]).
     pub(super) fn search_records(
         &self,
         bytes: &[u8],
         base: u64,
         reading: Reading,
+        parts: Option<HeldParts<'_, '_>>,
     ) -> Box<Batch> {
         let mut batch = self.spare.take();
         batch.opened = true;
         batch.framed = reading.records();
-        batch.newlines =
-            self.containers.search_slice(bytes, base, reading, &mut *batch);
+        batch.newlines = match parts {
+            None => {
+                self.containers.search_slice(bytes, base, reading, &mut *batch)
+            }
+            Some(parts) => {
+                let mut sink = HeldCollect {
+                    batch: &mut batch,
+                    spare: &self.spare,
+                    parts: Some(parts),
+                    stopped: false,
+                };
+                self.containers.search_slice(bytes, base, reading, &mut sink)
+            }
+        };
         batch.bytes = bytes.len() as u64;
         batch
     }
@@ -188,11 +204,24 @@ impl Driver {
         match self.how(input, bytes) {
             How::Skip => return (Batch::failed(), None),
             How::Read(Reading::Raw) => {}
-            How::Read(r) => return (self.search_records(bytes, 0, r), None),
+            How::Read(r) => {
+                let parts = HeldParts { part, input, sliced: None };
+                return (self.search_records(bytes, 0, r, Some(parts)), None);
+            }
         }
+        // The hits go on in parts, as a plain slice's do: a held file of
+        // one URL a line kept them all until it ended.
         let mut batch = self.spare.take();
-        let it = self.finder.candidates(bytes);
-        batch.collect(it, bytes, 0, self.lines);
+        batch.opened = true;
+        let mut it = self.finder.candidates(bytes);
+        let mut lines = LineCounter::default();
+        let scan = Scan { bytes, base: 0, lines: self.lines };
+        while !batch.collect_some(&mut it, scan, &mut lines, PLAIN_PART_HITS) {
+            let p = batch.take_part(&self.spare);
+            if !part.put(input, p) {
+                break;
+            }
+        }
         batch.bytes = bytes.len() as u64;
         (batch, None)
     }
@@ -391,8 +420,10 @@ impl Driver {
     /// previous slice spilled into it, from `resume` (absolute). A read
     /// that ended early is in [`Batch::ended`], and what it read before
     /// that is searched. With a `part` to send to, a plain slice sends
-    /// its hits on in parts of [`PLAIN_PART_HITS`] ([`Parts::put`]), and
-    /// an mbox slice too long to hold its matches as it reads them.
+    /// its hits on in parts of [`PLAIN_PART_HITS`] ([`Parts::put`]), an
+    /// mbox slice held whole in parts of [`PART_HITS`](super::batch::PART_HITS)
+    /// ([`HeldCollect`]), and an mbox slice too long to hold its matches
+    /// as it reads them.
     pub(super) fn search_slice(
         &self,
         slice: &SliceUnit,
@@ -414,8 +445,13 @@ impl Driver {
             // Such slices start and end where records do.
             let (bytes, error) = buf.fill_at(&slice.file, slice.start, len);
             let ended = slice_ended(slice, bytes.len(), len, error);
+            let parts = part.map(|part| HeldParts {
+                part,
+                input: &slice.input,
+                sliced: Some(slice.first),
+            });
             let mut batch =
-                self.search_records(bytes, slice.start, slice.reading);
+                self.search_records(bytes, slice.start, slice.reading, parts);
             batch.resume = slice.end;
             batch.ended = ended;
             return batch;
