@@ -31,7 +31,10 @@ pub(super) struct HeldCollect<'b, 'p> {
     pub(super) spare: &'b Spare,
     /// Where parts go (none: the batch holds every match).
     pub(super) parts: Option<HeldParts<'b, 'p>>,
-    /// The run stopped (a part said so): the search ends.
+    /// The run stopped (a part said so): no more parts are sent. The
+    /// search of the held bytes goes on to their end, as it did when they
+    /// went whole: a sink that may stop made the mail walk's code around
+    /// every match longer (+16 instructions a URL of the spool).
     pub(super) stopped: bool,
 }
 
@@ -48,6 +51,9 @@ impl HeldCollect<'_, '_> {
     #[inline(never)]
     fn send(&mut self) {
         let Some(p) = &mut self.parts else { return };
+        if self.stopped {
+            return;
+        }
         let mut batch = self.batch.take_part(self.spare);
         batch.sliced = p.sliced;
         self.stopped = !p.part.put(p.input, batch);
@@ -64,7 +70,7 @@ impl RecordSink for HeldCollect<'_, '_> {
     ) -> Result<bool, Infallible> {
         self.batch.push_found(f);
         self.sent_on();
-        Ok(!self.stopped)
+        Ok(true)
     }
 
     fn limit(&mut self, offset: u64, what: &'static str) {
