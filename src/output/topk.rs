@@ -48,10 +48,15 @@
 //! home slots of the whole batch are read first, independent loads the
 //! processor overlaps, and then the adds are made in their order, so
 //! the counts are those of adding one at a time. [`TopK::settled`] reads
-//! the summary with the adds still waiting made.
+//! the summary with the adds still waiting made. [`TopK::add_each`],
+//! whose keys are all known ahead (the statistics' fold), prefetches
+//! instead ([`crate::simd::prefetch`]): the home slot of a key some keys
+//! ahead, then its entry, with hints that block nothing (the demand
+//! loads of a batch held up retirement, half of the reporter's time).
 
 use super::hll::hash64;
 use crate::filter::same_bytes as same;
+use crate::simd::prefetch::Prefetch;
 use std::borrow::Cow;
 
 /// Keys counted exactly before the first eviction: `2 × CAPACITY`
@@ -61,6 +66,13 @@ pub const CAPACITY: usize = 1 << 15;
 
 /// Adds that wait for their home slots to be read together.
 const BATCH: usize = 16;
+
+/// How many keys ahead [`TopK::add_each`] prefetches a home slot.
+const SLOTS_AHEAD: usize = 16;
+
+/// How many keys ahead [`TopK::add_each`] prefetches an arena entry (its
+/// home slot prefetched `SLOTS_AHEAD - ENTRIES_AHEAD` keys before).
+const ENTRIES_AHEAD: usize = 8;
 
 /// Tables of at least this many slots (256 KiB) batch their adds; a
 /// smaller one stays in the caches (the TLDs': a handful of keys).
@@ -208,51 +220,81 @@ impl TopK {
     }
 
     /// Adds 1 to each key of `keys` (with its [`hash64`]) in turn, as
-    /// [`TopK::add_hashed`] of each would, the keys read where they are:
-    /// in a large table the home slots of [`BATCH`] keys are read
-    /// first, then the bytes of the keys those slots hold when the hash
-    /// is the key's (both sets of loads overlap their misses), then the
-    /// adds are made in order. No key is copied into the batch (the
-    /// statistics' fold holds its hosts: the copy was a tenth of an
-    /// add).
+    /// [`TopK::add_hashed`] of each would, the keys read where they are
+    /// (no key is copied into a batch: the statistics' fold holds its
+    /// hosts). In a large table, with [`Prefetch::detect`]'s hints, the
+    /// home slot of the key [`SLOTS_AHEAD`] keys ahead is prefetched, and
+    /// the entry of the key [`ENTRIES_AHEAD`] ahead when its home slot
+    /// holds its tag, so that an add finds both in the caches.
     pub fn add_each<'k, I>(&mut self, keys: I)
+    where
+        I: Iterator<Item = (&'k [u8], u64)> + Clone,
+    {
+        self.add_each_with(keys, Prefetch::detect());
+    }
+
+    /// [`TopK::add_each`] with the hints of `prefetch` (the same counts
+    /// with any).
+    fn add_each_with<'k, I>(&mut self, keys: I, prefetch: Prefetch)
     where
         I: Iterator<Item = (&'k [u8], u64)> + Clone,
     {
         if !self.waiting.is_empty() {
             self.settle();
         }
-        let mut ahead = keys.clone();
-        let mut keys = keys;
-        loop {
-            let mut n = 0;
-            if let Some(mask) = self
-                .slots
-                .len()
-                .checked_sub(1)
-                .filter(|_| self.slots.len() >= BATCHED_SLOTS)
-            {
-                let mut seen = 0;
-                for (_, hash) in ahead.by_ref().take(BATCH) {
-                    n += 1;
-                    let Some(home) = self.slots.get(home(hash, mask)) else {
-                        continue;
-                    };
-                    seen ^= home.count;
-                    if home.tag == hash as u32 {
-                        let head = self.arena.get(home.at as usize * ALIGN);
-                        seen ^= u64::from(head.copied().unwrap_or(0));
-                    }
-                }
-                self.seen ^= seen;
-            } else {
-                n = usize::from(ahead.next().is_some());
-            }
-            if n == 0 {
-                return;
-            }
-            for (key, hash) in keys.by_ref().take(n) {
+        if !prefetch.is_on() {
+            for (key, hash) in keys {
                 self.count(key, hash, 1);
+            }
+            return;
+        }
+        let mut far = keys.clone().map(|(_, h)| h);
+        let mut near = keys.clone().map(|(_, h)| h);
+        for h in far.by_ref().take(SLOTS_AHEAD) {
+            self.prefetch_slot(prefetch, h);
+        }
+        for h in near.by_ref().take(ENTRIES_AHEAD) {
+            self.prefetch_entry(prefetch, h);
+        }
+        for (key, hash) in keys {
+            if let Some(h) = far.next() {
+                self.prefetch_slot(prefetch, h);
+            }
+            if let Some(h) = near.next() {
+                self.prefetch_entry(prefetch, h);
+            }
+            self.count(key, hash, 1);
+        }
+    }
+
+    /// Prefetches the home slot of a key whose [`hash64`] is `hash`, in a
+    /// large table.
+    #[inline(always)]
+    fn prefetch_slot(&self, prefetch: Prefetch, hash: u64) {
+        if self.slots.len() < BATCHED_SLOTS {
+            return;
+        }
+        let mask = self.slots.len() - 1;
+        if let Some(s) = self.slots.get(home(hash, mask)) {
+            prefetch.read(s);
+        }
+    }
+
+    /// Prefetches the arena entry of the key whose [`hash64`] is `hash`
+    /// when its home slot (read: prefetched [`SLOTS_AHEAD`] keys before)
+    /// holds its tag, in a large table.
+    #[inline(always)]
+    fn prefetch_entry(&self, prefetch: Prefetch, hash: u64) {
+        if self.slots.len() < BATCHED_SLOTS {
+            return;
+        }
+        let mask = self.slots.len() - 1;
+        let Some(s) = self.slots.get(home(hash, mask)) else {
+            return;
+        };
+        if s.count > 0 && s.tag == hash as u32 {
+            if let Some(head) = self.arena.get(s.at as usize * ALIGN) {
+                prefetch.read(head);
             }
         }
     }

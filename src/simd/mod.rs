@@ -42,6 +42,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+pub mod prefetch;
 mod scalar;
 #[cfg(test)]
 mod tests;

@@ -194,43 +194,46 @@ fn batched_adds_count_as_adds_one_at_a_time() {
 }
 
 /// [`TopK::add_each`] leaves the summary as [`TopK::add_hashed`] of
-/// each key does: from a small table into a batched one, through
-/// evictions, with adds waiting in the batch before it.
+/// each key does, with the prefetch hints and without (the scalar twin):
+/// from a small table into a prefetched one, through evictions, with
+/// adds waiting in the batch before it.
 #[test]
 fn adds_of_each_key_in_place_are_its_adds() {
-    let capacity = 4096;
-    let (mut one, mut each) =
-        (TopK::with_capacity(capacity), TopK::with_capacity(capacity));
-    let mut x = 11u64;
-    let mut keys: Vec<String> = Vec::new();
-    for round in 0..40 {
-        keys.clear();
-        for _ in 0..1 + round * 97 % 3001 {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
-            let r = x >> 33;
-            keys.push(match r % 4 {
-                0 => format!("hot{}", r % 13),
-                _ => format!("h{}.example", r % 40_000),
-            });
+    for prefetch in [Prefetch::on(), Prefetch::off()] {
+        let capacity = 4096;
+        let (mut one, mut each) =
+            (TopK::with_capacity(capacity), TopK::with_capacity(capacity));
+        let mut x = 11u64;
+        let mut keys: Vec<String> = Vec::new();
+        for round in 0..40 {
+            keys.clear();
+            for _ in 0..1 + round * 97 % 3001 {
+                x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+                let r = x >> 33;
+                keys.push(match r % 4 {
+                    0 => format!("hot{}", r % 13),
+                    _ => format!("h{}.example", r % 40_000),
+                });
+            }
+            for k in &keys {
+                one.add(k, 1);
+            }
+            if round % 5 == 0 {
+                // An add waiting in `each`'s batch comes first.
+                one.add("w.example", 2);
+                each.add("w.example", 2);
+            }
+            let hashed: Vec<(&[u8], u64)> = keys
+                .iter()
+                .map(|k| (k.as_bytes(), hash64(k.as_bytes())))
+                .collect();
+            each.add_each_with(hashed.iter().copied(), prefetch);
         }
-        for k in &keys {
-            one.add(k, 1);
-        }
-        if round % 5 == 0 {
-            // An add waiting in `each`'s batch comes first.
-            one.add("w.example", 2);
-            each.add("w.example", 2);
-        }
-        let hashed: Vec<(&[u8], u64)> = keys
-            .iter()
-            .map(|k| (k.as_bytes(), hash64(k.as_bytes())))
-            .collect();
-        each.add_each(hashed.iter().copied());
+        assert!(each.slots.len() >= BATCHED_SLOTS, "{}", each.slots.len());
+        let (a, b) = (sorted_settled(&one), sorted_settled(&each));
+        assert!(a.1 > 0, "no eviction");
+        assert_eq!(a, b, "{prefetch:?}");
     }
-    assert!(each.slots.len() >= BATCHED_SLOTS, "{}", each.slots.len());
-    let (a, b) = (sorted_settled(&one), sorted_settled(&each));
-    assert!(a.1 > 0, "no eviction");
-    assert_eq!(a, b);
 }
 
 #[test]
