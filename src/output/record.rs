@@ -16,7 +16,7 @@ use super::json::{
 };
 use super::json_fast;
 use super::record_ref::{MailRef, MatchFlags, MatchRef, MetaRef, RefMemo};
-use super::url::host_ref;
+use super::url::host_within;
 use crate::container::Provenance;
 use crate::driver::InputDone;
 use crate::input::{InputError, Source};
@@ -103,6 +103,7 @@ fn build_match_ref<'a>(
         )
     });
     let (text, escaped) = json_text(url.text);
+    let host = host_within(hit.url, hit.host, borrowed(&text));
     let html = hit.record.as_ref().and_then(|r| r.html());
     let flags = MatchFlags {
         found: hit.flags,
@@ -154,7 +155,7 @@ fn build_match_ref<'a>(
         kind: hit.kind.name(),
         url: text,
         scheme: url.scheme,
-        host: host_ref(hit.url, hit.host),
+        host,
         flags,
         defanged: hit
             .defanged
@@ -167,6 +168,14 @@ fn build_match_ref<'a>(
         mail,
         html,
         record: hit.record.as_ref().and_then(part_json),
+    }
+}
+
+/// The text of `t` when it is borrowed (what lives as long as the hit).
+fn borrowed<'a>(t: &Cow<'a, str>) -> Option<&'a str> {
+    match t {
+        Cow::Borrowed(s) => Some(s),
+        Cow::Owned(_) => None,
     }
 }
 

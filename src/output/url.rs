@@ -26,25 +26,65 @@ pub fn host(url: &[u8]) -> Option<String> {
 /// [`host`] of a URL whose parsed host is `parsed` ([`crate::Hit::host`]):
 /// no second parse.
 pub fn host_from(url: &[u8], parsed: Option<&[u8]>) -> Option<String> {
-    if let Some(h) = parsed.filter(|h| !h.is_empty()) {
-        return Some(String::from_utf8_lossy(h).to_lowercase());
-    }
-    let raw = crate::parse::host_by_shape(url)?;
-    Some(String::from_utf8_lossy(raw).to_lowercase())
+    raw_host(url, parsed).map(lower)
 }
 
-/// [`host_from`], borrowed when the parsed host is already what it gives
-/// (ASCII without upper case): no allocation for nearly every URL.
+/// The host [`host_from`] lower-cases: the parsed one when it is not
+/// empty, else the one read by shape.
+fn raw_host<'u>(url: &'u [u8], parsed: Option<&'u [u8]>) -> Option<&'u [u8]> {
+    match parsed.filter(|h| !h.is_empty()) {
+        Some(h) => Some(h),
+        None => crate::parse::host_by_shape(url),
+    }
+}
+
+/// `raw` as text, lower-cased: ASCII byte by byte (no second UTF-8
+/// check, nor the walk by characters `to_lowercase` makes), other text
+/// as `to_lowercase` does it, bytes that are not UTF-8 replaced first.
+fn lower(raw: &[u8]) -> String {
+    match std::str::from_utf8(raw) {
+        Ok(s) if s.is_ascii() => s.to_ascii_lowercase(),
+        _ => String::from_utf8_lossy(raw).to_lowercase(),
+    }
+}
+
+/// [`host_from`], borrowed when the host is already what it gives
+/// (ASCII without upper case: the parsed one, or one read by shape, as
+/// a `mailto:` address's domain): no allocation for nearly every URL.
 pub(crate) fn host_ref<'u>(
     url: &'u [u8],
     parsed: Option<&'u [u8]>,
 ) -> Option<Cow<'u, str>> {
-    if let Some(h) = parsed.filter(|h| !h.is_empty()) {
-        if lower_ascii(h) {
-            return std::str::from_utf8(h).ok().map(Cow::Borrowed);
-        }
+    host_within(url, parsed, None)
+}
+
+/// [`host_ref`], its borrowed host taken from `text` (text already
+/// checked as UTF-8: the match's URL as its record holds it) when the
+/// host is there, with no UTF-8 check of its own: `text` is usually the
+/// URL the host was read from, and the host then the bytes of `text` at
+/// its place in the URL ([`within`]).
+pub(crate) fn host_within<'u>(
+    url: &'u [u8],
+    parsed: Option<&'u [u8]>,
+    text: Option<&'u str>,
+) -> Option<Cow<'u, str>> {
+    let raw = raw_host(url, parsed)?;
+    if lower_ascii(raw) {
+        let found = text.and_then(|t| within(t, raw));
+        return found
+            .or_else(|| std::str::from_utf8(raw).ok())
+            .map(Cow::Borrowed);
     }
-    host_from(url, parsed).map(Cow::Owned)
+    Some(Cow::Owned(lower(raw)))
+}
+
+/// The part of `text` that holds `part` when `part` is a slice of
+/// `text`'s own bytes (its address in theirs): found by the addresses,
+/// and compared, so that what it gives is always `part`'s bytes.
+fn within<'t>(text: &'t str, part: &[u8]) -> Option<&'t str> {
+    let start = (part.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
+    let s = text.get(start..start.checked_add(part.len())?)?;
+    crate::filter::same_bytes(s.as_bytes(), part).then_some(s)
 }
 
 /// [`host_ref`] as UTF-8 bytes: no UTF-8 check of a borrowed host (it is
@@ -212,6 +252,70 @@ mod tests {
             let want = host_ref(url, parsed);
             let got = host_bytes(url, parsed);
             assert_eq!(got.as_deref(), want.as_deref().map(str::as_bytes));
+        }
+    }
+
+    /// [`host_within`] gives [`host_ref`]'s host (and [`host_from`]'s
+    /// text) whatever `text` is: the URL itself (the host borrowed from
+    /// it), a copy of it (the same bytes elsewhere), another URL, none;
+    /// upper case and `mailto:` hosts read by shape included.
+    #[test]
+    fn host_within_is_host_ref() {
+        for (url, parsed, host) in [
+            (
+                &b"http://www.a.example/"[..],
+                Some(&b"www.a.example"[..]),
+                Some("www.a.example"),
+            ),
+            (
+                b"http://WWW.A.example/",
+                Some(b"WWW.A.example"),
+                Some("www.a.example"),
+            ),
+            (
+                b"http://b\xc3\xbccher.de/",
+                Some(b"b\xc3\xbccher.de"),
+                Some("b\u{fc}cher.de"),
+            ),
+            (
+                b"http://B\xc3\x9cCHER.de/",
+                Some(b"B\xc3\x9cCHER.de"),
+                Some("b\u{fc}cher.de"),
+            ),
+            (b"http://B\xffC/", Some(b"B\xffC"), Some("b\u{fffd}c")),
+            (b"mailto:x@y.z", None, Some("y.z")),
+            (b"mailto:x@Y.Z", None, Some("y.z")),
+            (b"http://a.B:8/x", Some(b""), Some("a.b")),
+            (b"news:x", None, None),
+        ] {
+            // The parsed host as a slice of the URL, as a hit holds it.
+            let parsed = parsed.map(|p| {
+                let at = url
+                    .windows(p.len().max(1))
+                    .position(|w| p.is_empty() || w == p)
+                    .unwrap();
+                &url[at..at + p.len()]
+            });
+            let want = host_ref(url, parsed);
+            assert_eq!(want.as_deref(), host, "{url:?}");
+            assert_eq!(host_from(url, parsed).as_deref(), host, "{url:?}");
+            let own = std::str::from_utf8(url).ok();
+            let copy = own.map(str::to_owned);
+            for text in [own, copy.as_deref(), Some("http://x.y/"), None] {
+                let got = host_within(url, parsed, text);
+                assert_eq!(
+                    got.as_deref(),
+                    want.as_deref(),
+                    "{url:?} {text:?}"
+                );
+            }
+            // Borrowed from the URL's own text when it is there.
+            if let (Some(own), Some(Cow::Borrowed(h))) =
+                (own, host_within(url, parsed, own))
+            {
+                let at = h.as_ptr() as usize - own.as_ptr() as usize;
+                assert!(at + h.len() <= own.len(), "{url:?}");
+            }
         }
     }
 

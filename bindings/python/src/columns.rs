@@ -153,8 +153,11 @@ macro_rules! push_column {
         const GET: GetList = $get;
         if let Some(col) = $c.lists.get_mut($at[3]) {
             col.push($row, GET($m), |v, flags| {
-                for s in flags.names() {
-                    v.items.push(s.as_bytes());
+                // Most URLs have no flag: no chain of names to walk.
+                if flags != MatchFlags::default() {
+                    for s in flags.names() {
+                        v.items.push(s.as_bytes());
+                    }
                 }
                 v.end();
             });

@@ -12,13 +12,15 @@
 //! (the common case: the rows of one message), one equal to one of the
 //! few before it after a few more (the schemes and kinds, which
 //! alternate). Any other is looked up in a table of the dictionary's
-//! strings by their hash (SipHash with this process's random keys,
-//! `std`'s `RandomState`, so no text can be made to collide on purpose),
-//! and added when new: every string is in the dictionary once, as
+//! strings by their hash (foldhash with this process's random seed,
+//! `foldhash::fast::RandomState`: hashbrown's default, fast on short
+//! strings and seeded so that text cannot be written to collide without
+//! the seed), and added when new: every string is in the dictionary once, as
 //! pandas' categories must be. The table goes when the batch is done
 //! ([`Dict::seal`]).
 
-use std::hash::{BuildHasher, RandomState};
+use foldhash::fast::RandomState;
+use std::hash::BuildHasher;
 use urlgrep::filter::same_bytes as same;
 
 /// An empty slot of [`Dict`]'s table.
@@ -72,7 +74,7 @@ impl Dict {
             recent: [Known::default(); RECENT],
             filled: 0,
             table: Vec::new(),
-            hasher: RandomState::new(),
+            hasher: RandomState::default(),
         }
     }
 
