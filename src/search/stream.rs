@@ -400,6 +400,71 @@ mod tests {
         }
     }
 
+    /// Every candidate, and how many were rejected: by the full reader
+    /// search, or by the counting one.
+    #[derive(Default)]
+    struct Tally {
+        matches: Vec<(Position, Vec<u8>)>,
+        rejected: u64,
+        counted: u64,
+    }
+
+    impl Sink for Tally {
+        type Error = io::Error;
+        fn matched(
+            &mut self,
+            at: &Position,
+            m: &Match<'_>,
+        ) -> io::Result<bool> {
+            self.matches.push((*at, m.url().to_vec()));
+            Ok(true)
+        }
+        fn rejected(
+            &mut self,
+            _: &Position,
+            _: &Candidate<'_>,
+        ) -> io::Result<bool> {
+            self.rejected += 1;
+            Ok(true)
+        }
+    }
+
+    impl Counts for Tally {
+        fn rejected_counted(&mut self, n: u64) {
+            self.counted += n;
+        }
+    }
+
+    /// The counting reader search finds the matches the full one finds,
+    /// at the same positions, and counts the rejects it hands over,
+    /// whatever the buffer (candidates straddling the refills).
+    #[test]
+    fn counted_reader_search_equals_the_full_one() {
+        let mut text = Vec::new();
+        for i in 0..50 {
+            text.extend_from_slice(b"x http:// \"http: <URL:http://a");
+            text.extend_from_slice(format!("{i}.b:99999/> ").as_bytes());
+            text.extend_from_slice(
+                format!("http://ok{i}.example/\n").as_bytes(),
+            );
+        }
+        for cap in [1, 2, 3, 7, 64, 1 << 20] {
+            let f = Finder::builder().buffer_capacity(cap).build();
+            let mut full = Tally::default();
+            f.find_reader(&text[..], &mut full).unwrap();
+            let mut counted = Tally::default();
+            f.find_reader_counted(&text[..], &mut counted).unwrap();
+            assert_eq!(full.matches.len(), 50, "capacity {cap}");
+            assert!(full.rejected >= 100, "capacity {cap}");
+            assert_eq!(counted.matches, full.matches, "capacity {cap}");
+            assert_eq!(
+                (counted.rejected, counted.counted),
+                (0, full.rejected),
+                "capacity {cap}"
+            );
+        }
+    }
+
     #[test]
     fn window_stays_bounded_without_newlines() {
         let f = Finder::builder().buffer_capacity(1024).build();
