@@ -162,6 +162,10 @@ impl<S: RecordSink> MailSink for Adapter<'_, '_, S> {
     fn limit(&mut self, offset: u64, what: &'static str) {
         self.sink.limit(self.base + offset, what);
     }
+
+    fn rejected(&mut self, n: u64) {
+        self.sink.rejected(n);
+    }
 }
 
 /// Whether the lines of `head` end in a bare CR: a CR and no LF in it.

@@ -227,6 +227,23 @@ pub(crate) trait RecordSink {
     fn searched(&mut self, bytes: u64) {
         let _ = bytes;
     }
+
+    /// Whether the sink only counts the rejected candidates (it reads
+    /// none of them): a search may then pass over them and give their
+    /// number to [`RecordSink::rejected`]. By default, `false`.
+    fn counts_rejects(&self) -> bool {
+        false
+    }
+
+    /// `n` more rejected candidates, counted and not handed to
+    /// [`RecordSink::found`]: those a search passed over when the sink
+    /// [`RecordSink::counts_rejects`], and those the mail search counts
+    /// whatever the sink says (it hands over rejects only with
+    /// `--rejects`; a sink that reads each reject leaves these out).
+    /// By default, ignored.
+    fn rejected(&mut self, n: u64) {
+        let _ = n;
+    }
 }
 
 impl Containers {
@@ -455,6 +472,9 @@ impl Containers {
                 warc::search(&self.finder, rdr, base, self.html(), ahead, sink)
             }
             Reading::Tar => tar::search_reader(self, rdr, base, sink),
+            Reading::Raw if sink.counts_rejects() => {
+                self.finder.find_reader_counted(rdr, &mut RawSink { sink })
+            }
             Reading::Raw => {
                 self.finder.find_reader(rdr, &mut RawSink { sink })
             }
@@ -504,5 +524,13 @@ impl<S: RecordSink<Error = io::Error>> crate::search::Sink for RawSink<'_, S> {
             repaired: false,
         };
         self.sink.found(&f)
+    }
+}
+
+impl<S: RecordSink<Error = io::Error>> crate::search::Counts
+    for RawSink<'_, S>
+{
+    fn rejected_counted(&mut self, n: u64) {
+        self.sink.rejected(n);
     }
 }

@@ -7,7 +7,7 @@ use crate::container::{self, Provenance, RecordSink, Records};
 use crate::input::{Compression, Input};
 use crate::parse::Reject;
 use crate::search::lines::LineCounter;
-use crate::search::{Candidate, Match, Position};
+use crate::search::{Candidate, CandidateIter, FindIter, Match, Position};
 use std::convert::Infallible;
 use std::fmt;
 use std::io::{self, Read};
@@ -207,6 +207,9 @@ pub(super) struct Batch {
     pub(super) counts: Counts,
     /// Rejected candidates counted, not stored ([`Batch::counts`]).
     pub(super) rejected: u64,
+    /// Rejected candidates stored in `hits`: a batch with none is
+    /// offered whole to [`Report::urls`] without a look at each hit.
+    pub(super) stored_rejects: u64,
     /// Matches counted, not stored ([`Batch::counts`]).
     pub(super) matched: u64,
     /// Which of the candidates counted are counted (all when `None`):
@@ -250,6 +253,7 @@ impl Batch {
         part.warnings = std::mem::take(&mut self.warnings);
         part.faults = std::mem::take(&mut self.faults);
         part.rejected = std::mem::take(&mut self.rejected);
+        part.stored_rejects = std::mem::take(&mut self.stored_rejects);
         part.matched = std::mem::take(&mut self.matched);
         std::mem::swap(&mut part.fold, &mut self.fold);
         part.folded = std::mem::take(&mut self.folded);
@@ -275,6 +279,15 @@ impl Batch {
             f.clear();
         }
         *self = Batch { hits, records, urls, fold, ..Batch::default() };
+    }
+
+    /// Whether the rejected candidates are only counted, every one of
+    /// them (no [`Batch::pick`] reads each): a search may then pass
+    /// over them inside the scanner's step and give their number
+    /// ([`RecordSink::rejected`], [`Scanned::take_rejected`]).
+    #[inline(always)]
+    pub(super) fn counts_rejects(&self) -> bool {
+        self.counts.has(Spare::REJECTS) && self.pick.is_none()
     }
 
     /// The candidates found: those stored and the matches only counted
@@ -321,7 +334,7 @@ impl Batch {
                 return false;
             }
             None => self.stored_match = true,
-            _ => {}
+            Some(_) => self.stored_rejects += 1,
         }
         let from = self.urls.len();
         self.urls.extend_from_slice(m.url());
@@ -422,14 +435,29 @@ impl Batch {
     /// newlines before the slice.
     pub(super) fn collect_some<'h>(
         &mut self,
-        it: &mut impl Iterator<Item = Candidate<'h>>,
+        it: &mut impl Scanned<'h>,
+        scan: Scan<'_>,
+        counter: &mut LineCounter,
+        most: usize,
+    ) -> bool {
+        let ended = self.collect_until(it, scan, counter, most);
+        // The rejected candidates the scan passed over, if it did.
+        self.rejected += it.take_rejected();
+        ended
+    }
+
+    /// [`Batch::collect_some`] but for the rejected candidates counted.
+    #[inline(always)]
+    fn collect_until<'h>(
+        &mut self,
+        it: &mut impl Scanned<'h>,
         scan: Scan<'_>,
         counter: &mut LineCounter,
         most: usize,
     ) -> bool {
         // (Matches folded count as stored: a part holds as many.)
         while self.hits.len().saturating_add(self.folded as usize) < most {
-            let Some(c) = it.next() else { return true };
+            let Some(c) = it.next_found() else { return true };
             let span = c.as_match().span();
             let (l, col) = match scan.lines {
                 true => counter.at(scan.bytes, 0, span.start as u64),
@@ -444,6 +472,40 @@ impl Batch {
             self.push(at, c.as_match(), c.reject(), false, None);
         }
         false
+    }
+}
+
+/// The candidates of a slice scan ([`Batch::collect_some`]): every one
+/// ([`CandidateIter`]), or the matches alone with the rejected ones
+/// counted ([`FindIter`], when the batch [`Batch::counts_rejects`]).
+pub(super) trait Scanned<'h> {
+    /// The next candidate.
+    fn next_found(&mut self) -> Option<Candidate<'h>>;
+
+    /// The rejected candidates passed over, not returned, since the
+    /// last call.
+    fn take_rejected(&mut self) -> u64;
+}
+
+impl<'h> Scanned<'h> for CandidateIter<'_, 'h> {
+    #[inline(always)]
+    fn next_found(&mut self) -> Option<Candidate<'h>> {
+        self.next()
+    }
+
+    fn take_rejected(&mut self) -> u64 {
+        0
+    }
+}
+
+impl<'h> Scanned<'h> for FindIter<'_, 'h> {
+    #[inline(always)]
+    fn next_found(&mut self) -> Option<Candidate<'h>> {
+        self.next().map(Candidate::accepted)
+    }
+
+    fn take_rejected(&mut self) -> u64 {
+        FindIter::take_rejected(self)
     }
 }
 
@@ -498,6 +560,19 @@ impl RecordSink for Batch {
 
     fn searched(&mut self, bytes: u64) {
         self.searched = Some(bytes);
+    }
+
+    fn counts_rejects(&self) -> bool {
+        Batch::counts_rejects(self)
+    }
+
+    /// Counted only when the batch counts every reject: a report that
+    /// reads them (statistics, `-m`, a selection) is given those handed
+    /// to it, as before (the mail search hands over none).
+    fn rejected(&mut self, n: u64) {
+        if self.counts_rejects() {
+            self.rejected += n;
+        }
     }
 }
 
@@ -631,6 +706,14 @@ impl RecordSink for RangeCollect<'_, '_> {
 
     fn searched(&mut self, bytes: u64) {
         self.batch.searched = Some(bytes);
+    }
+
+    fn counts_rejects(&self) -> bool {
+        self.batch.counts_rejects()
+    }
+
+    fn rejected(&mut self, n: u64) {
+        RecordSink::rejected(&mut *self.batch, n);
     }
 }
 
@@ -766,6 +849,14 @@ impl RecordSink for Collect<'_, '_> {
 
     fn searched(&mut self, bytes: u64) {
         self.batch.searched = Some(bytes);
+    }
+
+    fn counts_rejects(&self) -> bool {
+        self.batch.counts_rejects()
+    }
+
+    fn rejected(&mut self, n: u64) {
+        RecordSink::rejected(&mut *self.batch, n);
     }
 }
 

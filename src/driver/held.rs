@@ -88,4 +88,12 @@ impl RecordSink for HeldCollect<'_, '_> {
     fn searched(&mut self, bytes: u64) {
         self.batch.searched(bytes);
     }
+
+    fn counts_rejects(&self) -> bool {
+        RecordSink::counts_rejects(&*self.batch)
+    }
+
+    fn rejected(&mut self, n: u64) {
+        RecordSink::rejected(&mut *self.batch, n);
+    }
 }

@@ -1,7 +1,7 @@
 //! Searching one unit: a whole input, a stream, or a slice.
 
 use super::batch::{
-    Batch, Collect, Counted, Eager, Part, Parts, RangeCollect, Scan,
+    Batch, Collect, Counted, Eager, Part, Parts, RangeCollect, Scan, Scanned,
     PART_EVERY, PLAIN_PART_HITS,
 };
 use super::config::Driver;
@@ -212,8 +212,34 @@ impl Driver {
         // The hits go on in parts, as a plain slice's do: a held file of
         // one URL a line kept them all until it ended.
         let mut batch = self.spare.take();
+        let it = self.finder.candidates(bytes);
+        // A report that only counts the rejects is given their number:
+        // none is returned through the scan, built and pushed.
+        match batch.counts_rejects() {
+            true => self.collect_held(
+                &mut batch,
+                it.accepted(),
+                bytes,
+                input,
+                part,
+            ),
+            false => self.collect_held(&mut batch, it, bytes, input, part),
+        }
+        batch.bytes = bytes.len() as u64;
+        (batch, None)
+    }
+
+    /// Collects the candidates `it` of raw text held whole, sending them
+    /// on in parts of [`PLAIN_PART_HITS`], as a plain slice does.
+    fn collect_held<'h>(
+        &self,
+        batch: &mut Batch,
+        mut it: impl Scanned<'h>,
+        bytes: &[u8],
+        input: &Input,
+        part: Part<'_>,
+    ) {
         batch.opened = true;
-        let mut it = self.finder.candidates(bytes);
         let mut lines = LineCounter::default();
         let scan = Scan { bytes, base: 0, lines: self.lines };
         while !batch.collect_some(&mut it, scan, &mut lines, PLAIN_PART_HITS) {
@@ -222,8 +248,6 @@ impl Driver {
                 break;
             }
         }
-        batch.bytes = bytes.len() as u64;
-        (batch, None)
     }
 
     /// A stream, decompressed when its magic bytes say so. `stored` is
@@ -461,7 +485,7 @@ impl Driver {
         let ended = slice_ended(slice, bytes.len(), len, error);
         let stop = len.min(bytes.len());
         let mut batch = self.spare.take();
-        let mut it = match resume {
+        let it = match resume {
             None => self.finder.candidates_in(bytes, 0..stop),
             Some(r) => {
                 let from = r.saturating_sub(slice.start) as usize;
@@ -471,30 +495,25 @@ impl Driver {
         batch.opened = true;
         let mut lines = LineCounter::default();
         let scan = Scan { bytes, base: slice.start, lines: self.lines };
-        match part {
-            None => {
-                batch.collect_some(&mut it, scan, &mut lines, usize::MAX);
+        // A report that only counts the rejects is given their number
+        // (as `search_bytes`).
+        let resume = match batch.counts_rejects() {
+            true => {
+                let mut it = it.accepted();
+                self.collect_slice(
+                    &mut batch, &mut it, scan, &mut lines, slice, part,
+                );
+                it.resume()
             }
-            // The hits go on in parts: a 4 MiB slice of one URL a line
-            // held 175 k hits (26 MB) until it ended, one such slice a
-            // thread (issue 33.6).
-            Some(part) => {
-                while !batch.collect_some(
-                    &mut it,
-                    scan,
-                    &mut lines,
-                    PLAIN_PART_HITS,
-                ) {
-                    let mut p = batch.take_part(&self.spare);
-                    p.sliced = Some(slice.first);
-                    p.plain = Some(slice.start);
-                    if !part.put(&slice.input, p) {
-                        break;
-                    }
-                }
+            false => {
+                let mut it = it;
+                self.collect_slice(
+                    &mut batch, &mut it, scan, &mut lines, slice, part,
+                );
+                it.resume()
             }
-        }
-        batch.resume = slice.start + it.resume() as u64;
+        };
+        batch.resume = slice.start + resume as u64;
         if self.lines {
             // Counted on from the last candidate's line.
             let (line, _) = lines.at(bytes, 0, stop as u64);
@@ -503,6 +522,34 @@ impl Driver {
         batch.bytes = stop as u64;
         batch.ended = ended;
         batch
+    }
+
+    /// The candidates of a plain slice's scan `it` into `batch`; with a
+    /// `part` to send to, in parts of [`PLAIN_PART_HITS`].
+    fn collect_slice<'h>(
+        &self,
+        batch: &mut Batch,
+        it: &mut impl Scanned<'h>,
+        scan: Scan<'_>,
+        lines: &mut LineCounter,
+        slice: &SliceUnit,
+        part: Option<Part<'_>>,
+    ) {
+        let Some(part) = part else {
+            batch.collect_some(it, scan, lines, usize::MAX);
+            return;
+        };
+        // The hits go on in parts: a 4 MiB slice of one URL a line
+        // held 175 k hits (26 MB) until it ended, one such slice a
+        // thread (issue 33.6).
+        while !batch.collect_some(it, scan, lines, PLAIN_PART_HITS) {
+            let mut p = batch.take_part(&self.spare);
+            p.sliced = Some(slice.first);
+            p.plain = Some(slice.start);
+            if !part.put(&slice.input, p) {
+                break;
+            }
+        }
     }
 
     /// A slice of records too long to hold (a long message runs it to the

@@ -70,6 +70,8 @@ struct Slot {
     key: Vec<u8>,
     /// Its accepted candidates, relative to it.
     found: Vec<Raw>,
+    /// Its rejected candidates (counted, not kept).
+    rejected: u64,
     /// Where the run's scan goes on after the field, relative to it.
     resume: usize,
 }
@@ -115,9 +117,11 @@ impl FieldCache {
         // A miss: the field alone, as a window that is not the end.
         self.fresh.clear();
         let mut it = finder.candidates_window(field);
+        let mut rejected = 0;
         while let Some(raw) = it.next_raw() {
-            if raw.verdict.is_ok() {
-                self.fresh.push(raw);
+            match raw.verdict.is_ok() {
+                true => self.fresh.push(raw),
+                false => rejected += 1,
             }
         }
         if it.incomplete() {
@@ -136,6 +140,7 @@ impl FieldCache {
         slot.key.extend_from_slice(field);
         std::mem::swap(&mut slot.found, &mut self.fresh);
         slot.resume = floor;
+        slot.rejected = rejected;
         Answer::Slot(first)
     }
 }
@@ -161,7 +166,8 @@ fn hash(bytes: &[u8]) -> u64 {
 /// The accepted matches of `text`, a run of header fields whose starts
 /// (offsets in `text`, each right after a line break, increasing) are
 /// `starts`: what `finder.find_iter(text)` gives, with the matches of
-/// fields met before taken from `cache`.
+/// fields met before taken from `cache`; the rejected candidates are
+/// counted as it counts them ([`FieldMatches::take_rejected`]).
 pub(super) fn matches<'c, 'h>(
     finder: &'c Finder,
     cache: &'c mut FieldCache,
@@ -177,6 +183,7 @@ pub(super) fn matches<'c, 'h>(
         starts,
         next: 0,
         cached: None,
+        rejected: 0,
     }
 }
 
@@ -202,9 +209,18 @@ pub(super) struct FieldMatches<'c, 'h> {
     /// The slot being given, the next of its matches, and where its
     /// field starts.
     cached: Option<(usize, usize, usize)>,
+    /// Rejected candidates met (those of the fields answered counted
+    /// when answered), not yet taken.
+    rejected: u64,
 }
 
 impl<'h> FieldMatches<'_, 'h> {
+    /// The rejected candidates met since the last call: what
+    /// `Finder::find_iter`'s count of the run gives.
+    pub(super) fn take_rejected(&mut self) -> u64 {
+        std::mem::take(&mut self.rejected)
+    }
+
     /// The field of the run that holds offset `c` (at or after the last
     /// one asked): its start and end.
     fn field_of(&mut self, c: usize) -> (usize, usize) {
@@ -258,8 +274,12 @@ impl<'h> Iterator for FieldMatches<'_, 'h> {
                 let field = text.get(start..end).unwrap_or_default();
                 match self.cache.answer(self.finder, field) {
                     Answer::Slot(slot) => {
-                        let resume =
-                            self.cache.slots.get(slot).map_or(0, |s| s.resume);
+                        let (resume, rejected) = self
+                            .cache
+                            .slots
+                            .get(slot)
+                            .map_or((0, 0), |s| (s.resume, s.rejected));
+                        self.rejected += rejected;
                         self.it.jump(end, start + resume);
                         self.cached = Some((slot, 0, start));
                         continue;
@@ -272,6 +292,7 @@ impl<'h> Iterator for FieldMatches<'_, 'h> {
                 if let Ok(m) = Candidate::from_raw(raw, text).into_result() {
                     return Some(m);
                 }
+                self.rejected += 1;
             }
         }
     }
@@ -338,24 +359,38 @@ mod tests {
     }
 
     /// Every run, one after the other through one cache, each with each
-    /// finder: the matches are those of a scan of the whole run.
+    /// finder: the matches are those of a scan of the whole run, and so
+    /// is the count of rejected candidates.
     fn check(runs: &[(Vec<u8>, Vec<usize>)]) {
         let mut cache = FieldCache::default();
+        let mut rejects = 0;
         for _ in 0..2 {
             for finder in &finders() {
                 for (text, starts) in runs {
                     let want: Vec<_> = finder.find_iter(text).collect();
-                    let got: Vec<_> =
-                        matches(finder, &mut cache, text, starts).collect();
+                    let mut it = matches(finder, &mut cache, text, starts);
+                    let got: Vec<_> = it.by_ref().collect();
                     assert_eq!(
                         got,
                         want,
                         "{:?} {starts:?}",
                         String::from_utf8_lossy(text)
                     );
+                    let rejected = finder
+                        .candidates(text)
+                        .filter(|c| c.reject().is_some())
+                        .count() as u64;
+                    assert_eq!(
+                        it.take_rejected(),
+                        rejected,
+                        "{:?} {starts:?}",
+                        String::from_utf8_lossy(text)
+                    );
+                    rejects += rejected;
                 }
             }
         }
+        assert!(rejects > 0 || runs.len() < 100, "no reject among the runs");
     }
 
     #[test]

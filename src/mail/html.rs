@@ -599,6 +599,10 @@ impl<S: MailSink> MailSink for Linked<'_, S> {
     fn message(&mut self, msg: &Message<'_>) -> Result<bool, S::Error> {
         self.inner.message(msg)
     }
+
+    fn rejected(&mut self, n: u64) {
+        self.inner.rejected(n);
+    }
 }
 
 #[cfg(test)]

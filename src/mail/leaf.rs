@@ -293,13 +293,17 @@ impl Leaf {
                 decoded,
                 // The HTML link context is read from a part held whole.
                 html: None,
-                // So are rejects.
+                // Rejects are counted, not handed on (below).
                 reject: None,
                 // The window holds too little of the text for its lines.
                 lines: None,
             };
             sink.matched(&mm)
         })?;
+        let rejected = push.take_rejected();
+        if rejected > 0 {
+            sink.rejected(rejected);
+        }
         // What the search keeps, mapped back: the stages drop the maps
         // before it.
         let mut need = push.kept_from();

@@ -270,6 +270,16 @@ pub trait MailSink {
     /// Return `Ok(false)` to stop the search.
     fn matched(&mut self, m: &MailMatch<'_>) -> Result<bool, Self::Error>;
 
+    /// `n` more rejected candidates, counted and not handed to
+    /// [`MailSink::matched`] (without [`MailFinderBuilder::rejects`], or
+    /// in a message read as a stream): a rejected candidate is a
+    /// candidate, and a sink that counts them (`--json`'s `rejected`)
+    /// counts these. Said after the matches of the text they were found
+    /// in. By default, ignored.
+    fn rejected(&mut self, n: u64) {
+        let _ = n;
+    }
+
     /// A message, before its URLs. Return `Ok(false)` to stop. By default,
     /// ignored.
     fn message(&mut self, msg: &Message<'_>) -> Result<bool, Self::Error> {

@@ -319,17 +319,19 @@ impl<'w, 'h, S: MailSink> Walk<'w, 'h, S> {
                         &layers, &ctx, false, self.sink,
                     )?
                 } else if self.mf.cfg.field_cache && !self.mf.cfg.rejects {
-                    let found = field_cache::matches(
+                    let mut it = field_cache::matches(
                         &self.mf.finder,
                         &mut self.scratch.seen,
                         text,
                         &in_run,
-                    )
-                    .map(|m| (m, false, None));
-                    emit_all(
+                    );
+                    let found = it.by_ref().map(|m| (m, false, None));
+                    let go_on = emit_all(
                         self.hay, self.msg, self.id, meta, text, &layers,
                         &ctx, found, self.sink,
-                    )?
+                    )?;
+                    rejected(self.sink, it.take_rejected());
+                    go_on
                 } else {
                     emit(
                         self.mf, self.hay, self.msg, self.id, meta, text,
@@ -536,8 +538,23 @@ pub(super) fn emit<S: MailSink>(
             });
         emit_all(hay, msg, id, meta, text, layers, ctx, found, sink)
     } else {
-        let found = mf.finder.find_iter(text).map(|m| (m, false, None));
-        emit_all(hay, msg, id, meta, text, layers, ctx, found, sink)
+        // The rejected candidates passed over inside the scanner's step,
+        // counted: a rejected candidate is a candidate, in mail as in
+        // raw text (`--json`'s `rejected`).
+        let mut it = mf.finder.find_iter(text);
+        let found = it.by_ref().map(|m| (m, false, None));
+        let go_on =
+            emit_all(hay, msg, id, meta, text, layers, ctx, found, sink)?;
+        rejected(sink, it.take_rejected());
+        Ok(go_on)
+    }
+}
+
+/// Gives `sink` the `n` rejected candidates counted in a text, if any.
+#[inline(always)]
+pub(super) fn rejected<S: MailSink>(sink: &mut S, n: u64) {
+    if n > 0 {
+        sink.rejected(n);
     }
 }
 

@@ -81,8 +81,10 @@
 //!   (each written only when set; nothing changes for shorter strings).
 //!   `offset`, `line` and `column` point
 //!   at the URL's first byte in the input as stored (decompressed); the
-//!   URL's encoded form may span several lines. A mail search reports no
-//!   rejected candidates.
+//!   URL's encoded form may span several lines. A mail search writes no
+//!   `reject` records; its rejected candidates are counted in `end`'s
+//!   `candidates` and `rejected` as raw text's are (but under `-m`,
+//!   `--kind`, `--scheme` or a host filter, where they count 0).
 //! - A URL found in a `text/html` part of mail (with `--json
 //!   --html-context`) also has an `html` object ([`crate::mail::html`]):
 //!

@@ -49,7 +49,7 @@ impl Config {
         floor: usize,
         stop: usize,
     ) -> Step {
-        self.step_with(hay, pos, floor, stop, true)
+        self.step_with(hay, pos, floor, stop, true, &mut 0)
     }
 
     /// Like [`Config::step_until`], but only accepted candidates are
@@ -58,6 +58,11 @@ impl Config {
     /// have gone on; [`Step::Done`] and [`Step::NeedMore`] say where
     /// the floor is then (the last rejected candidate's resume, or the
     /// floor given).
+    ///
+    /// `rejected` is counted up by one for each rejected candidate
+    /// passed over: what a caller that counts the rejects without
+    /// reading them (the driver's `--json` counts, the mail search)
+    /// needs, at no return of each.
     #[inline]
     pub(crate) fn step_accepted(
         &self,
@@ -65,8 +70,9 @@ impl Config {
         pos: usize,
         floor: usize,
         stop: usize,
+        rejected: &mut u64,
     ) -> Step {
-        self.step_with(hay, pos, floor, stop, false)
+        self.step_with(hay, pos, floor, stop, false, rejected)
     }
 
     /// The step; `rejects`: return rejected candidates too. The floor
@@ -85,6 +91,7 @@ impl Config {
         floor: usize,
         stop: usize,
         rejects: bool,
+        rejected: &mut u64,
     ) -> Step {
         let (mut pos, mut floor) = (pos, floor);
         while let Some((c, trigger)) =
@@ -112,6 +119,7 @@ impl Config {
                     }
                     // The caller's next step, without the return.
                     (pos, floor) = (resume, resume);
+                    *rejected += 1;
                 }
                 // The oracle takes no shortcut: it proves the skip only
                 // passes over bytes that yield nothing.
@@ -181,36 +189,43 @@ mod tests {
     /// full step ([`Config::step_until`]): the accepted candidates with
     /// their resumes, then how the scan ended (the trigger a window needs
     /// more for) and the floor (the callers set the position from how
-    /// it ended).
-    type Seen = (Vec<(Raw, usize)>, Option<usize>, usize);
+    /// it ended), and the rejected candidates dropped.
+    type Seen = (Vec<(Raw, usize)>, Option<usize>, usize, u64);
 
     fn by_full_step(cfg: &Config, hay: Hay<'_>, stop: usize) -> Seen {
-        let (mut pos, mut floor, mut out) = (0, 0, Vec::new());
+        let (mut pos, mut floor, mut out, mut rejected) =
+            (0, 0, Vec::new(), 0);
         loop {
             match cfg.step_until(hay, pos, floor, stop) {
                 Step::Found(raw, resume) => {
                     (pos, floor) = (resume, resume);
-                    if raw.verdict.is_ok() {
-                        out.push((raw, resume));
+                    match raw.verdict.is_ok() {
+                        true => out.push((raw, resume)),
+                        false => rejected += 1,
                     }
                 }
-                Step::Done { .. } => return (out, None, floor),
-                Step::NeedMore { at, .. } => return (out, Some(at), floor),
+                Step::Done { .. } => return (out, None, floor, rejected),
+                Step::NeedMore { at, .. } => {
+                    return (out, Some(at), floor, rejected)
+                }
             }
         }
     }
 
     fn by_accepted_step(cfg: &Config, hay: Hay<'_>, stop: usize) -> Seen {
-        let (mut pos, mut floor, mut out) = (0, 0, Vec::new());
+        let (mut pos, mut floor, mut out, mut rejected) =
+            (0, 0, Vec::new(), 0);
         loop {
-            match cfg.step_accepted(hay, pos, floor, stop) {
+            match cfg.step_accepted(hay, pos, floor, stop, &mut rejected) {
                 Step::Found(raw, resume) => {
                     assert!(raw.verdict.is_ok(), "a reject returned");
                     (pos, floor) = (resume, resume);
                     out.push((raw, resume));
                 }
-                Step::Done { floor } => return (out, None, floor),
-                Step::NeedMore { at, floor } => return (out, Some(at), floor),
+                Step::Done { floor } => return (out, None, floor, rejected),
+                Step::NeedMore { at, floor } => {
+                    return (out, Some(at), floor, rejected)
+                }
             }
         }
     }
@@ -220,15 +235,15 @@ mod tests {
             && a.0.iter().zip(&b.0).all(|((x, rx), (y, ry))| {
                 same(&Ok(Some((x.clone(), *rx))), &Ok(Some((y.clone(), *ry))))
             })
-            && (a.1, a.2) == (b.1, b.2)
+            && (a.1, a.2, a.3) == (b.1, b.2, b.3)
     }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(4_000))]
         /// The step that passes over rejected candidates finds what the
-        /// full step's caller keeps, candidate by candidate, and ends
-        /// where it ends (the trigger a window needs more for, the
-        /// floor), with the default detectors and all, at the end of
+        /// full step's caller keeps, candidate by candidate, counts the
+        /// rejected ones it drops, and ends where it ends (the trigger a
+        /// window needs more for, the floor), with the default detectors and all, at the end of
         /// input and of a window, with a stop inside the text.
         #[test]
         fn accepted_step_equals_the_full_step_filtered(
@@ -251,16 +266,19 @@ mod tests {
     }
 
     /// Issue 32's `http:// ` repeated: rejected candidates only, passed
-    /// over in one step, whose floor ends after the last of them.
+    /// over in one step, whose floor ends after the last of them, and
+    /// counted.
     #[test]
     fn rejects_are_passed_over_in_one_step() {
         let text = b"http:// ".repeat(100);
         let cfg = Config::default();
         let hay = Hay { bytes: &text, eof: true };
-        let step = cfg.step_accepted(hay, 0, 0, usize::MAX);
+        let mut rejected = 0;
+        let step = cfg.step_accepted(hay, 0, 0, usize::MAX, &mut rejected);
         assert!(
             matches!(step, Step::Done { floor } if floor == text.len() - 1)
         );
+        assert_eq!(rejected, 100);
         assert!(matches!(cfg.step(hay, 0, 0), Step::Found(_, 7)));
     }
 }

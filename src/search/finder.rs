@@ -343,6 +343,12 @@ impl<'h> Candidate<'h> {
         }
     }
 
+    /// A match as a candidate (not rejected).
+    #[inline(always)]
+    pub(crate) fn accepted(m: Match<'h>) -> Candidate<'h> {
+        Candidate { body: m, reject: None }
+    }
+
     /// Builds a candidate from the scanner's window-relative form.
     #[inline(always)]
     pub(crate) fn from_raw(raw: Raw, window: &'h [u8]) -> Candidate<'h> {
@@ -391,6 +397,8 @@ pub struct CandidateIter<'f, 'h> {
     incomplete: bool,
     /// Where that unfinished candidate's scan starts again.
     pending: usize,
+    /// Rejected candidates passed over ([`CandidateIter::next_accepted`]).
+    rejected: u64,
 }
 
 impl<'f, 'h> CandidateIter<'f, 'h> {
@@ -409,7 +417,14 @@ impl<'f, 'h> CandidateIter<'f, 'h> {
             eof: true,
             incomplete: false,
             pending: start,
+            rejected: 0,
         }
+    }
+
+    /// The matches alone: the rejected candidates are passed over inside
+    /// the step and only counted ([`FindIter::take_rejected`]).
+    pub(crate) fn accepted(self) -> FindIter<'f, 'h> {
+        FindIter { it: self }
     }
 
     /// Where scanning goes on after the last candidate yielded: the end of
@@ -483,13 +498,14 @@ impl<'f, 'h> CandidateIter<'f, 'h> {
     /// The next accepted candidate in the scanner's form, up to the
     /// iterator's own stop: [`CandidateIter::next_raw`] with the
     /// rejected candidates passed over inside the step
-    /// ([`Config::step_accepted`]), the position and floor left where
-    /// [`CandidateIter::next_raw`] would have left them after them.
+    /// ([`Config::step_accepted`]) and counted, the position and floor
+    /// left where [`CandidateIter::next_raw`] would have left them after
+    /// them.
     #[inline(always)]
     pub(crate) fn next_accepted(&mut self) -> Option<Raw> {
         let hay = Hay { bytes: self.hay, eof: self.eof };
-        let stop = self.stop;
-        match self.cfg.step_accepted(hay, self.pos, self.floor, stop) {
+        let (stop, count) = (self.stop, &mut self.rejected);
+        match self.cfg.step_accepted(hay, self.pos, self.floor, stop, count) {
             Step::Found(raw, resume) => {
                 self.pos = resume;
                 self.floor = resume;
@@ -537,6 +553,21 @@ impl<'h> Iterator for CandidateIter<'_, 'h> {
 #[derive(Debug)]
 pub struct FindIter<'f, 'h> {
     it: CandidateIter<'f, 'h>,
+}
+
+impl FindIter<'_, '_> {
+    /// The rejected candidates passed over since the last call: a
+    /// rejected candidate is a candidate, and a caller that counts them
+    /// (`--json`'s `rejected`) reads their number here, none returned.
+    pub(crate) fn take_rejected(&mut self) -> u64 {
+        std::mem::take(&mut self.it.rejected)
+    }
+
+    /// Where scanning goes on after the last match: as
+    /// [`CandidateIter::resume`] after the candidates passed over.
+    pub(crate) fn resume(&self) -> usize {
+        self.it.resume()
+    }
 }
 
 impl<'h> Iterator for FindIter<'_, 'h> {

@@ -10,4 +10,5 @@ mod stream;
 pub use finder::{
     Candidate, CandidateIter, FindIter, Finder, FinderBuilder, Match,
 };
+pub(crate) use stream::Counts;
 pub use stream::{OwnedMatch, Position, ReaderIter, Sink};

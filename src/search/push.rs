@@ -24,13 +24,22 @@ pub(crate) struct Push {
     /// `floor`.
     pos: usize,
     floor: usize,
+    /// Rejected candidates passed over, not yet taken
+    /// ([`Push::take_rejected`]).
+    rejected: u64,
 }
 
 impl Push {
     /// Forgets everything: the next push starts a new text at offset 0.
     pub(crate) fn reset(&mut self) {
         self.buf.clear();
-        (self.abs, self.pos, self.floor) = (0, 0, 0);
+        (self.abs, self.pos, self.floor, self.rejected) = (0, 0, 0, 0);
+    }
+
+    /// The rejected candidates passed over since the last call (counted,
+    /// not handed to the callback of [`Push::push`]).
+    pub(crate) fn take_rejected(&mut self) -> u64 {
+        std::mem::take(&mut self.rejected)
     }
 
     /// Offset in the pushed text of the oldest byte still kept: no later
@@ -68,8 +77,16 @@ impl Push {
         let mut go_on = true;
         loop {
             let hay = Hay { bytes: &self.buf, eof };
-            // Rejected candidates are passed over inside the step.
-            match cfg.step_accepted(hay, self.pos, self.floor, usize::MAX) {
+            // Rejected candidates are passed over inside the step, and
+            // counted.
+            let count = &mut self.rejected;
+            match cfg.step_accepted(
+                hay,
+                self.pos,
+                self.floor,
+                usize::MAX,
+                count,
+            ) {
                 Step::Found(raw, resume) => {
                     (self.pos, self.floor) = (resume, resume);
                     let c = Candidate::from_raw(raw, &self.buf);

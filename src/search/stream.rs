@@ -48,6 +48,14 @@ pub trait Sink {
     }
 }
 
+/// A [`Sink`] that counts the rejected candidates without reading them
+/// ([`Finder::find_reader_counted`]).
+pub(crate) trait Counts {
+    /// `n` more rejected candidates, passed over and not handed to
+    /// [`Sink::rejected`].
+    fn rejected_counted(&mut self, n: u64);
+}
+
 /// A match with its position, owning its URL.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OwnedMatch {
@@ -77,6 +85,34 @@ impl Finder {
             if !go_on {
                 break;
             }
+        }
+        Ok(())
+    }
+
+    /// [`Finder::find_reader`] for a sink that only counts the rejected
+    /// candidates: they are passed over inside the scanner's step and
+    /// their number given to [`Counts::rejected_counted`] (before the
+    /// match that follows them, and at the end), none built and handed
+    /// to [`Sink::rejected`]. On `http:// ` repeated, a rejected
+    /// candidate every 8 bytes, each returned was most of the cost.
+    pub(crate) fn find_reader_counted<R: Read, S: Sink + Counts>(
+        &self,
+        rdr: R,
+        sink: &mut S,
+    ) -> Result<(), S::Error> {
+        let mut stream = Stream::new(self.inner(), rdr);
+        stream.counted = true;
+        while let Some((at, raw)) = stream.next()? {
+            if stream.rejected > 0 {
+                sink.rejected_counted(std::mem::take(&mut stream.rejected));
+            }
+            let c = Candidate::from_raw(raw, stream.window());
+            if !sink.matched(&at, &c.body)? {
+                return Ok(());
+            }
+        }
+        if stream.rejected > 0 {
+            sink.rejected_counted(stream.rejected);
         }
         Ok(())
     }
@@ -146,6 +182,10 @@ struct Stream<'f, R> {
     floor: usize,
     eof: bool,
     lines: LineCounter,
+    /// Rejected candidates are passed over inside the step and counted
+    /// in `rejected` ([`Finder::find_reader_counted`]), not returned.
+    counted: bool,
+    rejected: u64,
 }
 
 thread_local! {
@@ -189,6 +229,8 @@ impl<'f, R: Read> Stream<'f, R> {
             floor: 0,
             eof: false,
             lines: LineCounter::default(),
+            counted: false,
+            rejected: 0,
         }
     }
 
@@ -201,22 +243,35 @@ impl<'f, R: Read> Stream<'f, R> {
     fn next(&mut self) -> io::Result<Option<(Position, Raw)>> {
         loop {
             let hay = Hay { bytes: self.window(), eof: self.eof };
-            match self.inner.cfg.step(hay, self.pos, self.floor) {
+            let (cfg, pos, floor) = (&self.inner.cfg, self.pos, self.floor);
+            let mut rejected = 0;
+            let step = match self.counted {
+                true => {
+                    let count = &mut rejected;
+                    cfg.step_accepted(hay, pos, floor, usize::MAX, count)
+                }
+                false => cfg.step(hay, pos, floor),
+            };
+            self.rejected += rejected;
+            // (The floor of `Done` and `NeedMore` is the one given but
+            // past the rejected candidates passed over.)
+            match step {
                 Step::Found(raw, resume) => {
                     self.pos = resume;
                     self.floor = resume;
                     let at = self.position(raw.span.start, raw.span.end);
                     return Ok(Some((at, raw)));
                 }
-                Step::Done { .. } if self.eof => {
-                    self.pos = self.len;
+                Step::Done { floor } if self.eof => {
+                    (self.pos, self.floor) = (self.len, floor);
                     return Ok(None);
                 }
-                Step::Done { .. } => {
-                    self.pos = self.len;
+                Step::Done { floor } => {
+                    (self.pos, self.floor) = (self.len, floor);
                     self.refill(1)?;
                 }
-                Step::NeedMore { at, .. } => {
+                Step::NeedMore { at, floor } => {
+                    self.floor = floor;
                     // Read at least as much again as the unfinished
                     // candidate holds: the scanner restarts at its
                     // trigger, and a reader that returns a few bytes per
@@ -340,6 +395,71 @@ mod tests {
                     (8, 2, 5, b"http://a.b/".to_vec()),
                     (20, 3, 1, b"http://c.d/".to_vec()),
                 ],
+                "capacity {cap}"
+            );
+        }
+    }
+
+    /// Every candidate, and how many were rejected: by the full reader
+    /// search, or by the counting one.
+    #[derive(Default)]
+    struct Tally {
+        matches: Vec<(Position, Vec<u8>)>,
+        rejected: u64,
+        counted: u64,
+    }
+
+    impl Sink for Tally {
+        type Error = io::Error;
+        fn matched(
+            &mut self,
+            at: &Position,
+            m: &Match<'_>,
+        ) -> io::Result<bool> {
+            self.matches.push((*at, m.url().to_vec()));
+            Ok(true)
+        }
+        fn rejected(
+            &mut self,
+            _: &Position,
+            _: &Candidate<'_>,
+        ) -> io::Result<bool> {
+            self.rejected += 1;
+            Ok(true)
+        }
+    }
+
+    impl Counts for Tally {
+        fn rejected_counted(&mut self, n: u64) {
+            self.counted += n;
+        }
+    }
+
+    /// The counting reader search finds the matches the full one finds,
+    /// at the same positions, and counts the rejects it hands over,
+    /// whatever the buffer (candidates straddling the refills).
+    #[test]
+    fn counted_reader_search_equals_the_full_one() {
+        let mut text = Vec::new();
+        for i in 0..50 {
+            text.extend_from_slice(b"x http:// \"http: <URL:http://a");
+            text.extend_from_slice(format!("{i}.b:99999/> ").as_bytes());
+            text.extend_from_slice(
+                format!("http://ok{i}.example/\n").as_bytes(),
+            );
+        }
+        for cap in [1, 2, 3, 7, 64, 1 << 20] {
+            let f = Finder::builder().buffer_capacity(cap).build();
+            let mut full = Tally::default();
+            f.find_reader(&text[..], &mut full).unwrap();
+            let mut counted = Tally::default();
+            f.find_reader_counted(&text[..], &mut counted).unwrap();
+            assert_eq!(full.matches.len(), 50, "capacity {cap}");
+            assert!(full.rejected >= 100, "capacity {cap}");
+            assert_eq!(counted.matches, full.matches, "capacity {cap}");
+            assert_eq!(
+                (counted.rejected, counted.counted),
+                (0, full.rejected),
                 "capacity {cap}"
             );
         }

@@ -25,7 +25,7 @@ impl Batch {
         // (issue 33: ~190 instructions a URL of dense text).
         if self.faults.is_empty()
             && !self.hits.is_empty()
-            && self.hits.iter().all(|f| f.reject.is_none())
+            && self.stored_rejects == 0
             && report.urls(
                 input,
                 BatchUrls { hits: &self.hits, urls: &self.urls },

@@ -412,4 +412,8 @@ impl<S: MailSink> MailSink for Rebase<'_, S> {
     fn limit(&mut self, offset: u64, what: &'static str) {
         self.sink.limit(offset, what);
     }
+
+    fn rejected(&mut self, n: u64) {
+        self.sink.rejected(n);
+    }
 }
