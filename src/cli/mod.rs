@@ -288,8 +288,10 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
         .qp_repair(args.qp_repair)
         .skip_binary(!args.text)
         // The mail search reports rejects too: the URLs found stay
-        // those of the mail search (issue 34.3).
-        .rejects(args.rejects);
+        // those of the mail search (issue 34.3). The statistics count
+        // each reject by its reason, in mail as in raw text, so that
+        // their totals are those of `--json`'s `end` records.
+        .rejects(args.rejects || format.tallies());
     // Message metadata is read only when an output shows it.
     driver
         .metadata(

@@ -43,6 +43,15 @@ pub enum Format {
     RecordRefs,
 }
 
+impl Format {
+    /// Whether it is one of the statistics ([`Format::Stats`],
+    /// [`Format::StatsJson`], [`Format::StatsTsv`]), which count every
+    /// candidate, rejected ones by reason.
+    pub fn tallies(self) -> bool {
+        matches!(self, Format::Stats | Format::StatsJson | Format::StatsTsv)
+    }
+}
+
 /// Where [`Format::Records`](super::Format::Records) sends each record,
 /// in the order `--json` writes them. An error it returns stops the run
 /// as a write error would.

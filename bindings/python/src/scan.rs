@@ -571,7 +571,9 @@ pub fn stats(
         }
     };
     let finder = c.search.finder(false)?;
-    let mut driver = c.driver(rejects);
+    // The mail search hands its rejects over, as `--stats` has it: each
+    // is counted by its reason.
+    let mut driver = c.driver(true);
     // --by reads each message's date.
     let driver = driver.metadata(by.is_some()).build(finder);
     let format = if partial { Format::StatsTsv } else { Format::StatsJson };
