@@ -37,6 +37,7 @@ use super::{
     lean, Config, Finds, Flags, Hay, Incomplete, Kind, Raw, Span, Text,
 };
 use crate::parse::{self, lanes_within, Scheme, Verdict};
+use crate::simd::{Kernel, UrlMasks, BLOCK};
 
 /// Bytes of a path, query or fragment that both readings pass over:
 /// printable ASCII that [`bare::bare_end`] takes without a decision
@@ -224,7 +225,16 @@ pub(super) fn read(
     let cap = s.saturating_add(cfg.max_url);
     let limit = cap.min(bytes.len());
     let host_at = c + 3;
-    let host_end = host(bytes, host_at, limit)?;
+    // The classes of the 32 bytes from the host on, when the window
+    // and the cap have them: the host and the start of the path by
+    // masks (nearly every URL of URL-dense text ends in them).
+    let block = bytes.get(host_at..limit).and_then(|b| b.first_chunk());
+    let masks = block.map(|b| (b, Kernel::detect().url(b)));
+    let host_end = match masks.and_then(|(b, m)| host_masked(b, &m)) {
+        Some(end) => host_at + end?,
+        None => host(bytes, host_at, limit)?,
+    };
+    let plain = masks.map(|(_, m)| (host_at, m.plain));
     let mut i = host_end;
     // The authority ends at `/`, `?` or `#` (RFC 3986 §3.2), or the run
     // ends after the host: a port, userinfo or anything else in the
@@ -233,7 +243,7 @@ pub(super) fn read(
         let mut fragment = bytes[i] == b'#';
         i += 1;
         loop {
-            i = skip(bytes, i, limit);
+            i = skip(bytes, i, limit, plain);
             let Some(&b) = bytes.get(i).filter(|_| i < limit) else {
                 break;
             };
@@ -322,6 +332,37 @@ fn host(bytes: &[u8], from: usize, limit: usize) -> Option<usize> {
         .then_some(from + i)
 }
 
+/// [`host`] by the masks of the block where the name starts: `Some`
+/// with its answer (the end's offset in the block, or `None`) when the
+/// name ends in the block, `None` when it fills it (the walk decides).
+/// The rules of [`host`], a mask each: no empty label (a dot first, two
+/// dots, a dot last: no root dot), no label that starts or ends with
+/// `-`, none with `--` at its third byte, the last label starting with a
+/// letter; a name within 32 bytes is within both length limits.
+#[inline]
+fn host_masked(block: &[u8; BLOCK], m: &UrlMasks) -> Option<Option<usize>> {
+    let name = m.alnum | m.dot | m.dash;
+    let end = name.trailing_ones();
+    if end >= 32 {
+        return None;
+    }
+    if end == 0 {
+        return Some(None);
+    }
+    let within = (1u32 << end) - 1;
+    let (dots, dashes) = (m.dot & within, m.dash & within);
+    let starts = ((dots << 1) | 1) & within;
+    let last_byte = 1u32 << (end - 1);
+    let ends = (dots >> 1) | last_byte;
+    let bad = dots & ((dots << 1) | 1 | last_byte) != 0
+        || dashes & (starts | ends) != 0
+        || (starts << 2) & dashes & (dashes >> 1) != 0;
+    // The last label's first byte: a letter, not a digit.
+    let last = 31 - starts.leading_zeros() as usize;
+    let letter = block[last].is_ascii_alphabetic();
+    Some((!bad && letter).then_some(end as usize))
+}
+
 /// The first index at or after `i` whose byte of `name` is no ASCII
 /// letter or digit (or the length): eight bytes a word while they last.
 #[inline(always)]
@@ -353,9 +394,35 @@ fn hex(bytes: &[u8], i: usize, limit: usize) -> bool {
 }
 
 /// The first index in `i..end` whose byte is not in [`PLAIN_PATH`], or
-/// `end`: eight look-ups and-ed a branch, as `bare::skip_plain` does.
+/// `end`: by the [`PLAIN_PATH`] masks of 32-byte blocks
+/// (`simd::UrlMasks::plain`, the same set), then eight look-ups and-ed
+/// a branch, as `bare::skip_plain` does, for the last bytes. `plain`:
+/// the mask of the block at an offset, within `end`, already made
+/// ([`read`]'s), read by bits when `i` is in it.
 #[inline]
-fn skip(bytes: &[u8], mut i: usize, end: usize) -> usize {
+fn skip(
+    bytes: &[u8],
+    mut i: usize,
+    end: usize,
+    plain: Option<(usize, u32)>,
+) -> usize {
+    if let Some((at, plain)) = plain {
+        if let Some(k) = i.checked_sub(at).filter(|&k| k < BLOCK) {
+            let stops = !plain & (u32::MAX << k);
+            if stops != 0 {
+                return at + stops.trailing_zeros() as usize;
+            }
+            i = at + BLOCK;
+        }
+    }
+    let kernel = Kernel::detect();
+    while let Some(block) = bytes.get(i..end).and_then(|b| b.first_chunk()) {
+        let stops = !kernel.url(block).plain;
+        if stops != 0 {
+            return i + stops.trailing_zeros() as usize;
+        }
+        i += BLOCK;
+    }
     while let Some(chunk) =
         bytes.get(i..end).and_then(|b| b.first_chunk::<8>())
     {
@@ -458,9 +525,10 @@ mod tests {
         Some((Ok(Some(fast)), full))
     }
 
-    /// Random text of [`PIECES`] after the scheme.
+    /// Random text of [`PIECES`] after the scheme, long enough at times
+    /// for the masks of a block or two (`host_masked`, `skip`).
     fn tail() -> impl Strategy<Value = Vec<u8>> {
-        proptest::collection::vec(0..PIECES.len(), 0..14).prop_map(|ix| {
+        proptest::collection::vec(0..PIECES.len(), 0..40).prop_map(|ix| {
             ix.into_iter().flat_map(|i| PIECES[i].iter().copied()).collect()
         })
     }
@@ -597,6 +665,74 @@ mod tests {
             }
         }
         assert!(taken > 2000, "{taken}");
+    }
+
+    /// The masks' plain class is [`PLAIN_PATH`].
+    #[test]
+    fn the_plain_class_is_plain_path() {
+        for b in 0..=255u8 {
+            assert_eq!(crate::simd::plain(b), PLAIN_PATH[usize::from(b)]);
+        }
+    }
+
+    /// Where the masks of the block a name starts in decide
+    /// ([`host_masked`]), they decide as the walk ([`host`]) does:
+    /// names of labels, dots, hyphens, `xn--`, digits and stray bytes,
+    /// cut at every length up to 40, then 32 bytes of filler, with
+    /// every kernel.
+    #[test]
+    fn host_by_masks_is_host_by_walk() {
+        let parts: &[&[u8]] = &[
+            b"a",
+            b"Z",
+            b"q",
+            b"7",
+            b"-",
+            b"--",
+            b".",
+            b"..",
+            b"xn--",
+            b"ab--",
+            b"_",
+            b"/",
+            b":",
+            b"\xc3\xa9",
+            b" ",
+            b"\xff",
+        ];
+        let mut state = 0x1234_5678_9ABC_DEF1u64;
+        let mut decided = 0;
+        for _ in 0..20_000 {
+            let mut name = Vec::new();
+            while name.len() < 40 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                name.extend_from_slice(
+                    parts[(state >> 8) as usize % parts.len()],
+                );
+            }
+            let cut = (state >> 40) as usize % 41;
+            name.truncate(cut);
+            name.extend_from_slice(b" filler filler filler filler fill");
+            let Some(block) = name.first_chunk::<BLOCK>() else {
+                continue;
+            };
+            for kernel in Kernel::all() {
+                let Some(fast) = host_masked(block, &kernel.url(block)) else {
+                    continue;
+                };
+                decided += 1;
+                assert_eq!(
+                    fast,
+                    host(&name, 0, name.len()),
+                    "{:?} {}",
+                    String::from_utf8_lossy(&name),
+                    kernel.name()
+                );
+            }
+        }
+        assert!(decided > 20_000, "{decided}");
     }
 
     /// The candidates of a whole scan of `text` (rejects included, as
