@@ -236,10 +236,14 @@ pub(super) fn read(
     };
     let plain = masks.map(|(_, m)| (host_at, m.plain));
     let mut i = host_end;
+    let quick =
+        masks.and_then(|(b, m)| path_masked(b, &m, host_end - host_at));
     // The authority ends at `/`, `?` or `#` (RFC 3986 §3.2), or the run
     // ends after the host: a port, userinfo or anything else in the
     // authority is the full reading's.
-    if i < limit && matches!(bytes[i], b'/' | b'?' | b'#') {
+    if let Some(end) = quick {
+        i = host_at + end;
+    } else if i < limit && matches!(bytes[i], b'/' | b'?' | b'#') {
         let mut fragment = bytes[i] == b'#';
         i += 1;
         loop {
@@ -361,6 +365,29 @@ fn host_masked(block: &[u8; BLOCK], m: &UrlMasks) -> Option<Option<usize>> {
     let last = 31 - starts.leading_zeros() as usize;
     let letter = block[last].is_ascii_alphabetic();
     Some((!bad && letter).then_some(end as usize))
+}
+
+/// The end of the path after a host that ends at `end` of the block,
+/// when the masks settle it: `/` or `?` after the host, then plain bytes
+/// up to a byte in the block that the path walk of [`read`] stops at
+/// (none of `%`, `#`, `&`, which it looks at). `None` leaves it to the
+/// walk.
+#[inline]
+fn path_masked(
+    block: &[u8; BLOCK],
+    m: &UrlMasks,
+    end: usize,
+) -> Option<usize> {
+    if !matches!(block.get(end), Some(b'/' | b'?')) {
+        return None;
+    }
+    // `end` < 32: the bits after the `/`.
+    let stops = !m.plain & (u32::MAX << end << 1);
+    let j = stops.trailing_zeros() as usize;
+    match block.get(j) {
+        Some(b'%' | b'#' | b'&') | None => None,
+        Some(_) => Some(j),
+    }
 }
 
 /// The first index at or after `i` whose byte of `name` is no ASCII
