@@ -1,7 +1,8 @@
 //! Every byte-class kernel of this CPU (`urlgrep::simd`) gives the masks
 //! of the scalar one, the oracle, for tables, bytes, offsets and lengths
 //! drawn by the fuzzer: every block of the slice and its short last one,
-//! the one-byte kernel (`Kernel::eq_of`) too.
+//! the one-byte kernel (`Kernel::eq_of`) and the URL classes
+//! (`Kernel::url`, every whole block) too.
 #![no_main]
 
 use arbitrary::Arbitrary;
@@ -49,6 +50,10 @@ fuzz_target!(|input: Input| {
             );
             for b in classes.eq {
                 assert_eq!(kernel.eq_of(rest, b), scalar.eq_of(rest, b));
+            }
+            // The URL classes of every whole block.
+            if let Some(block) = rest.first_chunk::<BLOCK>() {
+                assert_eq!(kernel.url(block), scalar.url(block));
             }
             if rest.len() <= BLOCK {
                 break;

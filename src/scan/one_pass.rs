@@ -37,6 +37,7 @@ use super::{
     lean, Config, Finds, Flags, Hay, Incomplete, Kind, Raw, Span, Text,
 };
 use crate::parse::{self, lanes_within, Scheme, Verdict};
+use crate::simd::{Kernel, UrlMasks, BLOCK};
 
 /// Bytes of a path, query or fragment that both readings pass over:
 /// printable ASCII that [`bare::bare_end`] takes without a decision
@@ -224,39 +225,26 @@ pub(super) fn read(
     let cap = s.saturating_add(cfg.max_url);
     let limit = cap.min(bytes.len());
     let host_at = c + 3;
-    let host_end = host(bytes, host_at, limit)?;
+    // The classes of the 32 bytes from the host on, when the window
+    // and the cap have them: the host and the start of the path by
+    // masks (nearly every URL of URL-dense text ends in them).
+    let block = bytes.get(host_at..limit).and_then(|b| b.first_chunk());
+    let masks = block.map(|b| (b, Kernel::detect().url(b)));
+    let host_end = match masks.and_then(|(b, m)| host_masked(b, &m)) {
+        Some(end) => host_at + end?,
+        None => host(bytes, host_at, limit)?,
+    };
+    let plain = masks.map(|(_, m)| (host_at, m.plain));
     let mut i = host_end;
+    let quick =
+        masks.and_then(|(b, m)| path_masked(b, &m, host_end - host_at));
     // The authority ends at `/`, `?` or `#` (RFC 3986 §3.2), or the run
     // ends after the host: a port, userinfo or anything else in the
     // authority is the full reading's.
-    if i < limit && matches!(bytes[i], b'/' | b'?' | b'#') {
-        let mut fragment = bytes[i] == b'#';
-        i += 1;
-        loop {
-            i = skip(bytes, i, limit);
-            let Some(&b) = bytes.get(i).filter(|_| i < limit) else {
-                break;
-            };
-            match b {
-                // RFC 3986 §3.5: one `#`; a second is no URL byte.
-                b'#' if !fragment => fragment = true,
-                // §2.1: `pct-encoded = "%" HEXDIG HEXDIG`.
-                b'%' if hex(bytes, i + 1, limit)
-                    && hex(bytes, i + 2, limit) =>
-                {
-                    i += 2
-                }
-                // Not the start of `&lt;`, `&gt;`, `&quot;`, `&nbsp;` nor
-                // of a numeric reference (`bare::delimiter_reference`).
-                b'&' if i + 1 < limit
-                    && !matches!(
-                        bytes[i + 1],
-                        b'l' | b'g' | b'q' | b'n' | b'#'
-                    ) => {}
-                _ => break,
-            }
-            i += 1;
-        }
+    if let Some(end) = quick {
+        i = host_at + end;
+    } else if i < limit && matches!(bytes[i], b'/' | b'?' | b'#') {
+        i = path_with(bytes, i, limit, plain);
     }
     // The stop: a hard stop before the cap, or the end of input (past a
     // window the full reading asks for more).
@@ -292,7 +280,10 @@ pub(super) fn read(
 /// letter, at most 253 bytes in all (RFC 1034 §3.1, RFC 1123 §2.1).
 /// `None` also for what this walk leaves to the full reading: a root dot
 /// and any label with `--` at its third byte (`xn--`, IDNA's prefix).
-#[inline]
+/// Out of line: [`read`] takes most hosts by the masks
+/// ([`host_masked`]), and this walk inlined into it cost URL-dense text
+/// 8 instructions a URL.
+#[inline(never)]
 fn host(bytes: &[u8], from: usize, limit: usize) -> Option<usize> {
     let name = bytes.get(from..limit)?;
     let label_ok = |a: usize, z: usize| {
@@ -320,6 +311,100 @@ fn host(bytes: &[u8], from: usize, limit: usize) -> Option<usize> {
     }
     (label_ok(label, i) && name[label].is_ascii_alphabetic() && i <= 253)
         .then_some(from + i)
+}
+
+/// [`host`] by the masks of the block where the name starts: `Some`
+/// with its answer (the end's offset in the block, or `None`) when the
+/// name ends in the block, `None` when it fills it (the walk decides).
+/// The rules of [`host`], a mask each: no empty label (a dot first, two
+/// dots, a dot last: no root dot), no label that starts or ends with
+/// `-`, none with `--` at its third byte, the last label starting with a
+/// letter; a name within 32 bytes is within both length limits.
+#[inline]
+fn host_masked(block: &[u8; BLOCK], m: &UrlMasks) -> Option<Option<usize>> {
+    let name = m.alnum | m.dot | m.dash;
+    let end = name.trailing_ones();
+    if end >= 32 {
+        return None;
+    }
+    if end == 0 {
+        return Some(None);
+    }
+    let within = (1u32 << end) - 1;
+    let (dots, dashes) = (m.dot & within, m.dash & within);
+    let starts = ((dots << 1) | 1) & within;
+    let last_byte = 1u32 << (end - 1);
+    let ends = (dots >> 1) | last_byte;
+    let bad = dots & ((dots << 1) | 1 | last_byte) != 0
+        || dashes & (starts | ends) != 0
+        || (starts << 2) & dashes & (dashes >> 1) != 0;
+    // The last label's first byte: a letter, not a digit.
+    let last = 31 - starts.leading_zeros() as usize;
+    let letter = block[last].is_ascii_alphabetic();
+    Some((!bad && letter).then_some(end as usize))
+}
+
+/// The end of the path, query and fragment that start with the `/`,
+/// `?` or `#` at `i`: the first byte before `limit` that is none of
+/// [`PLAIN_PATH`], a `%` with two hex digits, the first `#`, an `&`
+/// that starts no reference `bare::bare_end` stops at. `plain`: the
+/// plain mask of a block already made (see [`skip`]).
+#[inline(always)]
+fn path_with(
+    bytes: &[u8],
+    mut i: usize,
+    limit: usize,
+    plain: Option<(usize, u32)>,
+) -> usize {
+    let mut fragment = bytes[i] == b'#';
+    i += 1;
+    loop {
+        i = skip(bytes, i, limit, plain);
+        let Some(&b) = bytes.get(i).filter(|_| i < limit) else {
+            break;
+        };
+        match b {
+            // RFC 3986 §3.5: one `#`; a second is no URL byte.
+            b'#' if !fragment => fragment = true,
+            // §2.1: `pct-encoded = "%" HEXDIG HEXDIG`.
+            b'%' if hex(bytes, i + 1, limit) && hex(bytes, i + 2, limit) => {
+                i += 2
+            }
+            // Not the start of `&lt;`, `&gt;`, `&quot;`, `&nbsp;` nor
+            // of a numeric reference (`bare::delimiter_reference`).
+            b'&' if i + 1 < limit
+                && !matches!(
+                    bytes[i + 1],
+                    b'l' | b'g' | b'q' | b'n' | b'#'
+                ) => {}
+            _ => break,
+        }
+        i += 1;
+    }
+    i
+}
+
+/// The end of the path after a host that ends at `end` of the block,
+/// when the masks settle it: `/` or `?` after the host, then plain bytes
+/// up to a byte in the block that the path walk of [`read`] stops at
+/// (none of `%`, `#`, `&`, which it looks at). `None` leaves it to the
+/// walk.
+#[inline]
+fn path_masked(
+    block: &[u8; BLOCK],
+    m: &UrlMasks,
+    end: usize,
+) -> Option<usize> {
+    if !matches!(block.get(end), Some(b'/' | b'?')) {
+        return None;
+    }
+    // `end` < 32: the bits after the `/`.
+    let stops = !m.plain & (u32::MAX << end << 1);
+    let j = stops.trailing_zeros() as usize;
+    match block.get(j) {
+        Some(b'%' | b'#' | b'&') | None => None,
+        Some(_) => Some(j),
+    }
 }
 
 /// The first index at or after `i` whose byte of `name` is no ASCII
@@ -353,9 +438,35 @@ fn hex(bytes: &[u8], i: usize, limit: usize) -> bool {
 }
 
 /// The first index in `i..end` whose byte is not in [`PLAIN_PATH`], or
-/// `end`: eight look-ups and-ed a branch, as `bare::skip_plain` does.
+/// `end`: by the [`PLAIN_PATH`] masks of 32-byte blocks
+/// (`simd::UrlMasks::plain`, the same set), then eight look-ups and-ed
+/// a branch, as `bare::skip_plain` does, for the last bytes. `plain`:
+/// the mask of the block at an offset, within `end`, already made
+/// ([`read`]'s), read by bits when `i` is in it.
 #[inline]
-fn skip(bytes: &[u8], mut i: usize, end: usize) -> usize {
+fn skip(
+    bytes: &[u8],
+    mut i: usize,
+    end: usize,
+    plain: Option<(usize, u32)>,
+) -> usize {
+    if let Some((at, plain)) = plain {
+        if let Some(k) = i.checked_sub(at).filter(|&k| k < BLOCK) {
+            let stops = !plain & (u32::MAX << k);
+            if stops != 0 {
+                return at + stops.trailing_zeros() as usize;
+            }
+            i = at + BLOCK;
+        }
+    }
+    let kernel = Kernel::detect();
+    while let Some(block) = bytes.get(i..end).and_then(|b| b.first_chunk()) {
+        let stops = !kernel.url(block).plain;
+        if stops != 0 {
+            return i + stops.trailing_zeros() as usize;
+        }
+        i += BLOCK;
+    }
     while let Some(chunk) =
         bytes.get(i..end).and_then(|b| b.first_chunk::<8>())
     {
@@ -371,355 +482,4 @@ fn skip(bytes: &[u8], mut i: usize, end: usize) -> usize {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::super::tests::{same_reading as same, Reading};
-    use super::super::{Step, Triggers};
-    use super::*;
-    use proptest::prelude::*;
-
-    /// Pieces of URL-ish text: every byte class the walk or the full
-    /// reading decides on, near misses of the common shape.
-    const PIECES: &[&[u8]] = &[
-        b"n.example",
-        b"a",
-        b"Z9",
-        b"-",
-        b".",
-        b"/",
-        b"?",
-        b"#",
-        b"%",
-        b"%4a",
-        b"%g1",
-        b"&",
-        b"&lt;",
-        b"&gt;",
-        b"&amp;",
-        b"&#39;",
-        b"&nbsp;",
-        b"=",
-        b":",
-        b":80",
-        b"@",
-        b" ",
-        b"\n",
-        b"\r\n",
-        b"\t",
-        b"'",
-        b"~",
-        b"(",
-        b")",
-        b"[",
-        b"]",
-        b"[::1]",
-        b"\xc3\xa9",
-        b"\xe2\x80\x9d",
-        b"\xff",
-        b"xn--",
-        b"xn--bcher-kva",
-        b"_",
-        b",",
-        b";",
-        b"!",
-        b"*",
-        b"\"",
-        b"<",
-        b">",
-        b"{",
-        b"|",
-        b"^",
-        b"`",
-        b"\\",
-        b"\x00",
-        b"http://",
-        b"https://",
-    ];
-
-    /// `prefix`, a scheme with `//`, then `tail`: the one-pass reading at
-    /// its colon and the full one ([`Config::bare_read`]), at the level,
-    /// cap and window given; `None` when the one-pass reading leaves it.
-    fn readings(
-        scheme: &[u8],
-        tail: &[u8],
-        eof: bool,
-        max_url: usize,
-    ) -> Option<(Reading, Reading)> {
-        let mut text = b"x ".to_vec();
-        let s = text.len();
-        text.extend_from_slice(scheme);
-        let c = text.len();
-        text.extend_from_slice(b"://");
-        text.extend_from_slice(tail);
-        let cfg = Config { max_url, ..Config::default() };
-        let hay = Hay { bytes: &text, eof };
-        let k = parse::registered_prefix(&text[s..], c - s)?;
-        let fast = read(&cfg, &hay, s, c, k)?;
-        let full = cfg.bare_read(&hay, s, c, true, None);
-        Some((Ok(Some(fast)), full))
-    }
-
-    /// Random text of [`PIECES`] after the scheme.
-    fn tail() -> impl Strategy<Value = Vec<u8>> {
-        proptest::collection::vec(0..PIECES.len(), 0..14).prop_map(|ix| {
-            ix.into_iter().flat_map(|i| PIECES[i].iter().copied()).collect()
-        })
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(20_000))]
-        /// Where the one-pass reading answers, its answer is the full
-        /// reading's: run, flags, verdict (the validator's, host range
-        /// included) and resume, at every cap, at the end of input and
-        /// of a window.
-        #[test]
-        fn one_pass_equals_the_full_reading(
-            tail in tail(),
-            https in any::<bool>(),
-            eof in any::<bool>(),
-            max_url in prop_oneof![Just(8192usize), 1usize..40],
-        ) {
-            let scheme: &[u8] = if https { b"HTTPS" } else { b"http" };
-            if let Some((fast, full)) = readings(scheme, &tail, eof, max_url) {
-                prop_assert!(
-                    same(&fast, &full),
-                    "{:?} eof {eof} cap {max_url}: {fast:?} != {full:?}",
-                    String::from_utf8_lossy(&tail)
-                );
-            }
-        }
-    }
-
-    /// The one-pass reading answers the common shapes (so the property
-    /// above holds it to something), and leaves the unusual ones.
-    #[test]
-    fn one_pass_answers_the_common_shapes() {
-        let answers = |tail: &[u8]| readings(b"http", tail, true, 8192);
-        for tail in [
-            &b"n.example/ "[..],
-            b"n.example",
-            b"n.example\n",
-            b"a.b/c/d.html?x=1&y=2#top ",
-            b"a.b?q=%4A~'x:y@z,w;v=!*$+z ",
-            b"a-b.c9.example/~user/ ",
-        ] {
-            let (fast, full) = answers(tail).unwrap_or_else(|| {
-                panic!("{:?} not answered", String::from_utf8_lossy(tail))
-            });
-            assert!(same(&fast, &full), "{fast:?} != {full:?}");
-        }
-        for tail in [
-            &b"n.example:80/ "[..],
-            b"u@n.example/ ",
-            b"n.example/c. ",
-            b"n.example/c) ",
-            b"n.example- ",
-            b"n.example/%zz ",
-            b"n.example/a&lt;b ",
-            b"n.example/#a#b ",
-            b"xn--bcher-kva.example/ ",
-            b"n.example/\xc3\xa9 ",
-            b"-a.example/ ",
-            b"n.example/",
-        ] {
-            let eof = tail != b"n.example/";
-            assert!(
-                readings(b"http", tail, eof, 8192).is_none(),
-                "{:?} answered",
-                String::from_utf8_lossy(tail)
-            );
-        }
-        // The cap: at it the full reading says too long.
-        assert!(readings(b"http", b"n.example/ ", true, 17).is_none());
-        assert!(readings(b"http", b"n.example/ ", true, 18).is_some());
-    }
-
-    /// Where [`host`] takes a name, the validator's scan of an
-    /// authority takes it, to the same end, as no IDNA name: random
-    /// names of labels, dots, hyphens, `xn--` and stray bytes, long
-    /// labels and long names among them.
-    #[test]
-    fn host_is_the_validators_host() {
-        let parts: &[&[u8]] = &[
-            b"a",
-            b"Z",
-            b"7",
-            b"-",
-            b".",
-            b"xn--",
-            b"ab--",
-            b"_",
-            b"/",
-            b":",
-            b"\xc3\xa9",
-            b" ",
-        ];
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut taken = 0;
-        for round in 0..20_000 {
-            let mut name = Vec::new();
-            let len = round % 24;
-            while name.len() < len {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                name.extend_from_slice(
-                    parts[(state >> 8) as usize % parts.len()],
-                );
-            }
-            // Long labels and names: 60..=66 letters, 250..=256 bytes.
-            if round % 7 == 0 {
-                let at = (state >> 20) as usize % (name.len() + 1);
-                let n = if round % 2 == 0 {
-                    60 + round % 7
-                } else {
-                    250 + round % 7
-                };
-                let long: Vec<u8> = (0..n)
-                    .map(|k| {
-                        if round % 2 == 1 && k % 10 == 9 {
-                            b'.'
-                        } else {
-                            b'q'
-                        }
-                    })
-                    .collect();
-                name.splice(at..at, long);
-            }
-            for limit in [name.len(), name.len() / 2] {
-                let Some(end) = host(&name, 0, limit) else { continue };
-                taken += 1;
-                assert_eq!(
-                    parse::hostname_prefix(&name[..limit], true),
-                    (end, Some(false)),
-                    "{:?}",
-                    String::from_utf8_lossy(&name)
-                );
-            }
-        }
-        assert!(taken > 2000, "{taken}");
-    }
-
-    /// The candidates of a whole scan of `text` (rejects included, as
-    /// `--rejects` prints them), with where the scan resumes after each.
-    fn scan(cfg: &Config, text: &[u8]) -> Vec<String> {
-        let hay = Hay { bytes: text, eof: true };
-        let (mut pos, mut floor) = (0, 0);
-        let mut found = Vec::new();
-        while let Step::Found(raw, resume) = cfg.step(hay, pos, floor) {
-            found.push(format!("{raw:?} {resume}"));
-            pos = resume;
-            floor = resume;
-        }
-        found
-    }
-
-    /// The whole scan over random text made of the pieces, schemes,
-    /// words a scheme may be glued to, and spaces: with the one-pass
-    /// reading and without it ([`OFF`]), the same candidates (rejects
-    /// included) and resumes, with every colon a trigger and without, at
-    /// both levels, with the detectors off, on but `defanged`, all on.
-    #[test]
-    fn scan_with_one_pass_reports_the_full_readings() {
-        let extra: &[&[u8]] = &[
-            b"http://",
-            b"https://",
-            b"n.example/",
-            b" ",
-            b"s",
-            b"See",
-            b"x-",
-            b"<URL:",
-            b"hxxp://",
-            b"http:",
-            b"HTTPS:",
-            b"\"http:\"",
-        ];
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut answered = 0;
-        for round in 0..6000 {
-            let mut text = Vec::new();
-            let len = 8 + round % 64;
-            while text.len() < len {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                // The extra pieces as often as all the others.
-                let i = (state >> 8) as usize % (2 * PIECES.len());
-                text.extend_from_slice(match i.checked_sub(PIECES.len()) {
-                    Some(k) => extra[k % extra.len()],
-                    None => PIECES[i],
-                });
-            }
-            for triggers in [Triggers::Simd, Triggers::EveryColon] {
-                for strict in [false, true] {
-                    for finds in [
-                        Finds::NONE,
-                        Finds::EMAIL
-                            .union(Finds::WWW)
-                            .union(Finds::DOMAIN)
-                            .union(Finds::NETWORK_PATH)
-                            .union(Finds::UNREGISTERED),
-                        Finds::ALL,
-                    ] {
-                        let cfg = Config {
-                            triggers,
-                            strict,
-                            finds,
-                            ..Config::default()
-                        };
-                        let fast = scan(&cfg, &text);
-                        OFF.with(|off| off.set(true));
-                        let full = scan(&cfg, &text);
-                        OFF.with(|off| off.set(false));
-                        assert_eq!(
-                            fast,
-                            full,
-                            "{:?}",
-                            String::from_utf8_lossy(&text)
-                        );
-                        let hay = Hay { bytes: &text, eof: true };
-                        answered += (0..text.len())
-                            .filter(|&c| {
-                                at_colon(&cfg, &hay, c, 0)
-                                    .is_some_and(|f| f.is_some())
-                            })
-                            .count();
-                    }
-                }
-            }
-        }
-        assert!(answered > 1500, "{answered}");
-    }
-
-    /// Issue 32's note: an `http` URL neither reading answers (a port,
-    /// a trailing `.`, userinfo, a bracketed or percent-encoded host, a
-    /// `-` first) ran the one-pass reading or the lean one twice, once
-    /// at the colon and once more in `Config::bare` after the walk back.
-    /// Each runs once a colon now, and the candidate is the full
-    /// reading's.
-    #[test]
-    fn each_reading_runs_once_a_colon() {
-        let cfg = Config::default();
-        for text in [
-            &b"see http://a.example:99999/ x"[..],
-            b"see http://a.example:8080/ x",
-            b"see http://a.example/p. x",
-            b"see https://u@a.example/ x",
-            b"see http://[::1]/ x",
-            b"see http://%41.example/ x",
-            b"see http://-a.example/ x",
-            b"see HTTPS://a.example/\xc3\xa9 x",
-        ] {
-            let hay = Hay { bytes: text, eof: true };
-            READS.with(|n| n.set(0));
-            let fast = cfg.step(hay, 0, 0);
-            let reads = READS.with(|n| n.get());
-            OFF.with(|off| off.set(true));
-            let full = cfg.step(hay, 0, 0);
-            OFF.with(|off| off.set(false));
-            let show = String::from_utf8_lossy(text);
-            assert_eq!(reads, 1, "{show}");
-            assert_eq!(format!("{fast:?}"), format!("{full:?}"), "{show}");
-        }
-    }
-}
+mod tests;

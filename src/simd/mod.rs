@@ -16,6 +16,12 @@
 //!   the tests (`src/simd/tests.rs`, a proptest over every kernel the CPU
 //!   runs) and the fuzz target `simd_classes` compare each kernel with it.
 //!
+//! [`Kernel::url`] gives the classes the one-pass reading of a bare URL
+//! walks over (`scan::one_pass`: a host's letters and digits, dots and
+//! hyphens; a path's plain bytes): by a nibble lookup of seven class
+//! bits with SSSE3 and AVX2, by byte ranges and equalities with SSE2;
+//! its scalar twin is the oracle as for the others.
+//!
 //! [`Kernel::detect`] picks the best kernel once per process and caches
 //! it; `URLGREP_SIMD=off` in the environment forces `scalar` (CI runs the
 //! tests a second time so).
@@ -24,7 +30,7 @@
 //!
 //! - `unsafe` is only the call of a `#[target_feature]` function from
 //!   code compiled without that feature (three blocks in
-//!   [`Kernel::masks`], one in [`Kernel::eq`]): each such call is on a
+//!   [`Kernel::masks`] and in [`Kernel::url`], one in [`Kernel::eq`]): each such call is on a
 //!   `Level` that only [`all`](Kernel::all) makes, after
 //!   `is_x86_feature_detected!` said yes (SSE2: always, the x86_64
 //!   baseline, asserted at compile time). `Level` is private, so no
@@ -147,6 +153,40 @@ fn clip(len: usize) -> u32 {
     }
 }
 
+/// The bytes of [`plain`] besides ASCII letters and digits.
+const PLAIN_SIGNS: &[u8] = b"-._~!$'*+,;=:@/?";
+
+/// Whether `b` is a plain byte of a URL's path, query or fragment:
+/// an ASCII letter or digit or one of `-._~!$'*+,;=:@/?` (RFC 3986
+/// `pchar / "/" / "?"` without `pct-encoded`); [`UrlMasks::plain`].
+pub const fn plain(b: u8) -> bool {
+    if b.is_ascii_alphanumeric() {
+        return true;
+    }
+    let mut i = 0;
+    while i < PLAIN_SIGNS.len() {
+        if PLAIN_SIGNS[i] == b {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// The URL byte classes of one block ([`Kernel::url`]): bit `i` for
+/// byte `i`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct UrlMasks {
+    /// ASCII letters and digits.
+    pub alnum: u32,
+    /// `.`
+    pub dot: u32,
+    /// `-`
+    pub dash: u32,
+    /// The bytes of [`plain`].
+    pub plain: u32,
+}
+
 /// Which instructions a kernel uses. Private: a vector level is only
 /// made after the CPU was seen to have its features.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -251,6 +291,28 @@ impl Kernel {
             // SAFETY: SSE2 is part of the x86_64 baseline (the `const`
             // assertion above fails the build of a target without it).
             _ => unsafe { x86::sse2_eq(block, b) },
+        }
+    }
+
+    /// The URL byte classes of `block` ([`UrlMasks`]): by nibble
+    /// lookup with SSSE3 and AVX2 (a call, about 20 instructions), by
+    /// byte ranges and equalities with SSE2 (about 80, inlined).
+    #[inline]
+    pub fn url(self, block: &[u8; BLOCK]) -> UrlMasks {
+        match self.0 {
+            Level::Scalar => scalar::url(block),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: SSE2 is part of the x86_64 baseline (the `const`
+            // assertion above fails the build of a target without it).
+            Level::Sse2 => unsafe { x86::sse2_url(block) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Level::Ssse3` is only made by `Kernel::all` after
+            // `is_x86_feature_detected!("ssse3")`.
+            Level::Ssse3 => unsafe { x86::ssse3_url(block) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Level::Avx2` is only made by `Kernel::all` after
+            // `is_x86_feature_detected!("avx2")`.
+            Level::Avx2 => unsafe { x86::avx2_url(block) },
         }
     }
 

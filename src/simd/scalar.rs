@@ -1,6 +1,6 @@
 //! The scalar kernel: the oracle of the vector ones.
 
-use super::{Classes, Masks, BLOCK};
+use super::{plain, Classes, Masks, UrlMasks, BLOCK};
 
 /// The masks of `block`, a byte at a time.
 pub(super) fn masks(block: &[u8; BLOCK], classes: &Classes) -> Masks {
@@ -38,6 +38,27 @@ pub(super) fn eq(block: &[u8; BLOCK], b: u8) -> u32 {
     let mut m = 0;
     for (i, &c) in block.iter().enumerate() {
         m |= u32::from(c == b) << i;
+    }
+    m
+}
+
+/// The URL byte classes of `block`, a byte at a time.
+pub(super) fn url(block: &[u8; BLOCK]) -> UrlMasks {
+    let mut m = UrlMasks::default();
+    for (i, &b) in block.iter().enumerate() {
+        let bit = 1u32 << i;
+        if b.is_ascii_alphanumeric() {
+            m.alnum |= bit;
+        }
+        if b == b'.' {
+            m.dot |= bit;
+        }
+        if b == b'-' {
+            m.dash |= bit;
+        }
+        if plain(b) {
+            m.plain |= bit;
+        }
     }
     m
 }

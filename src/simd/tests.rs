@@ -1,6 +1,6 @@
 //! Every kernel equals the scalar one, the oracle.
 
-use super::{Classes, Kernel, Masks, BLOCK};
+use super::{plain, Classes, Kernel, Masks, UrlMasks, BLOCK};
 use proptest::prelude::*;
 
 /// The masks of `s` a block at a time, as `(offset, masks)`.
@@ -28,6 +28,23 @@ fn by_definition(s: &[u8], c: &Classes) -> Masks {
 /// whose index has it), nibble edges, the chosen bytes.
 const EDGES: &[u8] =
     b"\x00\x01\x0f\x10\x7f\x80\x81\x8f\xf0\xfe\xff\n\r\t :@.<\"/";
+
+/// Bytes at the edges of [`UrlMasks`]' ranges, and bytes whose
+/// `| 0x20` lands in or next to `a-z`.
+const URL_EDGES: &[u8] = b"\x00\x20\x21\x22\x23\x24\x25\x26\x27\x28\x29\x2a\x2f\x30\x39\x3a\x3b\x3c\x3d\x3e\x3f\x40\x41\x5a\x5b\x5e\x5f\x60\x61\x7a\x7b\x7d\x7e\x7f\x80\xaa\xc0\xc1\xda\xdb\xe1\xfa\xff";
+
+/// The URL masks by definition, a byte at a time.
+fn url_by_definition(block: &[u8; BLOCK]) -> UrlMasks {
+    let mut m = UrlMasks::default();
+    for (i, &b) in block.iter().enumerate() {
+        m.alnum |= u32::from(b.is_ascii_alphanumeric()) << i;
+        m.dot |= u32::from(b == b'.') << i;
+        m.dash |= u32::from(b == b'-') << i;
+        let sign = b"-._~!$'*+,;=:@/?".contains(&b);
+        m.plain |= u32::from(b.is_ascii_alphanumeric() || sign) << i;
+    }
+    m
+}
 
 fn bytes() -> impl Strategy<Value = Vec<u8>> {
     prop_oneof![
@@ -72,6 +89,20 @@ fn the_environment_picks_the_kernel() {
     let best = Kernel::all().last().copied();
     let want = if off { Some(Kernel::scalar()) } else { best };
     assert_eq!(Some(Kernel::detect()), want);
+}
+
+/// The plain bytes: RFC 3986's `pchar / "/" / "?"` but `%`: the
+/// unreserved, the sub-delims but `&`, `(`, `)`, and `:@/?`.
+#[test]
+fn plain_is_the_path_bytes_but_percent_and_ampersand() {
+    let plain_set: Vec<u8> = (0..=255u8).filter(|&b| plain(b)).collect();
+    let mut want: Vec<u8> = (b'0'..=b'9')
+        .chain(b'A'..=b'Z')
+        .chain(b'a'..=b'z')
+        .chain(*b"-._~!$'*+,;=:@/?")
+        .collect();
+    want.sort_unstable();
+    assert_eq!(plain_set, want);
 }
 
 #[test]
@@ -133,6 +164,37 @@ proptest! {
                 for (i, b) in buf[at..].iter().take(BLOCK).enumerate() {
                     prop_assert_eq!(m.class >> i & 1 == 1, set.contains(b));
                 }
+            }
+        }
+    }
+}
+
+fn url_bytes() -> impl Strategy<Value = Vec<u8>> {
+    prop_oneof![
+        proptest::collection::vec(any::<u8>(), BLOCK..=256 + 64),
+        proptest::collection::vec(
+            proptest::sample::select(URL_EDGES),
+            BLOCK..=256 + 64
+        ),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// The URL classes: every kernel equals the scalar one, and the
+    /// scalar one the definition, on every block of the input at every
+    /// offset (every alignment in the buffer).
+    #[test]
+    fn every_url_kernel_equals_the_scalar_one(buf in url_bytes()) {
+        for at in 0..=buf.len() - BLOCK {
+            let Some(block) = buf[at..].first_chunk::<BLOCK>() else {
+                continue;
+            };
+            let oracle = Kernel::scalar().url(block);
+            prop_assert_eq!(oracle, url_by_definition(block));
+            for kernel in Kernel::all() {
+                prop_assert_eq!(kernel.url(block), oracle, "{}", kernel.name());
             }
         }
     }

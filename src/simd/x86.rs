@@ -7,12 +7,13 @@
 //! every x86_64 CPU has it, so their call in `Kernel::masks` is `unsafe`
 //! as well.
 
-use super::{scalar, Classes, Masks, BLOCK};
+use super::{scalar, Classes, Masks, UrlMasks, BLOCK};
 use std::arch::x86_64::{
-    __m128i, _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_movemask_epi8,
-    _mm256_set1_epi8, _mm256_set_epi64x, _mm256_set_m128i,
-    _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_srli_epi16,
-    _mm_and_si128, _mm_cmpeq_epi8, _mm_movemask_epi8, _mm_set1_epi8,
+    __m128i, __m256i, _mm256_and_si256, _mm256_cmpeq_epi8,
+    _mm256_movemask_epi8, _mm256_set1_epi8, _mm256_set_epi64x,
+    _mm256_set_m128i, _mm256_setzero_si256, _mm256_shuffle_epi8,
+    _mm256_srli_epi16, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8,
+    _mm_cmplt_epi8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
     _mm_set_epi64x, _mm_setzero_si128, _mm_shuffle_epi8, _mm_srli_epi16,
 };
 
@@ -118,4 +119,141 @@ pub(super) fn avx2(block: &[u8; BLOCK], c: &Classes) -> Masks {
 #[inline]
 pub(super) fn sse2_eq(block: &[u8; BLOCK], b: u8) -> u32 {
     eq16(load16(block, 0), b) | eq16(load16(block, 16), b) << 16
+}
+
+/// The URL classes of the 16 bytes of `v`, as
+/// `(alnum, dot, dash, plain)`. Signed compares: a byte above 127 is
+/// negative, below every ASCII range's low bound, so in none.
+#[target_feature(enable = "sse2")]
+#[inline]
+fn url16(v: __m128i) -> [u32; 4] {
+    let set = |b: u8| _mm_set1_epi8(b as i8);
+    let within = |x: __m128i, lo: u8, hi: u8| {
+        _mm_and_si128(
+            _mm_cmpgt_epi8(x, set(lo - 1)),
+            _mm_cmplt_epi8(x, set(hi + 1)),
+        )
+    };
+    let eq = |b: u8| _mm_cmpeq_epi8(v, set(b));
+    let or = _mm_or_si128;
+    // `b | 0x20` maps `A-Z` onto `a-z` and no other byte into it.
+    let letters = within(or(v, set(0x20)), b'a', b'z');
+    let alnum = or(letters, within(v, b'0', b'9'));
+    // `*+,-./0-9:;` and `?@` are ranges; the rest of the signs one by one.
+    let plain = or(
+        or(
+            or(alnum, within(v, b'*', b';')),
+            or(within(v, b'?', b'@'), eq(b'!')),
+        ),
+        or(or(eq(b'$'), eq(b'\'')), or(or(eq(b'='), eq(b'_')), eq(b'~'))),
+    );
+    let mask = |m: __m128i| _mm_movemask_epi8(m) as u32;
+    [mask(alnum), mask(eq(b'.')), mask(eq(b'-')), mask(plain)]
+}
+
+/// The URL classes of `block`, 16 bytes at a time.
+#[target_feature(enable = "sse2")]
+#[inline]
+pub(super) fn sse2_url(block: &[u8; BLOCK]) -> UrlMasks {
+    let [a0, d0, h0, p0] = url16(load16(block, 0));
+    let [a1, d1, h1, p1] = url16(load16(block, 16));
+    UrlMasks {
+        alnum: a0 | a1 << 16,
+        dot: d0 | d1 << 16,
+        dash: h0 | h1 << 16,
+        plain: p0 | p1 << 16,
+    }
+}
+
+/// The URL classes by nibble lookup (simdjson's stage 1): seven class
+/// bits, a byte's bits `URL_LO[low nibble] & URL_HI[high nibble]`, each
+/// bit a set of high nibbles times a set of low nibbles:
+///
+/// | bit | high | low | bytes |
+/// |---|---|---|---|
+/// | 0 | 3 | 0–9 | digits |
+/// | 1 | 4, 6 | 1–F | `A-O`, `a-o` |
+/// | 2 | 5, 7 | 0–A | `P-Z`, `p-z` |
+/// | 3 | 5 | F | `_` |
+/// | 4 | 7 | E | `~` |
+/// | 5 | 2 | 1, 4, 7, A–F | `!$'*+,-./` |
+/// | 6 | 3, 4 | 0, A, B, D, F | `0:;=?@MO` |
+///
+/// A letter or digit has a bit of 0–2, a plain byte any bit; `.` and `-`
+/// are told by equality. Bytes above 127 look up row 8–F: no bits.
+const URL_LO: [u8; 16] = [
+    0x45, 0x27, 0x07, 0x07, 0x27, 0x07, 0x07, 0x27, 0x07, 0x07, 0x66, 0x62,
+    0x22, 0x62, 0x32, 0x6a,
+];
+const URL_HI: [u8; 16] =
+    [0, 0, 0x20, 0x41, 0x42, 0x0c, 0x02, 0x14, 0, 0, 0, 0, 0, 0, 0, 0];
+
+/// The URL classes of the 16 bytes of `v` by nibble lookup, as
+/// `(alnum, dot, dash, plain)`.
+#[target_feature(enable = "ssse3")]
+#[inline]
+fn url16_lookup(v: __m128i) -> [u32; 4] {
+    let nibble = _mm_set1_epi8(0x0f);
+    let l = _mm_shuffle_epi8(load16(&URL_LO, 0), _mm_and_si128(v, nibble));
+    let h = _mm_shuffle_epi8(
+        load16(&URL_HI, 0),
+        _mm_and_si128(_mm_srli_epi16(v, 4), nibble),
+    );
+    let bits = _mm_and_si128(l, h);
+    let zero = _mm_setzero_si128();
+    let none = |m: __m128i| {
+        !(_mm_movemask_epi8(_mm_cmpeq_epi8(m, zero)) as u32) & 0xffff
+    };
+    [
+        none(_mm_and_si128(bits, _mm_set1_epi8(0x07))),
+        eq16(v, b'.'),
+        eq16(v, b'-'),
+        none(bits),
+    ]
+}
+
+/// The URL classes of `block` by nibble lookup, 16 bytes at a time.
+#[target_feature(enable = "ssse3")]
+pub(super) fn ssse3_url(block: &[u8; BLOCK]) -> UrlMasks {
+    let [a0, d0, h0, p0] = url16_lookup(load16(block, 0));
+    let [a1, d1, h1, p1] = url16_lookup(load16(block, 16));
+    UrlMasks {
+        alnum: a0 | a1 << 16,
+        dot: d0 | d1 << 16,
+        dash: h0 | h1 << 16,
+        plain: p0 | p1 << 16,
+    }
+}
+
+/// The URL classes of `block` by nibble lookup, one 32-byte vector.
+#[target_feature(enable = "avx2")]
+pub(super) fn avx2_url(block: &[u8; BLOCK]) -> UrlMasks {
+    let v = _mm256_set_epi64x(
+        word(block, 24),
+        word(block, 16),
+        word(block, 8),
+        word(block, 0),
+    );
+    // `vpshufb` looks up within each 128-bit lane: the tables in both.
+    let (lo, hi) = (load16(&URL_LO, 0), load16(&URL_HI, 0));
+    let (lo, hi) = (_mm256_set_m128i(lo, lo), _mm256_set_m128i(hi, hi));
+    let nibble = _mm256_set1_epi8(0x0f);
+    let l = _mm256_shuffle_epi8(lo, _mm256_and_si256(v, nibble));
+    let h = _mm256_shuffle_epi8(
+        hi,
+        _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble),
+    );
+    let bits = _mm256_and_si256(l, h);
+    let zero = _mm256_setzero_si256();
+    let mask = |m: __m256i| _mm256_movemask_epi8(m) as u32;
+    let eq = |b: u8| mask(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(b as i8)));
+    UrlMasks {
+        alnum: !mask(_mm256_cmpeq_epi8(
+            _mm256_and_si256(bits, _mm256_set1_epi8(0x07)),
+            zero,
+        )),
+        dot: eq(b'.'),
+        dash: eq(b'-'),
+        plain: !mask(_mm256_cmpeq_epi8(bits, zero)),
+    }
 }
