@@ -200,6 +200,13 @@ enum Level {
     Avx2,
 }
 
+/// Whether the environment has `URLGREP_SIMD=off`: the scalar twins,
+/// the oracles, run instead of the vector kernels and hints (CI runs the
+/// tests a second time so).
+pub(crate) fn forced_off() -> bool {
+    std::env::var_os("URLGREP_SIMD").is_some_and(|v| v == "off")
+}
+
 /// A byte-class kernel this CPU runs (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Kernel(Level);
@@ -210,7 +217,7 @@ impl Kernel {
     pub fn detect() -> Kernel {
         static PICKED: OnceLock<Kernel> = OnceLock::new();
         *PICKED.get_or_init(|| {
-            if std::env::var_os("URLGREP_SIMD").is_some_and(|v| v == "off") {
+            if forced_off() {
                 return Kernel(Level::Scalar);
             }
             Kernel::all().into_iter().last().unwrap_or(Kernel(Level::Scalar))

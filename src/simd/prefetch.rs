@@ -41,7 +41,7 @@ impl Prefetch {
     pub fn detect() -> Prefetch {
         static PICKED: OnceLock<Prefetch> = OnceLock::new();
         *PICKED.get_or_init(|| {
-            if std::env::var_os("URLGREP_SIMD").is_some_and(|v| v == "off") {
+            if super::forced_off() {
                 return Prefetch::off();
             }
             Prefetch::on()
