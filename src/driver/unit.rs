@@ -242,8 +242,31 @@ impl Driver {
         batch.opened = true;
         let mut lines = LineCounter::default();
         let scan = Scan { bytes, base: 0, lines: self.lines };
-        while !batch.collect_some(&mut it, scan, &mut lines, PLAIN_PART_HITS) {
-            let p = batch.take_part(&self.spare);
+        self.collect_in_parts(
+            batch, &mut it, scan, &mut lines, input, part, None,
+        );
+    }
+
+    /// Collects `it` into `batch`, sending the hits on to `part` in parts
+    /// of [`PLAIN_PART_HITS`] ([`Parts::put`]); `slice`: the first flag
+    /// and start of the slice they are a part of, none for a whole input.
+    #[allow(clippy::too_many_arguments)]
+    fn collect_in_parts<'h>(
+        &self,
+        batch: &mut Batch,
+        it: &mut impl Scanned<'h>,
+        scan: Scan<'_>,
+        lines: &mut LineCounter,
+        input: &Input,
+        part: Part<'_>,
+        slice: Option<(bool, u64)>,
+    ) {
+        while !batch.collect_some(it, scan, lines, PLAIN_PART_HITS) {
+            let mut p = batch.take_part(&self.spare);
+            if let Some((first, start)) = slice {
+                p.sliced = Some(first);
+                p.plain = Some(start);
+            }
             if !part.put(input, p) {
                 break;
             }
@@ -542,14 +565,16 @@ impl Driver {
         // The hits go on in parts: a 4 MiB slice of one URL a line
         // held 175 k hits (26 MB) until it ended, one such slice a
         // thread (issue 33.6).
-        while !batch.collect_some(it, scan, lines, PLAIN_PART_HITS) {
-            let mut p = batch.take_part(&self.spare);
-            p.sliced = Some(slice.first);
-            p.plain = Some(slice.start);
-            if !part.put(&slice.input, p) {
-                break;
-            }
-        }
+        let marks = Some((slice.first, slice.start));
+        self.collect_in_parts(
+            batch,
+            it,
+            scan,
+            lines,
+            &slice.input,
+            part,
+            marks,
+        );
     }
 
     /// A slice of records too long to hold (a long message runs it to the
