@@ -27,6 +27,12 @@ Usage:
   --quick           small corpora only (a developer's loop, < 1 minute
                     after the builds); the full run takes a few minutes.
   --corpus, --mode  restrict the run (repeatable; `--list` names them).
+  --work DIR        the folder of the worktrees, builds and lock
+                    (default /tmp/urlgrep-equiv): runs with different
+                    work folders go on side by side.  The corpora stay
+                    in /tmp/urlgrep-equiv/data for every run (their
+                    paths are in the outputs), prepared under an
+                    exclusive lock and read under a shared one.
   --save DIR        keep the outputs: DIR/base/CORPUS/MODE.out|.err
                     (about 1 GB for the full run); for differing cases
                     also DIR/new/CORPUS/MODE.out|.err and the sorted
@@ -65,7 +71,7 @@ The statistics modes print the elapsed time and MiB/s; those two numbers
 (and only they, only in those modes) are masked as `#` before comparing.
 All inputs are given by absolute paths under /tmp, so outputs saved by
 one checkout compare with another's.  One run at a time: a lock file in
-/tmp/urlgrep-equiv serialises concurrent runs.
+the work folder serialises the runs that share it.
 """
 
 import argparse
@@ -84,8 +90,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare  # noqa: E402  (the corpora and their unpacking)
 
 REPO = compare.REPO
-WORK = "/tmp/urlgrep-equiv"
-DATA = os.path.join(WORK, "data")
+WORK = "/tmp/urlgrep-equiv"  # set by --work
+DATA = "/tmp/urlgrep-equiv/data"  # the same for every work folder
 BENCH = compare.WORK
 # A per-run timeout: a hang is a difference, not a stuck script.
 TIMEOUT = 600
@@ -150,6 +156,21 @@ def gzip_copy(src, dst):
     os.rename(dst + ".tmp", dst)
 
 
+def tree_stamp(root):
+    """A digest of the files under `root`: names, sizes and contents."""
+    import hashlib
+    h = hashlib.sha256()
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames.sort()
+        for name in sorted(filenames):
+            path = os.path.join(dirpath, name)
+            h.update(os.path.relpath(path, root).encode() + b"\0")
+            with open(path, "rb") as fh:
+                h.update(fh.read())
+            h.update(b"\0")
+    return h.hexdigest()
+
+
 def corpora(quick):
     """name -> (paths, stdin file or None); quick or full set."""
     bench = compare.corpora()  # unpacks, writes the spool once
@@ -160,8 +181,18 @@ def corpora(quick):
     # The repository's corpora/, copied so that paths do not depend on
     # the checkout the script runs from.
     repo_corpora = os.path.join(DATA, "repo-corpora")
-    shutil.rmtree(repo_corpora, ignore_errors=True)
-    shutil.copytree(os.path.join(REPO, "corpora"), repo_corpora)
+    stamp = tree_stamp(os.path.join(REPO, "corpora"))
+    stamp_file = os.path.join(DATA, "repo-corpora.stamp")
+    try:
+        with open(stamp_file) as fh:
+            same = fh.read() == stamp
+    except OSError:
+        same = False
+    if not same or not os.path.isdir(repo_corpora):
+        shutil.rmtree(repo_corpora, ignore_errors=True)
+        shutil.copytree(os.path.join(REPO, "corpora"), repo_corpora)
+        with open(stamp_file, "w") as fh:
+            fh.write(stamp)
     spool = bench["spool.mbox"][0]
     month = os.path.join(DATA, "python-dev", "1999-04.txt")
     gz = os.path.join(DATA, "gz")
@@ -374,6 +405,7 @@ def compare_case(rep, key, base, new, args, shown):
 
 
 def main():
+    global WORK
     ap = argparse.ArgumentParser(
         description=__doc__.splitlines()[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -388,6 +420,8 @@ def main():
     ap.add_argument("--saved-base", metavar="DIR")
     ap.add_argument("--expect-diff", action="store_true")
     ap.add_argument("--show", type=int, default=5, metavar="N")
+    ap.add_argument("--work", metavar="DIR", default=WORK,
+                    help="worktrees, builds and lock (default %(default)s)")
     ap.add_argument("--list", action="store_true",
                     help="name the corpora and modes, and stop")
     args = ap.parse_args()
@@ -408,7 +442,9 @@ def main():
             ap.error(f"unknown mode(s): {', '.join(sorted(unknown))}")
         modes = [m for m in modes if m[0] in args.mode]
 
+    WORK = os.path.abspath(args.work)
     os.makedirs(WORK, exist_ok=True)
+    os.makedirs(DATA, exist_ok=True)
     lock = open(os.path.join(WORK, "lock"), "w")
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -428,7 +464,12 @@ def main():
     t_build = time.monotonic() - t0
 
     t1 = time.monotonic()
+    # The corpora are shared by every work folder: prepared under an
+    # exclusive lock, then read under a shared one until the run ends.
+    data_lock = open(os.path.join(os.path.dirname(DATA), "data.lock"), "w")
+    fcntl.flock(data_lock, fcntl.LOCK_EX)
     all_corpora = corpora(args.quick)
+    fcntl.flock(data_lock, fcntl.LOCK_SH)
     assert list(all_corpora) == (QUICK if args.quick else FULL)
     if args.corpus:
         unknown = set(args.corpus) - set(all_corpora)
