@@ -656,6 +656,29 @@ mod tests {
         src
     }
 
+    /// The cases `base64_as_by_crate_on_mail` once failed on, shrunk by
+    /// proptest (they were seed files; a seed becomes a named test).
+    #[test]
+    fn base64_as_by_crate_on_past_failures() {
+        let check = |data: &[u8], width, edits: &[(usize, u8)]| {
+            let src = base64_mail(data, width, false, edits);
+            assert_eq!(
+                base64_all(base64, &src),
+                base64_all(by_crate::base64, &src),
+                "{src:?}"
+            );
+        };
+        check(&[], 1, &[(0, b'A')]);
+        check(
+            &[0; 70],
+            9,
+            &[
+                (3_550_776_346_026_975_240_u64 as usize, b'A'),
+                (1_341_695_278_333_618_821_u64 as usize, b'\n'),
+            ],
+        );
+    }
+
     proptest::proptest! {
         /// Property: the decoder by table leaves every buffer and map as
         /// the crate-based one did, on mail-shaped base64 with hostile
