@@ -43,36 +43,42 @@ fn quiet_found_wins_over_an_error() {
     assert_eq!(code(&o), 2);
 }
 
-/// `-q` stops reading at the first URL: an input of 512 MiB is given on a
-/// pipe, and the writer is cut off (EPIPE) long before its end. Without
-/// the stop, urlgrep would read every byte and the writer would finish.
+/// `-q`, `-l` and `--files-without-match` stop reading at the first URL
+/// (grep: "scanning of each input stops upon first match"): an input of
+/// 512 MiB is given on a pipe, and the writer is cut off (EPIPE) long
+/// before its end. Without the stop, urlgrep would read every byte and
+/// the writer would finish. Output and exit as for one line of it.
 #[test]
-fn quiet_stops_at_the_first_url() {
-    let mut child = Command::new(BIN)
-        .arg("-q")
-        .env_remove("CI")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    let feeder = std::thread::spawn(move || {
-        let chunk = b"see http://a.example/ and more text\n".repeat(29_000);
-        let mut sent = 0u64;
-        while sent < 512 << 20 {
-            if input.write_all(&chunk).is_err() {
-                break;
+fn quiet_and_file_lists_stop_at_the_first_url() {
+    let line = b"see http://a.example/ and more text\n";
+    for flag in ["-q", "-l", "--files-without-match"] {
+        let short = run(&[flag, "-"], line);
+        let mut child = Command::new(BIN)
+            .args([flag, "-"])
+            .env_remove("CI")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut input = child.stdin.take().unwrap();
+        let feeder = std::thread::spawn(move || {
+            let chunk = line.repeat(29_000);
+            let mut sent = 0u64;
+            while sent < 512 << 20 {
+                if input.write_all(&chunk).is_err() {
+                    break;
+                }
+                sent += chunk.len() as u64;
             }
-            sent += chunk.len() as u64;
-        }
-        sent
-    });
-    let out = child.wait_with_output().unwrap();
-    let sent = feeder.join().unwrap();
-    assert_eq!(code(&out), 0);
-    assert_eq!(out.stdout, b"");
-    assert!(sent < 64 << 20, "{sent} bytes were read");
+            sent
+        });
+        let out = child.wait_with_output().unwrap();
+        let sent = feeder.join().unwrap();
+        assert_eq!(code(&out), code(&short), "{flag}");
+        assert_eq!(out.stdout, short.stdout, "{flag}");
+        assert!(sent < 64 << 20, "{flag}: {sent} bytes were read");
+    }
 }
 
 #[test]

@@ -194,6 +194,15 @@ impl<W: Write, E: Write> Printer<W, E> {
 impl<W: Write, E: Write> Printer<W, E> {
     /// The URLs of the current input that count towards `-m`: printed
     /// ones, or tallied ones for the statistics.
+    /// Whether the output names inputs (`-l`, `-L`): one match of an
+    /// input is all it needs of it.
+    fn names_files(&self) -> bool {
+        matches!(
+            self.opts.format,
+            Format::FilesWithMatches | Format::FilesWithoutMatch
+        )
+    }
+
     fn seen(&self) -> u64 {
         if self.tallies {
             self.cur.matches
@@ -335,11 +344,15 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
         Ok(())
     }
 
-    /// With `-m`, no more of an input once its count is reached: the
-    /// driver stops reading it.
+    /// With `-m`, no more of an input once its count is reached, and
+    /// with `-l` or `-L` once it has a match (grep's "scanning of each
+    /// input stops upon first match"): the driver stops reading it.
     fn wants(&self) -> Wants {
         if self.opts.quiet && self.found() {
             return Wants::Nothing;
+        }
+        if self.names_files() && self.cur.printed > 0 {
+            return Wants::NextInput;
         }
         match self.opts.max_count {
             Some(max) if self.seen() >= max => Wants::NextInput,
@@ -348,7 +361,7 @@ impl<W: Write, E: Write> Report for Printer<W, E> {
     }
 
     fn may_stop(&self) -> bool {
-        self.opts.max_count.is_some() || self.opts.quiet
+        self.opts.max_count.is_some() || self.opts.quiet || self.names_files()
     }
 
     /// A rejected candidate is only counted when it is neither printed
