@@ -136,38 +136,74 @@ pub struct WalkOptions {
 /// last glob that matches a path decides. When there is an include glob,
 /// a file that none matches is left out; folders are left out only by an
 /// exclude (`!.git`), and then nothing below them is read.
+///
+/// grep's `--include`, `--exclude` (files only) and `--exclude-dir`
+/// (folders only) are globs of a [`GlobScope`] ([`Globs::push`]); among
+/// them too the last that matches decides, and a file none matches is
+/// left out when the first of them is an `--include` (GNU grep's rule).
 #[derive(Clone, Debug, Default)]
 pub struct Globs {
-    /// (matcher, exclude, matched against the name only).
-    globs: Vec<(globset::GlobMatcher, bool, bool)>,
+    /// (matcher, exclude, matched against the name only, scope).
+    globs: Vec<(globset::GlobMatcher, bool, bool, GlobScope)>,
+    /// A file that no glob matches is left out.
     includes: bool,
+    /// Whether a file-only glob has been pushed yet (the first decides).
+    grep_seen: bool,
+}
+
+/// Which entries of a walk a glob is asked about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GlobScope {
+    /// Files and folders (`-g/--glob`).
+    Any,
+    /// Files only (grep's `--include`, `--exclude`).
+    Files,
+    /// Folders only (grep's `--exclude-dir`).
+    Folders,
 }
 
 impl Globs {
-    /// Reads `patterns` (each `GLOB` or `!GLOB`).
+    /// Reads `patterns` (each `GLOB` or `!GLOB`, of [`GlobScope::Any`]).
     pub fn new<S: AsRef<str>>(
         patterns: &[S],
     ) -> Result<Globs, globset::Error> {
-        let mut globs = Vec::with_capacity(patterns.len());
-        let mut includes = false;
+        let mut globs = Globs::default();
         for p in patterns {
             let p = p.as_ref();
-            let (exclude, glob) = match p.strip_prefix('!') {
-                Some(rest) => (true, rest),
-                None => (false, p),
-            };
-            includes |= !exclude;
-            let name_only = !glob.contains('/');
-            let glob = glob.strip_prefix('/').unwrap_or(glob);
-            let glob = glob.strip_suffix('/').unwrap_or(glob);
-            let matcher = globset::GlobBuilder::new(glob)
-                .literal_separator(true)
-                .backslash_escape(true)
-                .build()?
-                .compile_matcher();
-            globs.push((matcher, exclude, name_only));
+            match p.strip_prefix('!') {
+                Some(rest) => globs.push(rest, true, GlobScope::Any)?,
+                None => globs.push(p, false, GlobScope::Any)?,
+            }
         }
-        Ok(Globs { globs, includes })
+        Ok(globs)
+    }
+
+    /// Adds `glob` after those there are: it excludes what it matches
+    /// when `exclude`, else includes it, among the entries of `scope`.
+    pub fn push(
+        &mut self,
+        glob: &str,
+        exclude: bool,
+        scope: GlobScope,
+    ) -> Result<(), globset::Error> {
+        match scope {
+            GlobScope::Any => self.includes |= !exclude,
+            GlobScope::Files if !self.grep_seen => {
+                self.grep_seen = true;
+                self.includes |= !exclude;
+            }
+            GlobScope::Files | GlobScope::Folders => {}
+        }
+        let name_only = !glob.contains('/');
+        let glob = glob.strip_prefix('/').unwrap_or(glob);
+        let glob = glob.strip_suffix('/').unwrap_or(glob);
+        let matcher = globset::GlobBuilder::new(glob)
+            .literal_separator(true)
+            .backslash_escape(true)
+            .build()?
+            .compile_matcher();
+        self.globs.push((matcher, exclude, name_only, scope));
+        Ok(())
     }
 
     /// Whether there are no globs.
@@ -179,14 +215,20 @@ impl Globs {
     /// searched (a file) or walked into (a folder).
     pub fn allows(&self, rel: &std::path::Path, is_dir: bool) -> bool {
         let name = rel.file_name().map(std::path::Path::new);
-        let last = self.globs.iter().rev().find(|(m, _, name_only)| {
-            match (name_only, name) {
-                (true, Some(n)) => m.is_match(n),
-                _ => m.is_match(rel),
-            }
+        let last = self.globs.iter().rev().find(|(m, _, name_only, scope)| {
+            let asked = match scope {
+                GlobScope::Any => true,
+                GlobScope::Files => !is_dir,
+                GlobScope::Folders => is_dir,
+            };
+            asked
+                && match (name_only, name) {
+                    (true, Some(n)) => m.is_match(n),
+                    _ => m.is_match(rel),
+                }
         });
         match last {
-            Some((_, exclude, _)) => !exclude,
+            Some((_, exclude, _, _)) => !exclude,
             None => is_dir || !self.includes,
         }
     }

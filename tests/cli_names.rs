@@ -69,6 +69,12 @@ fn null_with_files_with_matches() {
     let mut want = vec![names[0].as_slice()];
     want.extend(names.get(2).map(|n| n.as_slice()));
     assert_eq!(records(&o.stdout), want);
+    // grep's spellings: -Z for -0, --label for --source.
+    let z = run_in(dir.path(), &["-Z", "-l", "d"], b"");
+    assert_eq!(z.stdout, o.stdout);
+    let label =
+        run_in(dir.path(), &["--label", "mbox", "-H"], b"http://l.example/\n");
+    assert_eq!(label.stdout, b"mbox:http://l.example/\n");
 }
 
 #[test]

@@ -1,4 +1,5 @@
-//! The binary's folder walks: `-g/--glob` (with `!`), `--max-depth`,
+//! The binary's folder walks: `-g/--glob` (with `!`), grep's
+//! `--include`/`--exclude`/`--exclude-dir` and `-r`/`-R`, `--max-depth`,
 //! binary files skipped in a walk (`-a/--text` searches them), hidden
 //! folders searched, and a tree deeper than PATH_MAX searched to the
 //! bottom.
@@ -103,6 +104,69 @@ fn glob_includes_and_excludes() {
     let o = run_in(dir.path(), &["-g", "a[", "w"], b"");
     assert_eq!(code(&o), 2);
     assert!(stderr(&o).contains("--glob"), "{}", stderr(&o));
+}
+
+/// grep's walk flags: `--include` and `--exclude` ask about files only,
+/// `--exclude-dir` about folders only; among them and `-g` the last that
+/// matches decides, in the order given; a file none matches is left out
+/// when the first of grep's is an `--include` (GNU grep's rule).
+#[test]
+fn grep_include_exclude_and_exclude_dir() {
+    let dir = tree();
+    let d = dir.path();
+    assert_eq!(
+        urls(d, &["--include", "*.txt", "w"]),
+        "w/sub/b.txt:http://txt.example/\nw/sub/deep/c.txt:http://deep.example/\n"
+    );
+    // A folder named like an excluded file is still walked.
+    assert_eq!(
+        urls(d, &["--exclude", "deep", "--exclude", "*.eml", "w/sub"]),
+        "w/sub/b.txt:http://txt.example/\nw/sub/deep/c.txt:http://deep.example/\n"
+    );
+    assert_eq!(
+        urls(d, &["--exclude-dir", "deep", "--exclude-dir", ".*", "w"]),
+        "w/a.eml:http://eml.example/\nw/sub/b.txt:http://txt.example/\n"
+    );
+    // The last that matches decides: b.txt comes back.
+    assert_eq!(
+        urls(d, &["--exclude", "*.txt", "--include", "b.txt", "w/sub"]),
+        "w/sub/b.txt:http://txt.example/\n"
+    );
+    // ... and the first was an --exclude, so what none matches stays.
+    assert_eq!(
+        urls(d, &["--exclude", "c.*", "--include", "*.eml", "w"]),
+        "w/.Sent/cur/m:http://sent.example/\nw/.git/config:http://git.example/\n\
+         w/a.eml:http://eml.example/\nw/sub/b.txt:http://txt.example/\n"
+    );
+    // -g and grep's flags in one order.
+    assert_eq!(
+        urls(d, &["-g", "!*.txt", "--include", "c.txt", "w/sub"]),
+        "w/sub/deep/c.txt:http://deep.example/\n"
+    );
+    let o = run_in(d, &["--exclude-dir", "a[", "w"], b"");
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("--exclude-dir"), "{}", stderr(&o));
+}
+
+/// `-r` with no path searches the working folder, as grep -r does (and
+/// without it, stdin); `-R` follows links too.
+#[test]
+fn recursive_without_a_path_searches_the_working_folder() {
+    let dir = tree();
+    let w = dir.path().join("w");
+    assert_eq!(
+        urls(&w.join("sub"), &["-r"]),
+        "./b.txt:http://txt.example/\n./deep/c.txt:http://deep.example/\n"
+    );
+    assert_eq!(urls(&w.join("sub"), &[]), "");
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(w.join("sub/deep"), w.join("link"))
+            .unwrap();
+        let linked = "./link/c.txt:http://deep.example/\n";
+        assert!(!urls(&w, &["-r", "-g", "*.txt"]).contains(linked));
+        assert!(urls(&w, &["-R", "-g", "*.txt"]).contains(linked));
+    }
 }
 
 #[test]

@@ -72,13 +72,27 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub files_from: Option<PathBuf>,
 
-    /// The name stdin goes by in output.
-    #[arg(long, value_name = "NAME", default_value = "<stdin>")]
+    /// The name stdin goes by in output (grep's --label).
+    #[arg(
+        long,
+        visible_alias = "label",
+        value_name = "NAME",
+        default_value = "<stdin>"
+    )]
     pub source: String,
 
     /// Follow symbolic links inside folders.
     #[arg(short = 'L', long = "follow")]
     pub follow: bool,
+
+    /// Search `.` when no path is named, as grep -r does (folders named
+    /// are always searched recursively).
+    #[arg(short = 'r', long)]
+    pub recursive: bool,
+
+    /// -r and -L together, as grep -R.
+    #[arg(short = 'R', long)]
+    pub dereference_recursive: bool,
 
     /// Print the file name before each URL (default when more than one
     /// file, or a folder, is searched).
@@ -305,7 +319,7 @@ pub struct Args {
     /// Follow each file name with a NUL byte instead of `:` or a line
     /// break (in lines, `-c` and `-l` output); names are then printed
     /// as they are, whatever bytes they hold.
-    #[arg(short = '0', long)]
+    #[arg(short = '0', long, visible_short_alias = 'Z')]
     pub null: bool,
 
     /// Print only the names of the files with a URL.
@@ -331,6 +345,27 @@ pub struct Args {
     /// `/` matches the name. Paths named are always searched.
     #[arg(short = 'g', long = "glob", value_name = "GLOB")]
     pub globs: Vec<String>,
+
+    /// Search only the files of a folder walk whose name GLOB matches,
+    /// as grep's --include (among --include and --exclude the last that
+    /// matches decides; with -g, the order given).
+    #[arg(long, value_name = "GLOB")]
+    pub include: Vec<String>,
+
+    /// Leave out the files of a folder walk whose name GLOB matches, as
+    /// grep's --exclude.
+    #[arg(long, value_name = "GLOB")]
+    pub exclude: Vec<String>,
+
+    /// Do not walk into the folders whose name GLOB matches, as grep's
+    /// --exclude-dir (`--exclude-dir .git`).
+    #[arg(long, value_name = "GLOB")]
+    pub exclude_dir: Vec<String>,
+
+    /// `-g`, `--include`, `--exclude` and `--exclude-dir` in the order
+    /// given (filled after parsing).
+    #[arg(skip)]
+    pub glob_order: Vec<(String, bool, urlgrep::input::GlobScope)>,
 
     /// Search at most N levels below each folder named: 1 is its own
     /// files, 0 none (only files named), as in ripgrep.

@@ -22,6 +22,41 @@ use urlgrep::output::stats::{Counts, Period, Summary};
 use urlgrep::output::{escape, Format, Printer, PrinterOptions};
 use urlgrep::{Archive, Driver, Finder, Kind, MailMode};
 
+/// Parses a search's arguments; the walk's globs (`-g`, `--include`,
+/// `--exclude`, `--exclude-dir`) are kept in the order given, since the
+/// last that matches decides.
+fn parse_search(argv: Vec<OsString>) -> Result<Args, clap::Error> {
+    use clap::{CommandFactory, FromArgMatches};
+    use input::GlobScope;
+    let m = Args::command().try_get_matches_from(argv)?;
+    let mut args = Args::from_arg_matches(&m)?;
+    let mut order = Vec::new();
+    for (id, exclude, scope) in [
+        ("globs", None, GlobScope::Any),
+        ("include", Some(false), GlobScope::Files),
+        ("exclude", Some(true), GlobScope::Files),
+        ("exclude_dir", Some(true), GlobScope::Folders),
+    ] {
+        let (Some(values), Some(at)) =
+            (m.get_many::<String>(id), m.indices_of(id))
+        else {
+            continue;
+        };
+        for (v, i) in values.zip(at) {
+            let (glob, exclude) = match (exclude, v.strip_prefix('!')) {
+                (Some(e), _) => (v.clone(), e),
+                (None, Some(rest)) => (rest.to_owned(), true),
+                (None, None) => (v.clone(), false),
+            };
+            order.push((i, glob, exclude, scope));
+        }
+    }
+    order.sort_by_key(|o| o.0);
+    args.glob_order =
+        order.into_iter().map(|(_, g, e, s)| (g, e, s)).collect();
+    Ok(args)
+}
+
 /// Runs urlgrep; returns the exit status (0 found, 1 none, 2 error).
 pub fn run() -> i32 {
     // Before anything is opened: a closed stdin is an error, not empty.
@@ -34,7 +69,7 @@ pub fn run() -> i32 {
             .map_err(clap_exit)
             .and_then(merge)
     } else {
-        Args::try_parse_from(argv).map_err(clap_exit).and_then(search)
+        parse_search(argv).map_err(clap_exit).and_then(search)
     };
     match result {
         Ok(code) => code,
@@ -146,6 +181,11 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
         None => None,
     };
     let named_several = paths.len() > 1 || args.files_from.is_some();
+    let recursive = args.recursive || args.dereference_recursive;
+    if paths.is_empty() && args.files_from.is_none() && recursive {
+        // As grep -r: no path, the working folder.
+        paths.push(PathBuf::from("."));
+    }
     if paths.is_empty() && args.files_from.is_none() {
         // As grep: no path, stdin. On a terminal, say so rather than
         // wait in silence (ripgrep would search `.`; a URL search of a
@@ -180,9 +220,18 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
         && std::env::var_os("CI").is_none();
     // The progress bar needs every file's size; without it the search
     // learns a size by reading the file.
-    let globs = input::Globs::new(&args.globs).context("--glob")?;
+    let mut globs = input::Globs::default();
+    for (glob, exclude, scope) in &args.glob_order {
+        let flag = match (scope, exclude) {
+            (input::GlobScope::Any, _) => "--glob",
+            (input::GlobScope::Files, false) => "--include",
+            (input::GlobScope::Files, true) => "--exclude",
+            (input::GlobScope::Folders, _) => "--exclude-dir",
+        };
+        globs.push(glob, *exclude, *scope).context(flag)?;
+    }
     let walk = WalkOptions {
-        follow_links: args.follow,
+        follow_links: args.follow || args.dereference_recursive,
         skip_stat: !show_progress,
         max_depth: args.max_depth,
         globs,
