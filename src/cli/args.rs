@@ -64,7 +64,7 @@ Exit status: 0 if a URL was found, 1 if none, 2 if an error happened \
 )]
 pub struct Args {
     /// Files or folders to search; stdin when none (on a terminal, a
-    /// line on stderr says so), or for `-`.
+    /// line on stderr says so) or for `-`; `.` when none with -r.
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
 
