@@ -96,6 +96,37 @@ fn mail_off_is_the_raw_scan() {
     assert!(!out.contains("=3D"), "{out}");
 }
 
+/// Mail counts its rejected candidates as raw text does under every
+/// flag that reads or picks among them: `-m` (which reads each),
+/// `--scheme` and `--kind` (which pick). Before, the mail search handed
+/// over no reject then, and its `end` record said `"rejected":0`.
+#[test]
+fn mail_counts_rejects_as_raw_text_under_m_and_a_selection() {
+    let body = "see http:// and http://ok.example/ and http://two.example/\n";
+    let mail = format!("From: a@b.example\n\n{body}");
+    let counts = |args: &[&str], text: &str| {
+        let o = run(args, text.as_bytes());
+        let out = stdout(&o);
+        let end = out
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .find(|r| r["type"] == "end")
+            .unwrap_or_else(|| panic!("no end record: {out}"));
+        let n = |k: &str| end[k].as_u64().unwrap_or(u64::MAX);
+        (n("candidates"), n("matches"), n("rejected"))
+    };
+    for flags in [&["-m", "5"][..], &["--scheme", "http"], &["--kind", "bare"]]
+    {
+        let mut as_mail = vec!["--json", "--mail", "on"];
+        as_mail.extend_from_slice(flags);
+        let mut as_text = vec!["--json", "--mail", "off"];
+        as_text.extend_from_slice(flags);
+        let (m, t) = (counts(&as_mail, &mail), counts(&as_text, &mail));
+        assert_eq!(m, (3, 2, 1), "{flags:?}");
+        assert_eq!(m, t, "{flags:?}");
+    }
+}
+
 /// `--qp-repair` on text that is not mail reads a stream in windows:
 /// a file read whole, the same file searched as a stream (bigger than a
 /// slice), stdin and gzip give the same lines, every URL repaired.
