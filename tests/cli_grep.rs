@@ -4,8 +4,8 @@
 mod support;
 
 use std::io::Write;
-use std::process::{Command, Stdio};
-use support::{code, run, run_in, stderr, stdout, BIN};
+use std::path::Path;
+use support::{code, run, run_in, spawn_in, stderr, stdout};
 
 const TWO: &[u8] = b"a http://a.example/X\nb http://b.example/y\n";
 
@@ -53,14 +53,7 @@ fn quiet_and_file_lists_stop_at_the_first_url() {
     let line = b"see http://a.example/ and more text\n";
     for flag in ["-q", "-l", "--files-without-match"] {
         let short = run(&[flag, "-"], line);
-        let mut child = Command::new(BIN)
-            .args([flag, "-"])
-            .env_remove("CI")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut child = spawn_in(Path::new("."), &[flag, "-"]);
         let mut input = child.stdin.take().unwrap();
         let feeder = std::thread::spawn(move || {
             let chunk = line.repeat(29_000);

@@ -14,13 +14,13 @@ use std::process::{Command, Output, Stdio};
 /// The binary under test.
 pub const BIN: &str = env!("CARGO_BIN_EXE_urlgrep");
 
-/// Runs urlgrep with `args`, `stdin` on its standard input, in `dir`.
-pub fn run_in<S: AsRef<OsStr>>(
+/// Starts urlgrep with `args` in `dir`, its standard streams piped (and
+/// `CI` unset, so that it behaves as on a user's machine).
+pub fn spawn_in<S: AsRef<OsStr>>(
     dir: &std::path::Path,
     args: &[S],
-    stdin: &[u8],
-) -> Output {
-    let mut child = Command::new(BIN)
+) -> std::process::Child {
+    Command::new(BIN)
         .args(args)
         .current_dir(dir)
         .env_remove("CI")
@@ -28,7 +28,16 @@ pub fn run_in<S: AsRef<OsStr>>(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap();
+        .unwrap()
+}
+
+/// Runs urlgrep with `args`, `stdin` on its standard input, in `dir`.
+pub fn run_in<S: AsRef<OsStr>>(
+    dir: &std::path::Path,
+    args: &[S],
+    stdin: &[u8],
+) -> Output {
+    let mut child = spawn_in(dir, args);
     let mut input = child.stdin.take().unwrap();
     let data = stdin.to_vec();
     let feeder = std::thread::spawn(move || {
