@@ -336,21 +336,10 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
         .mail_mode(mode)
         .qp_repair(args.qp_repair)
         .skip_binary(!args.text)
-        // The mail search reports rejects too: the URLs found stay
-        // those of the mail search (issue 34.3). The statistics count
-        // each reject by its reason, in mail as in raw text, so that
-        // their totals are those of `--json`'s `end` records; and a
-        // report that reads each reject (`-m`) or picks among them (a
-        // selection) is given mail's as raw text's, or it would count
-        // none of them.
-        .rejects(
-            args.rejects
-                || format.tallies()
-                || opts.max_count.is_some()
-                || !opts.kinds.is_empty()
-                || !opts.schemes.is_empty()
-                || opts.filter.is_some(),
-        );
+        // The mail search reports rejects too when the printer reads
+        // them: the URLs found stay those of the mail search (issue
+        // 34.3), and the counts those of raw text.
+        .rejects(opts.reads_rejects());
     // Message metadata is read only when an output shows it.
     driver
         .metadata(

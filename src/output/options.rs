@@ -143,3 +143,21 @@ pub struct PrinterOptions {
     /// [`Format::Lines`].
     pub context: Option<(usize, usize)>,
 }
+
+impl PrinterOptions {
+    /// Whether a mail search must hand over its rejected candidates for
+    /// a printer of these options ([`crate::DriverBuilder::rejects`]):
+    /// when it prints them (`--rejects`), counts them by reason
+    /// (statistics), reads each (`-m`) or picks among them (`--kind`,
+    /// `--scheme`, a filter). Otherwise the driver counts mail's rejects
+    /// without storing them, as raw text's; so mail and raw text give
+    /// the same counts whatever the options.
+    pub fn reads_rejects(&self) -> bool {
+        self.rejects
+            || self.format.tallies()
+            || self.max_count.is_some()
+            || !self.kinds.is_empty()
+            || !self.schemes.is_empty()
+            || self.filter.is_some()
+    }
+}
