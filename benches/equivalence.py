@@ -319,12 +319,12 @@ def mask_timing(data):
                   rb"\1# s\2#\3", data)
 
 
-def run(exe, argv, stdin_file, timed):
-    """(stdout, stderr, exit code) of one run."""
+def run(exe, argv, stdin_file, timed, cwd=None):
+    """(stdout, stderr, exit code) of one run (in DATA unless `cwd`)."""
     stdin = open(stdin_file, "rb") if stdin_file else subprocess.DEVNULL
     try:
         p = subprocess.run([exe] + argv, stdin=stdin, capture_output=True,
-                           cwd=DATA, timeout=TIMEOUT)
+                           cwd=cwd or DATA, timeout=TIMEOUT)
         out, err, rc = p.stdout, p.stderr, p.returncode
     except subprocess.TimeoutExpired:
         out, err, rc = b"", b"timeout\n", "timeout"
@@ -489,8 +489,8 @@ def main():
     tsv = []  # the base's --stats-tsv partials, for the merge modes
     cases = 0
 
-    def case(corpus, mode, argv, stdin_file, timed):
-        """Runs, compares and records one case."""
+    def case(corpus, mode, argv, stdin_file, timed, cwd=None):
+        """Runs, compares and records one case (in `cwd` if given)."""
         nonlocal cases
         key = f"{corpus}/{mode}"
         if saved is not None:
@@ -502,8 +502,8 @@ def main():
                 rep.different.append(key)
                 return None
         else:
-            base = run(base_exe, argv, stdin_file, timed)
-        new = run(new_exe, argv, stdin_file, timed)
+            base = run(base_exe, argv, stdin_file, timed, cwd)
+        new = run(new_exe, argv, stdin_file, timed, cwd)
         cases += 1
         diff = compare_case(rep, key, base, new, args, args.show)
         record(args, manifest, key, corpus, mode, argv, stdin_file, base,
@@ -516,9 +516,10 @@ def main():
                 continue
             base = case(corpus, mode, margs + paths, stdin_file, timed)
             if mode == "stats-tsv" and base is not None:
-                p = os.path.join(WORK, "tsv", corpus + ".tsv")
-                write(p, base[0])
-                tsv.append(p)
+                # Named relative to the folder the merge runs in, so that
+                # its arguments are the same whatever the work folder.
+                write(os.path.join(WORK, "tsv", corpus + ".tsv"), base[0])
+                tsv.append(corpus + ".tsv")
     # A saved base merged the partials of all its corpora: with a subset
     # of them there is nothing to compare the merge with.
     if saved is not None and args.corpus:
@@ -527,7 +528,7 @@ def main():
     for mode, margs, timed in modes:
         if mode.startswith("merge") and tsv:
             case("stats-tsv-partials", mode, ["merge"] + margs + tsv, None,
-                 timed)
+                 timed, cwd=os.path.join(WORK, "tsv"))
     t_runs = time.monotonic() - t2
 
     rep.say()
