@@ -151,7 +151,8 @@ impl PrinterOptions {
     /// (statistics), reads each (`-m`) or picks among them (`--kind`,
     /// `--scheme`, a filter). Otherwise the driver counts mail's rejects
     /// without storing them, as raw text's; so mail and raw text give
-    /// the same counts whatever the options.
+    /// the same counts whatever the options. (The Python module's
+    /// `scan` yields no `end` record, so it need not ask.)
     pub fn reads_rejects(&self) -> bool {
         self.rejects
             || self.format.tallies()
