@@ -90,6 +90,15 @@ impl Dict {
         self.keys.extend_from_slice(&key.to_le_bytes());
     }
 
+    /// Adds a row of the last row's value (there is one: a row was
+    /// pushed).
+    #[inline(always)]
+    pub fn repeat(&mut self) {
+        debug_assert!(self.filled > 0);
+        let key = self.recent.first().map_or(0, |k| k.key);
+        self.keys.extend_from_slice(&key.to_le_bytes());
+    }
+
     /// Whether the string of `k` is `s`.
     #[inline(always)]
     fn is(&self, k: &Known, s: &[u8]) -> bool {
