@@ -27,6 +27,9 @@ use urlgrep::output::{MailRef, MatchFlags, MatchRef, MetaRef, MetaSource};
 /// the bytes of a `str` (UTF-8 already, as each getter takes them from
 /// a `str`: not checked again).
 pub type GetStr = for<'a> fn(&'a MatchRef<'a>) -> Option<&'a [u8]>;
+/// Where a `string` column's value is when it is text of the program's
+/// own (`&'static`: a kind's or an encoding's name).
+pub type GetConst = fn(&MatchRef<'_>) -> Option<&'static [u8]>;
 /// Where a `uint64` column's value is.
 pub type GetU64 = fn(&MatchRef<'_>) -> Option<u64>;
 /// Where a `bool` column's value is.
@@ -97,7 +100,9 @@ fn text(s: Option<&str>) -> Option<&[u8]> {
 /// marked `message` (`name => Type message(getter)`) holds a field of
 /// the message's metadata: on a row whose metadata is the row before's
 /// ([`Columns::same_message`]), it repeats that row's value without
-/// reading it (`Dict` and `Bool` columns).
+/// reading it (`Dict` and `Bool` columns). A `Dict` column marked
+/// `constant` takes text of the program's own ([`GetConst`]): a value
+/// at the last one's address is the last one ([`Dict::push_const`]).
 macro_rules! columns {
     ($($name:literal => $ty:ident $($once:ident)? ($get:expr),)*) => {
         /// The columns, one row per match record: the record's fields, its
@@ -152,6 +157,16 @@ macro_rules! push_column {
         } else {
             push_column!($c, $m, $row, $at, $same, Bool, $get);
         }
+    }};
+    (
+        $c:ident, $m:ident, $row:ident, $at:ident, $same:ident,
+        Dict constant, $get:expr
+    ) => {{
+        const GET: GetConst = $get;
+        if let Some(col) = $c.dicts.get_mut($at[4]) {
+            col.push($row, GET($m), |d: &mut Dict, s| d.push_const(s));
+        }
+        $at[4] += 1;
     }};
     (
         $c:ident, $m:ident, $row:ident, $at:ident, $same:ident,
@@ -221,7 +236,7 @@ columns! {
     "offset" => U64(|m| Some(m.offset)),
     "line" => U64(|m| Some(m.line)),
     "column" => U64(|m| Some(m.column)),
-    "kind" => Dict(|m| Some(m.kind.as_bytes())),
+    "kind" => Dict constant(|m| Some(m.kind.as_bytes())),
     "url" => Str(|m| Some(m.url.as_bytes())),
     "scheme" => Dict(|m| Some(m.scheme.as_bytes())),
     "host" => Str(|m| text(m.host.as_deref())),
@@ -233,8 +248,8 @@ columns! {
     "message_id" => Dict(|m| text(mail(m).and_then(|x| x.message_id.as_deref()))),
     "message_id_truncated" => Bool(|m| mail(m).map(|x| x.message_id_truncated)),
     "part" => U64(|m| mail(m).map(|x| x.part)),
-    "location" => Dict(|m| mail(m).map(|x| x.location.as_bytes())),
-    "encoding" => Dict(|m| mail(m).map(|x| x.encoding.as_bytes())),
+    "location" => Dict constant(|m| mail(m).map(|x| x.location.as_bytes())),
+    "encoding" => Dict constant(|m| mail(m).map(|x| x.encoding.as_bytes())),
     "decoded" => Bool(|m| mail(m).map(|x| x.decoded)),
     "from_address" => Dict message(|m| {
             text(meta(m).and_then(|x| x.from.as_ref()?.address.as_deref()))
