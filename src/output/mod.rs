@@ -23,6 +23,8 @@ mod url_stats;
 
 pub use options::{Format, PrinterOptions, RecordSender};
 pub use printer::Printer;
-pub use record_ref::{DateUtc, MailRef, MatchFlags, MatchRef, MetaRef};
+pub use record_ref::{
+    DateUtc, MailRef, MatchFlags, MatchRef, MetaRef, MetaSource,
+};
 pub use record_visitor::RecordVisitor;
 pub use url::{host, host_from, host_of, redact, tld};

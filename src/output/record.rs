@@ -130,9 +130,12 @@ fn build_match_ref<'a>(
             location: m.location.name(),
             encoding: m.encoding.name(),
             decoded: m.decoded,
-            meta: m.meta.map(|meta| match &kept {
-                Some(k) => MetaRef::with_date(meta, k.date_utc),
-                None => MetaRef::new(meta),
+            meta: m.meta.map(|meta| {
+                match &kept {
+                    Some(k) => MetaRef::with_date(meta, k.date_utc),
+                    None => MetaRef::new(meta),
+                }
+                .shared(meta)
             }),
         })
     });

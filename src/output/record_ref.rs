@@ -22,6 +22,7 @@ use crate::mail::date::UtcTime;
 use crate::mail::Metadata;
 use crate::scan::Flags;
 use std::borrow::Cow;
+use std::sync::Arc;
 
 /// A match record, borrowed: the fields of [`MatchRecord`], with
 /// `flags`, `mail` and `html` held without allocating.
@@ -126,7 +127,20 @@ pub struct MetaRef<'a> {
     pub date_utc: Option<DateUtc>,
     /// Where `headers` come from ([`MetaRef::headers`]).
     meta: &'a Metadata,
+    /// The same metadata as shared by the message's URLs, when the
+    /// fields were read from that ([`MetaRef::source`]).
+    shared: Option<&'a Arc<Metadata>>,
 }
+
+/// The metadata a [`MetaRef`]'s fields were read from, held
+/// ([`MetaRef::source`]): while it is held, that metadata lives and
+/// stays as it was, so a [`MetaRef`] read from the same
+/// ([`MetaRef::is_from`]) has the same fields. A reader that copies
+/// each record's fields (the Python module's Arrow columns) copies a
+/// message's once, and repeats them for its other URLs without
+/// comparing them.
+#[derive(Clone, Debug)]
+pub struct MetaSource(Arc<Metadata>);
 
 /// An RFC 3339 instant in UTC (`2001-01-05T20:00:00Z`), in a fixed
 /// buffer.
@@ -186,7 +200,29 @@ impl<'a> MetaRef<'a> {
             date_truncated,
             date_utc,
             meta,
+            shared: None,
         }
+    }
+
+    /// The fields, read from `shared` (the metadata its message's URLs
+    /// share): [`MetaRef::source`] can hold it.
+    pub(super) fn shared(self, shared: &'a Arc<Metadata>) -> MetaRef<'a> {
+        debug_assert!(std::ptr::eq(self.meta, &**shared));
+        MetaRef { shared: Some(shared), ..self }
+    }
+
+    /// The metadata these fields were read from, held (`None` when they
+    /// were read from metadata that was not shared: never for a match
+    /// record's `mail` object).
+    pub fn source(&self) -> Option<MetaSource> {
+        self.shared.map(|a| MetaSource(Arc::clone(a)))
+    }
+
+    /// Whether these fields were read from the metadata `source` holds
+    /// (the same allocation, alive since it is held): they are then
+    /// those of the [`MetaRef`] it was taken from.
+    pub fn is_from(&self, source: &MetaSource) -> bool {
+        self.shared.is_some_and(|a| Arc::ptr_eq(a, &source.0))
     }
 
     /// [`MailRecord::headers`] and [`MailRecord::headers_truncated`]:

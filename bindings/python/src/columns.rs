@@ -15,15 +15,21 @@
 //! getter is called directly (inlined), with no dispatch on the type
 //! and no call through a pointer per value.
 
+use crate::buffers::{
+    buf, Bits, Buf, Lists, Numbers, Repeat, Strings, Values,
+};
 use crate::dict::Dict;
 use pyo3::prelude::*;
 use urlgrep::output::json::PartRecord;
-use urlgrep::output::{MailRef, MatchFlags, MatchRef, MetaRef};
+use urlgrep::output::{MailRef, MatchFlags, MatchRef, MetaRef, MetaSource};
 
 /// Where a `string` column's value is in a match record (`None`: null):
 /// the bytes of a `str` (UTF-8 already, as each getter takes them from
 /// a `str`: not checked again).
 pub type GetStr = for<'a> fn(&'a MatchRef<'a>) -> Option<&'a [u8]>;
+/// Where a `string` column's value is when it is text of the program's
+/// own (`&'static`: a kind's or an encoding's name).
+pub type GetConst = fn(&MatchRef<'_>) -> Option<&'static [u8]>;
 /// Where a `uint64` column's value is.
 pub type GetU64 = fn(&MatchRef<'_>) -> Option<u64>;
 /// Where a `bool` column's value is.
@@ -90,9 +96,15 @@ fn text(s: Option<&str>) -> Option<&[u8]> {
 
 /// Declares [`COLUMNS`] and [`Columns::push`] from one list of
 /// `name => Type(getter)`: the push calls each getter directly (inlined,
-/// no call through a pointer per value), in the list's order.
+/// no call through a pointer per value), in the list's order. A column
+/// marked `message` (`name => Type message(getter)`) holds a field of
+/// the message's metadata: on a row whose metadata is the row before's
+/// ([`Columns::same_message`]), it repeats that row's value without
+/// reading it (`Dict` and `Bool` columns). A `Dict` column marked
+/// `constant` takes text of the program's own ([`GetConst`]): a value
+/// at the last one's address is the last one ([`Dict::push_const`]).
 macro_rules! columns {
-    ($($name:literal => $ty:ident($get:expr),)*) => {
+    ($($name:literal => $ty:ident $($once:ident)? ($get:expr),)*) => {
         /// The columns, one row per match record: the record's fields, its
         /// `mail` (with `from`), `html` and `record` (web-archive record)
         /// objects flattened. Every column is nullable. A `*_truncated` flag is
@@ -109,7 +121,8 @@ macro_rules! columns {
                 // Each type's next column (constants once unrolled).
                 let mut at = [0usize; 5];
                 let row = self.rows;
-                $(push_column!(self, m, row, at, $ty, $get);)*
+                let same = self.same_message(m);
+                $(push_column!(self, m, row, at, same, $ty $($once)?, $get);)*
                 self.rows += 1;
             }
         }
@@ -117,23 +130,68 @@ macro_rules! columns {
 }
 
 /// One column's value of [`Columns::push`]: the column at `$at` of its
-/// type's vector.
+/// type's vector (`$same`: the row's metadata is the row before's).
 macro_rules! push_column {
-    ($c:ident, $m:ident, $row:ident, $at:ident, Str, $get:expr) => {{
+    (
+        $c:ident, $m:ident, $row:ident, $at:ident, $same:ident,
+        Dict message, $get:expr
+    ) => {{
+        if $same {
+            if let Some(col) = $c.dicts.get_mut($at[4]) {
+                col.repeat($row);
+            }
+            $at[4] += 1;
+        } else {
+            push_column!($c, $m, $row, $at, $same, Dict, $get);
+        }
+    }};
+    (
+        $c:ident, $m:ident, $row:ident, $at:ident, $same:ident,
+        Bool message, $get:expr
+    ) => {{
+        if $same {
+            if let Some(col) = $c.bools.get_mut($at[2]) {
+                col.repeat($row);
+            }
+            $at[2] += 1;
+        } else {
+            push_column!($c, $m, $row, $at, $same, Bool, $get);
+        }
+    }};
+    (
+        $c:ident, $m:ident, $row:ident, $at:ident, $same:ident,
+        Dict constant, $get:expr
+    ) => {{
+        const GET: GetConst = $get;
+        if let Some(col) = $c.dicts.get_mut($at[4]) {
+            col.push($row, GET($m), |d: &mut Dict, s| d.push_const(s));
+        }
+        $at[4] += 1;
+    }};
+    (
+        $c:ident, $m:ident, $row:ident, $at:ident, $same:ident,
+        Str, $get:expr
+    ) => {{
         const GET: GetStr = $get;
         if let Some(col) = $c.strs.get_mut($at[0]) {
             col.push($row, GET($m), Strings::push);
         }
         $at[0] += 1;
     }};
-    ($c:ident, $m:ident, $row:ident, $at:ident, Dict, $get:expr) => {{
+    (
+        $c:ident, $m:ident, $row:ident, $at:ident, $same:ident,
+        Dict, $get:expr
+    ) => {{
         const GET: GetStr = $get;
         if let Some(col) = $c.dicts.get_mut($at[4]) {
             col.push($row, GET($m), |d: &mut Dict, s| d.push(s));
         }
         $at[4] += 1;
     }};
-    ($c:ident, $m:ident, $row:ident, $at:ident, U64, $get:expr) => {{
+    (
+        $c:ident, $m:ident, $row:ident, $at:ident, $same:ident,
+        U64, $get:expr
+    ) => {{
         const GET: GetU64 = $get;
         if let Some(col) = $c.u64s.get_mut($at[1]) {
             col.push($row, GET($m), |v, n| {
@@ -142,14 +200,20 @@ macro_rules! push_column {
         }
         $at[1] += 1;
     }};
-    ($c:ident, $m:ident, $row:ident, $at:ident, Bool, $get:expr) => {{
+    (
+        $c:ident, $m:ident, $row:ident, $at:ident, $same:ident,
+        Bool, $get:expr
+    ) => {{
         const GET: GetBool = $get;
         if let Some(col) = $c.bools.get_mut($at[2]) {
             col.push($row, GET($m), Bits::push);
         }
         $at[2] += 1;
     }};
-    ($c:ident, $m:ident, $row:ident, $at:ident, ListStr, $get:expr) => {{
+    (
+        $c:ident, $m:ident, $row:ident, $at:ident, $same:ident,
+        ListStr, $get:expr
+    ) => {{
         const GET: GetList = $get;
         if let Some(col) = $c.lists.get_mut($at[3]) {
             col.push($row, GET($m), |v, flags| {
@@ -172,7 +236,7 @@ columns! {
     "offset" => U64(|m| Some(m.offset)),
     "line" => U64(|m| Some(m.line)),
     "column" => U64(|m| Some(m.column)),
-    "kind" => Dict(|m| Some(m.kind.as_bytes())),
+    "kind" => Dict constant(|m| Some(m.kind.as_bytes())),
     "url" => Str(|m| Some(m.url.as_bytes())),
     "scheme" => Dict(|m| Some(m.scheme.as_bytes())),
     "host" => Str(|m| text(m.host.as_deref())),
@@ -184,26 +248,28 @@ columns! {
     "message_id" => Dict(|m| text(mail(m).and_then(|x| x.message_id.as_deref()))),
     "message_id_truncated" => Bool(|m| mail(m).map(|x| x.message_id_truncated)),
     "part" => U64(|m| mail(m).map(|x| x.part)),
-    "location" => Dict(|m| mail(m).map(|x| x.location.as_bytes())),
-    "encoding" => Dict(|m| mail(m).map(|x| x.encoding.as_bytes())),
+    "location" => Dict constant(|m| mail(m).map(|x| x.location.as_bytes())),
+    "encoding" => Dict constant(|m| mail(m).map(|x| x.encoding.as_bytes())),
     "decoded" => Bool(|m| mail(m).map(|x| x.decoded)),
-    "from_address" => Dict(|m| {
+    "from_address" => Dict message(|m| {
             text(meta(m).and_then(|x| x.from.as_ref()?.address.as_deref()))
         }),
-    "from_name" => Dict(|m| {
+    "from_name" => Dict message(|m| {
             text(meta(m).and_then(|x| x.from.as_ref()?.name.as_deref()))
         }),
-    "from_truncated" => Bool(|m| meta(m).and_then(|x| Some(x.from.as_ref()?.truncated))),
-    "subject" => Dict(|m| text(meta(m).and_then(|x| x.subject))),
-    "subject_truncated" => Bool(|m| {
+    "from_truncated" => Bool message(|m| {
+            meta(m).and_then(|x| Some(x.from.as_ref()?.truncated))
+        }),
+    "subject" => Dict message(|m| text(meta(m).and_then(|x| x.subject))),
+    "subject_truncated" => Bool message(|m| {
             mail(m)
                 .map(|x| x.meta.as_ref().is_some_and(|t| t.subject_truncated))
         }),
-    "date" => Dict(|m| text(meta(m).and_then(|x| x.date))),
-    "date_truncated" => Bool(|m| {
+    "date" => Dict message(|m| text(meta(m).and_then(|x| x.date))),
+    "date_truncated" => Bool message(|m| {
             mail(m).map(|x| x.meta.as_ref().is_some_and(|t| t.date_truncated))
         }),
-    "date_utc" => Dict(|m| {
+    "date_utc" => Dict message(|m| {
             meta(m).and_then(|x| Some(x.date_utc.as_ref()?.as_bytes()))
         }),
     "html_in" => Dict(|m| m.html.as_ref().map(|h| h.place.as_bytes())),
@@ -234,198 +300,6 @@ const FULL_EVERY: usize = 16;
 /// The most string bytes a column reserves at once ([`Columns::new`]):
 /// past it, it grows as it fills.
 const ROOM_CAP: usize = 64 << 20;
-
-/// A bitmap (LSB first, as Arrow's).
-#[derive(Default)]
-struct Bits {
-    bytes: Vec<u8>,
-    len: usize,
-}
-
-impl Bits {
-    fn with_capacity(bits: usize) -> Bits {
-        Bits { bytes: Vec::with_capacity(bits.div_ceil(8)), len: 0 }
-    }
-
-    /// `n` bits of `bit` into an empty bitmap.
-    fn fill(&mut self, n: usize, bit: bool) {
-        debug_assert_eq!(self.len, 0);
-        self.bytes.clear();
-        self.bytes.resize(n / 8, if bit { 0xff } else { 0 });
-        self.len = n / 8 * 8;
-        for _ in 0..n % 8 {
-            self.push(bit);
-        }
-    }
-
-    #[inline]
-    fn push(&mut self, bit: bool) {
-        if self.len.is_multiple_of(8) {
-            self.bytes.push(0);
-        }
-        if bit {
-            if let Some(last) = self.bytes.last_mut() {
-                *last |= 1 << (self.len % 8);
-            }
-        }
-        self.len += 1;
-    }
-}
-
-/// UTF-8 strings: offsets (`i32`, little-endian, as Arrow's buffer) and
-/// data.
-struct Strings {
-    offsets: Vec<u8>,
-    data: Vec<u8>,
-}
-
-impl Strings {
-    fn new(rows: usize, data: usize) -> Strings {
-        let mut offsets = Vec::with_capacity((rows + 1) * 4);
-        offsets.extend_from_slice(&0i32.to_le_bytes());
-        Strings { offsets, data: Vec::with_capacity(data) }
-    }
-
-    /// Adds a string: `s` is UTF-8 ([`GetStr`]).
-    #[inline(always)]
-    fn push(&mut self, s: &[u8]) {
-        self.data.extend_from_slice(s);
-        self.end();
-    }
-
-    /// Ends the current string (empty for a null).
-    #[inline]
-    fn end(&mut self) {
-        let at = i32::try_from(self.data.len()).unwrap_or(i32::MAX);
-        self.offsets.extend_from_slice(&at.to_le_bytes());
-    }
-
-    /// Strings so far.
-    fn count(&self) -> usize {
-        (self.offsets.len() / 4).saturating_sub(1)
-    }
-}
-
-/// Lists of strings: the lists' offsets into the items (`i32`,
-/// little-endian) and the items.
-struct Lists {
-    offsets: Vec<u8>,
-    items: Strings,
-}
-
-impl Lists {
-    fn new(rows: usize, data: usize) -> Lists {
-        let mut offsets = Vec::with_capacity((rows + 1) * 4);
-        offsets.extend_from_slice(&0i32.to_le_bytes());
-        Lists { offsets, items: Strings::new(rows, data) }
-    }
-
-    /// Ends the current list (empty for a null).
-    #[inline]
-    fn end(&mut self) {
-        let n = i32::try_from(self.items.count()).unwrap_or(i32::MAX);
-        self.offsets.extend_from_slice(&n.to_le_bytes());
-    }
-}
-
-/// The value buffers of a column of one type.
-trait Values {
-    /// A null's entry: an empty string or list, a zero, false.
-    fn null_entry(&mut self);
-    /// String bytes held (the next batch's room; [`DATA_CAP`]).
-    fn data_len(&self) -> usize {
-        0
-    }
-    /// Frees the buffers (a column with no value: none goes to Python).
-    fn release(&mut self);
-    /// The batch is done: frees what only building it needed.
-    fn seal(&mut self) {}
-    /// The buffers for Python: `[offsets, data]` (`string`), `[values]`
-    /// (`uint64`, `bool`) or `[offsets, item offsets, item data]`
-    /// (`list<string>`).
-    fn buffers(&self) -> Vec<Buf>;
-}
-
-impl Values for Strings {
-    fn null_entry(&mut self) {
-        self.end();
-    }
-    fn release(&mut self) {
-        self.offsets = Vec::new();
-        self.data = Vec::new();
-    }
-    fn data_len(&self) -> usize {
-        self.data.len()
-    }
-    fn buffers(&self) -> Vec<Buf> {
-        vec![buf(&self.offsets), buf(&self.data)]
-    }
-}
-
-impl Values for Dict {
-    fn null_entry(&mut self) {
-        Dict::null_entry(self);
-    }
-    fn seal(&mut self) {
-        Dict::seal(self);
-    }
-    fn release(&mut self) {
-        Dict::release(self);
-    }
-    fn data_len(&self) -> usize {
-        Dict::data_len(self)
-    }
-    fn buffers(&self) -> Vec<Buf> {
-        self.buffers().into_iter().map(buf).collect()
-    }
-}
-
-/// `uint64` values, little-endian.
-struct Numbers(Vec<u8>);
-
-impl Values for Numbers {
-    fn null_entry(&mut self) {
-        self.0.extend_from_slice(&[0; 8]);
-    }
-    fn release(&mut self) {
-        self.0 = Vec::new();
-    }
-    fn buffers(&self) -> Vec<Buf> {
-        vec![buf(&self.0)]
-    }
-}
-
-impl Values for Bits {
-    fn null_entry(&mut self) {
-        self.push(false);
-    }
-    fn release(&mut self) {
-        self.bytes = Vec::new();
-    }
-    fn buffers(&self) -> Vec<Buf> {
-        vec![buf(&self.bytes)]
-    }
-}
-
-impl Values for Lists {
-    fn null_entry(&mut self) {
-        self.end();
-    }
-    fn release(&mut self) {
-        self.offsets = Vec::new();
-        self.items.release();
-    }
-    fn data_len(&self) -> usize {
-        self.items.data.len()
-    }
-    fn buffers(&self) -> Vec<Buf> {
-        vec![
-            buf(&self.offsets),
-            buf(&self.items.offsets),
-            buf(&self.items.data),
-        ]
-    }
-}
 
 /// One column being built: its values and their validity.
 ///
@@ -481,6 +355,26 @@ impl<V: Values> Col<V> {
             self.first_value();
         }
         write(&mut self.values, value);
+        if self.nulls > 0 {
+            self.valid.push(true);
+        }
+        self.rows += 1;
+    }
+
+    /// Row `row` holds what row `row - 1` held (a row of the same
+    /// message, [`Columns::same_message`]): its value again, or a null
+    /// (left for [`Col::pad`], as in [`Col::push`]). The row before had
+    /// a value exactly when the column is written up to it (`rows` is
+    /// `row`): a null is not written when it comes.
+    #[inline(always)]
+    fn repeat(&mut self, row: usize)
+    where
+        V: Repeat,
+    {
+        if self.rows != row || row == 0 {
+            return;
+        }
+        self.values.repeat_last();
         if self.nulls > 0 {
             self.valid.push(true);
         }
@@ -552,14 +446,6 @@ impl<V: Values> Col<V> {
     }
 }
 
-/// A buffer of a [`Batch`] for Python: its address and its length in
-/// bytes (`pyarrow.foreign_buffer`).
-pub type Buf = (usize, usize);
-
-fn buf(v: &[u8]) -> Buf {
-    (v.as_ptr() as usize, v.len())
-}
-
 /// A column of a [`Batch`] for Python: `(length, null_count, validity
 /// or None, buffers or None)` (buffers `None`: all null, no buffer).
 pub type Column = (usize, usize, Option<Buf>, Option<Vec<Buf>>);
@@ -617,6 +503,9 @@ pub struct Columns {
     /// [`COLUMNS`]' order.
     order: Vec<At>,
     rows: usize,
+    /// The metadata of the last row's message, held (`None`: the last
+    /// row had none, or there is no row yet).
+    message: Option<MetaSource>,
 }
 
 /// [`Columns`]' columns as [`Columns::new`] makes them, in vectors.
@@ -711,6 +600,7 @@ impl Columns {
             }),
             order: c.order,
             rows: 0,
+            message: None,
         }
     }
 
@@ -740,6 +630,25 @@ impl Columns {
                 }
             })
             .collect()
+    }
+
+    /// Whether the metadata of `m`'s message is the last row's (the
+    /// same allocation, alive as `message` holds it): the `message`
+    /// columns of [`COLUMNS`] then hold the last row's values. Holds
+    /// `m`'s for the next row.
+    #[inline(always)]
+    fn same_message(&mut self, m: &MatchRef<'_>) -> bool {
+        match (meta(m), &self.message) {
+            (Some(meta), Some(last)) if meta.is_from(last) => true,
+            (Some(meta), _) => {
+                self.message = meta.source();
+                false
+            }
+            (None, _) => {
+                self.message = None;
+                false
+            }
+        }
     }
 
     /// Rows so far.
@@ -798,6 +707,8 @@ impl Batch {
     /// while it runs, not from Python's thread, which would wait on it.
     pub fn new(mut columns: Columns) -> Batch {
         let rows = columns.rows;
+        // The metadata held goes back now, on the scan's side.
+        columns.message = None;
         columns.strs.iter_mut().for_each(|c| c.finish(rows));
         columns.dicts.iter_mut().for_each(|c| c.finish(rows));
         columns.u64s.iter_mut().for_each(|c| c.finish(rows));

@@ -59,6 +59,9 @@ pub struct Dict {
     /// place: [`slot_of`]) and its key (`EMPTY`: none).
     table: Vec<(u32, u32)>,
     hasher: RandomState,
+    /// The address and length of the last value of
+    /// [`Dict::push_const`], when that made the last key.
+    last_const: Option<(usize, usize)>,
 }
 
 impl Dict {
@@ -75,6 +78,7 @@ impl Dict {
             filled: 0,
             table: Vec::new(),
             hasher: RandomState::default(),
+            last_const: None,
         }
     }
 
@@ -87,6 +91,32 @@ impl Dict {
             Some(k) if self.filled > 0 && self.is(k, s) => k.key,
             _ => self.other(s),
         };
+        self.keys.extend_from_slice(&key.to_le_bytes());
+    }
+
+    /// Adds a row of value `s`, text of the program's own: a value at
+    /// the address and of the length of the last one is the last one
+    /// (what is `'static` is never written, nor freed and used again),
+    /// its key taken without comparing. A column pushed this way takes
+    /// no other value ([`Dict::push`]): its last key is always its last
+    /// value's.
+    #[inline(always)]
+    pub fn push_const(&mut self, s: &'static [u8]) {
+        let at = (s.as_ptr() as usize, s.len());
+        if self.filled > 0 && self.last_const == Some(at) {
+            self.repeat();
+            return;
+        }
+        self.push(s);
+        self.last_const = Some(at);
+    }
+
+    /// Adds a row of the last row's value (there is one: a row was
+    /// pushed).
+    #[inline(always)]
+    pub fn repeat(&mut self) {
+        debug_assert!(self.filled > 0);
+        let key = self.recent.first().map_or(0, |k| k.key);
         self.keys.extend_from_slice(&key.to_le_bytes());
     }
 
@@ -267,6 +297,26 @@ mod tests {
         unique.dedup();
         assert_eq!(unique.len(), strings.len());
         assert_eq!(strings.len(), 702);
+    }
+
+    #[test]
+    fn constant_values_by_address_and_by_bytes() {
+        // The same text at two addresses, and a prefix of it at the
+        // first's: each value's key by its bytes, each string once.
+        let one: &'static [u8] = b"body";
+        let two: &'static [u8] = Box::leak(one.to_vec().into_boxed_slice());
+        let other: &'static [u8] = b"header";
+        let rows = [one, one, two, other, other, one, &one[..2], two, two];
+        let mut d = Dict::new(0, 0);
+        for r in rows {
+            d.push_const(r);
+        }
+        d.null_entry();
+        d.push_const(one);
+        let (keys, strings) = decode(&d);
+        assert_eq!(strings, [&b"body"[..], b"header", b"bo"]);
+        let want: Vec<u32> = vec![0, 0, 0, 1, 1, 0, 2, 0, 0, 0, 0];
+        assert_eq!(keys, want);
     }
 
     #[test]

@@ -10,6 +10,7 @@
 
 #![deny(unsafe_code)]
 
+mod buffers;
 mod columns;
 mod dict;
 mod found;

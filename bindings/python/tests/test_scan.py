@@ -222,6 +222,60 @@ def test_scan_arrow_every_column_equals_scan(kwargs, tmp_path):
     assert sum(1 for row in rows if row["record_index"] is not None) > 0
 
 
+def test_scan_arrow_message_fields_repeated_for_a_message_s_urls(tmp_path):
+    """The metadata columns (`from_*`, `subject*`, `date*`) of a row
+    whose message is the row before's repeat that row's values
+    (src/columns.rs, `Columns::same_message`): messages whose fields are
+    null, valid, cut, equal to the last message's or not, between rows
+    with no message, in batches of every size from 1 (a batch's first
+    row repeats nothing) give `scan`'s fields."""
+    pa = pytest.importorskip("pyarrow")
+
+    def message(headers, urls):
+        return (b"From x@example.org Mon Jan  1 00:00:00 2024\n" + headers
+                + b"\n\n" + b" ".join(urls) + b"\n")
+
+    long = b"s" * 3000
+    mbox = tmp_path / "a.mbox"
+    mbox.write_bytes(b"".join([
+        message(b"From: A <a@example.org>\nSubject: one\n"
+                b"Date: Mon, 01 Jan 2024 10:00:00 +0000",
+                [b"http://a.example/%d" % i for i in range(3)]),
+        # The same fields again, another message.
+        message(b"From: A <a@example.org>\nSubject: one\n"
+                b"Date: Mon, 01 Jan 2024 10:00:00 +0000",
+                [b"http://b.example/%d" % i for i in range(2)]),
+        # No From, no Date: nulls after values.
+        message(b"Subject: two", [b"http://c.example/%d" % i for i in range(4)]),
+        # An address without a name, a cut subject, a date not read.
+        message(b"From: c@example.org\nSubject: " + long + b"\nDate: someday",
+                [b"http://d.example/%d" % i for i in range(3)]),
+        message(b"From: =?utf-8?q?Ren=C3=A9?= <r@example.org>\n"
+                b"Date: Tue, 02 Jan 2024 10:00:00 +0100",
+                [b"http://e.example/%d" % i for i in range(5)]),
+        # No header at all.
+        message(b"X-Nothing: here", [b"http://f.example/%d" % i for i in range(2)]),
+    ]))
+    text = tmp_path / "b.txt"
+    text.write_bytes(b"http://t.example/1 http://t.example/2\n")
+    paths = [mbox, text, mbox]
+    records = list(urlgrep.scan(paths, metadata=True))
+    assert len(records) == 2 * 19 + 2
+    names = ("from_address", "from_name", "from_truncated", "subject",
+             "subject_truncated", "date", "date_truncated", "date_utc",
+             "message", "url")
+    want = [{n: row_of(r)[n] for n in names} for r in records]
+    assert any(w["subject_truncated"] for w in want)
+    assert any(w["from_name"] is None and w["from_address"] for w in want)
+    assert any(w["date"] and w["date_utc"] is None for w in want)
+    for size in (1, 2, 3, 4, 5, 7, 1000):
+        table = urlgrep.scan_arrow(paths, metadata=True, batch_size=size).read_all()
+        for name in names:
+            table.column(name).validate(full=True)
+        got = table.select(list(names)).to_pylist()
+        assert got == want, size
+
+
 def test_scan_arrow_nulls_before_between_and_after_values(tmp_path):
     """One batch whose mail columns go null, valid, null (text, mail,
     text) and whose html columns stay null: the columns written lazily

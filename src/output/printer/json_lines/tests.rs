@@ -13,7 +13,7 @@ use crate::output::escape;
 use crate::output::json::HEADER_VALUES_CAP;
 use crate::output::options::PrinterOptions;
 use crate::output::record::{match_record, match_ref_memo};
-use crate::output::record_ref::RefMemo;
+use crate::output::record_ref::{MetaRef, RefMemo};
 use crate::scan::{Flags, Kind};
 use crate::search::Position;
 use proptest::prelude::*;
@@ -218,8 +218,13 @@ fn sources() -> Vec<Source> {
 /// The record built with what the records before it left
 /// ([`RefMemo`], as `Format::RecordRefs` builds them) is the same too.
 fn same(ones: &[One], metas: &[Metadata], webs: &[WebRecord]) {
-    let metas: Vec<Arc<Metadata>> =
+    let mut metas: Vec<Arc<Metadata>> =
         metas.iter().cloned().map(Arc::new).collect();
+    // The first again, another allocation: the same fields, another
+    // message's ([`MetaRef::is_from`] tells them apart).
+    if let Some(first) = metas.first() {
+        metas.insert(1, Arc::new(Metadata::clone(first)));
+    }
     let webs: Vec<Arc<dyn RecordPart>> = webs
         .iter()
         .map(|w| Arc::new(w.clone()) as Arc<dyn RecordPart>)
@@ -261,6 +266,7 @@ fn same(ones: &[One], metas: &[Metadata], webs: &[WebRecord]) {
     let mut writer = JsonLines::default();
     let mut out: Vec<u8> = Vec::new();
     let mut memo = RefMemo::default();
+    let mut last_meta = None;
     for o in ones {
         let mut flags = Flags::default();
         for (k, (f, _)) in Flags::ALL.iter().enumerate() {
@@ -317,7 +323,25 @@ fn same(ones: &[One], metas: &[Metadata], webs: &[WebRecord]) {
         // The record of `Format::Records` (built once, in record.rs),
         // owned and written by serde.
         let rec = Record::Match(match_record(&cx, &url)).into_owned();
-        let kept = match_ref_memo(&cx, &url, &mut memo).into_record();
+        let kept = match_ref_memo(&cx, &url, &mut memo);
+        // Its metadata is held as the message's URLs share it: the same
+        // allocation as the last record's is from its source, another
+        // (however equal) is not; unshared metadata has no source.
+        let shared = hit.record.as_ref().and_then(|r| r.mail()?.meta);
+        match (kept.mail.as_ref().and_then(|m| m.meta.as_ref()), shared) {
+            (Some(m), Some(a)) => {
+                if let Some((source, was)) = &last_meta {
+                    assert_eq!(m.is_from(source), Arc::ptr_eq(a, was));
+                }
+                let source = m.source().expect("a shared metadata's source");
+                assert!(m.is_from(&source));
+                assert!(MetaRef::new(a).source().is_none());
+                last_meta = Some((source, Arc::clone(a)));
+            }
+            (None, None) => {}
+            _ => panic!("a record's metadata is its message's: {o:?}"),
+        }
+        let kept = kept.into_record();
         assert_eq!(Record::Match(kept).into_owned(), rec, "{o:?}");
         let mut by_serde = Vec::new();
         escape::write_json(&mut by_serde, &rec).expect("serializes");
