@@ -2,11 +2,11 @@
 //! 31). `python/urlgrep/__init__.py` re-exports it with the pyarrow glue;
 //! the keyword arguments mirror the CLI's flags.
 //!
-//! - [`found`]: `find` and `find_iter` over one text, the library's
+//! - `found`: `find` and `find_iter` over one text, the library's
 //!   `Finder`.
-//! - [`scan`]: `scan` and `stats` over files, folders and compressed
-//!   inputs, the library's `Driver` on a thread of its own ([`run`]),
-//!   its `--json` records read back as dicts ([`record`]).
+//! - `scan`: `scan` and `stats` over files, folders and compressed
+//!   inputs, the library's `Driver` on a thread of its own (`run`),
+//!   its `--json` records read back as dicts (`record`).
 
 #![deny(unsafe_code)]
 
