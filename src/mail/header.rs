@@ -2,7 +2,10 @@
 //! decoding (RFC 2045 §5, §6; RFC 2046 §5.1.1; RFC 3676 §4).
 
 use crate::scan::Span;
+use cursor::Cursor;
 use memchr::memchr;
+
+mod cursor;
 
 /// Splits an entity (a message or a body part) into its header block and
 /// body: the header ends at the first empty line, which is skipped, or at
@@ -110,6 +113,7 @@ fn walk(
         pos = next_line(entity, pos);
     }
     let start = pos;
+    let mut lines = Cursor::new(entity, start);
     let first = out.recorded().len();
     let mut seen_field = false;
     let mut end = entity.len();
@@ -121,10 +125,9 @@ fn walk(
     // byte was a jump table, an indirect branch a line that the CPU
     // guessed worse.
     while let Some(&lead) = entity.get(pos) {
-        // Where the search for the line's end starts.
-        let from;
         if lead > b' ' {
-            let Some((name, colon)) = field_start(&entity[pos..]) else {
+            let name = lines.name_len(pos);
+            let Some(colon) = colon_at(&entity[pos..], name) else {
                 (end, body) = (pos, pos);
                 break;
             };
@@ -139,9 +142,8 @@ fn walk(
                 // The end is set when the field's last line is known.
                 value: Span { start: at + colon + 1, end: 0 },
             });
-            from = pos + colon + 1;
         } else if (lead == b' ' || lead == b'\t') && seen_field {
-            from = pos + 1;
+            // A fold: the field before it goes on.
         } else {
             // An empty line ends the header and is skipped; any other
             // control byte or blank (no field before it) starts no
@@ -155,7 +157,7 @@ fn walk(
             break;
         }
         seen_field = true;
-        pos = next_line(entity, from);
+        pos = lines.next_line();
     }
     if pos >= entity.len() {
         end = entity.len();
@@ -218,16 +220,23 @@ pub(crate) fn field_colon(line: &[u8]) -> Option<usize> {
 /// The name's length and the colon's index in `line`.
 fn field_start(line: &[u8]) -> Option<(usize, usize)> {
     let name = name_len(line);
+    colon_at(line, name).map(|colon| (name, colon))
+}
+
+/// [`field_start`] given the name's length `name` (the run of `ftext`
+/// that starts `line`): the index of the colon.
+#[inline]
+fn colon_at(line: &[u8], name: usize) -> Option<usize> {
     if name == 0 {
         return None;
     }
     match line.get(name)? {
-        b':' => Some((name, name)),
+        b':' => Some(name),
         b' ' | b'\t' => {
             let rest = &line[name..];
             let blanks = rest.iter().position(|&b| b != b' ' && b != b'\t');
             let colon = name + blanks?;
-            (line[colon] == b':').then_some((name, colon))
+            (line[colon] == b':').then_some(colon)
         }
         _ => None,
     }
