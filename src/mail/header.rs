@@ -195,18 +195,25 @@ pub(crate) fn next_line(s: &[u8], pos: usize) -> usize {
     line_break(&s[pos..]).map_or(s.len(), |k| pos + k + 1)
 }
 
-/// The first `\n` of `s`, for lines as short as a header's (54 bytes on
-/// average in the spool): memchr's SSE2 searcher, called directly. The
-/// crate's `memchr` picks AVX2 through a function pointer on every call,
-/// and that call was 70 instructions a header line (callgrind on the
-/// spool: 60.8 M of the walk's 132.3 M), more than the search itself.
+/// The first `\n` of `s` ([`find_byte`]).
 #[inline]
 fn line_break(s: &[u8]) -> Option<usize> {
+    find_byte(b'\n', s)
+}
+
+/// The first `b` of `s`, for searches as short as a header's lines (54
+/// bytes on average in the spool) or a quoted-printable line's: memchr's
+/// SSE2 searcher, called directly. The crate's `memchr` picks AVX2
+/// through a function pointer on every call, and that call was 70
+/// instructions a header line (callgrind on the spool: 60.8 M of the
+/// walk's 132.3 M), more than the search itself.
+#[inline]
+pub(super) fn find_byte(b: u8, s: &[u8]) -> Option<usize> {
     #[cfg(target_arch = "x86_64")]
-    if let Some(one) = memchr::arch::x86_64::sse2::memchr::One::new(b'\n') {
+    if let Some(one) = memchr::arch::x86_64::sse2::memchr::One::new(b) {
         return one.find(s);
     }
-    memchr(b'\n', s)
+    memchr(b, s)
 }
 
 /// Whether `line` starts a header field (`Name:`; see [`field_start`]),
