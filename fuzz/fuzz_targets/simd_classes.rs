@@ -2,7 +2,8 @@
 //! of the scalar one, the oracle, for tables, bytes, offsets and lengths
 //! drawn by the fuzzer: every block of the slice and its short last one,
 //! the one-byte kernel (`Kernel::eq_of`) and the URL classes
-//! (`Kernel::url`, every whole block) too.
+//! (`Kernel::url`, every whole block) and the header-line classes
+//! (`Kernel::lines_of`, at every offset) too.
 #![no_main]
 
 use arbitrary::Arbitrary;
@@ -59,6 +60,19 @@ fuzz_target!(|input: Input| {
                 break;
             }
             at += BLOCK;
+        }
+    }
+    // The header-line classes at every offset, the short last blocks
+    // included.
+    for kernel in Kernel::all() {
+        for at in 0..=s.len() {
+            let rest = &s[at..];
+            assert_eq!(
+                kernel.lines_of(rest),
+                scalar.lines_of(rest),
+                "{} lines at {at}",
+                kernel.name()
+            );
         }
     }
     if let Some(set) = &input.set {

@@ -1,6 +1,8 @@
 //! The scalar kernel: the oracle of the vector ones.
 
-use super::{plain, Classes, Masks, UrlMasks, BLOCK};
+use super::{
+    name_stop, plain, Classes, LineMasks, Masks, UrlMasks, BLOCK, LINE_BLOCK,
+};
 
 /// The masks of `block`, a byte at a time.
 pub(super) fn masks(block: &[u8; BLOCK], classes: &Classes) -> Masks {
@@ -59,6 +61,17 @@ pub(super) fn url(block: &[u8; BLOCK]) -> UrlMasks {
         if plain(b) {
             m.plain |= bit;
         }
+    }
+    m
+}
+
+/// The header-line classes of `block`, a byte at a time.
+#[inline(never)]
+pub(super) fn lines(block: &[u8; LINE_BLOCK]) -> LineMasks {
+    let mut m = LineMasks::default();
+    for (i, &b) in block.iter().enumerate() {
+        m.newline |= u64::from(b == b'\n') << i;
+        m.stop |= u64::from(name_stop(b)) << i;
     }
     m
 }

@@ -1,6 +1,9 @@
 //! Every kernel equals the scalar one, the oracle.
 
-use super::{plain, Classes, Kernel, Masks, UrlMasks, BLOCK};
+use super::{
+    name_stop, plain, Classes, Kernel, LineMasks, Masks, UrlMasks, BLOCK,
+    LINE_BLOCK,
+};
 use proptest::prelude::*;
 
 /// The masks of `s` a block at a time, as `(offset, masks)`.
@@ -195,6 +198,63 @@ proptest! {
             prop_assert_eq!(oracle, url_by_definition(block));
             for kernel in Kernel::all() {
                 prop_assert_eq!(kernel.url(block), oracle, "{}", kernel.name());
+            }
+        }
+    }
+}
+
+/// The header-line masks by definition, a byte at a time, of up to
+/// [`LINE_BLOCK`] bytes.
+fn lines_by_definition(s: &[u8]) -> LineMasks {
+    let mut m = LineMasks::default();
+    for (i, &b) in s.iter().take(LINE_BLOCK).enumerate() {
+        m.newline |= u64::from(b == b'\n') << i;
+        let ftext = (33..=126).contains(&b) && b != b':';
+        m.stop |= u64::from(!ftext) << i;
+    }
+    m
+}
+
+/// Bytes at the edges of [`LineMasks`]' classes.
+const LINE_EDGES: &[u8] =
+    b"\x00\x09\x0a\x0b\x0d\x1f\x20\x21\x39\x3a\x3b\x7e\x7f\x80\x81\xa0\xff";
+
+#[test]
+fn a_name_stops_at_all_but_ftext() {
+    for b in 0..=255u8 {
+        let ftext = (33..=57).contains(&b) || (59..=126).contains(&b);
+        assert_eq!(name_stop(b), !ftext, "{b:#x}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// The header-line classes: every kernel equals the scalar one, and
+    /// the scalar one the definition, at every alignment of the input
+    /// in its buffer and lengths 0..=256, on every block and the short
+    /// last one (bits past the end clear).
+    #[test]
+    fn every_lines_kernel_equals_the_scalar_one(
+        buf in prop_oneof![
+            proptest::collection::vec(any::<u8>(), 0..=256 + 64),
+            proptest::collection::vec(
+                proptest::sample::select(LINE_EDGES),
+                0..=256 + 64
+            ),
+        ],
+        shift in 0usize..64,
+        len in 0usize..=256,
+    ) {
+        let from = shift.min(buf.len());
+        let to = (from + len).min(buf.len());
+        let s = &buf[from..to];
+        for at in 0..=s.len() {
+            let rest = &s[at..];
+            let oracle = Kernel::scalar().lines_of(rest);
+            prop_assert_eq!(oracle, lines_by_definition(rest));
+            for kernel in Kernel::all() {
+                prop_assert_eq!(kernel.lines_of(rest), oracle, "{}", kernel.name());
             }
         }
     }

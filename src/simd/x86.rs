@@ -7,14 +7,15 @@
 //! every x86_64 CPU has it, so their call in `Kernel::masks` is `unsafe`
 //! as well.
 
-use super::{scalar, Classes, Masks, UrlMasks, BLOCK};
+use super::{scalar, Classes, LineMasks, Masks, UrlMasks, BLOCK, LINE_BLOCK};
 use std::arch::x86_64::{
-    __m128i, __m256i, _mm256_and_si256, _mm256_cmpeq_epi8,
-    _mm256_movemask_epi8, _mm256_set1_epi8, _mm256_set_epi64x,
-    _mm256_set_m128i, _mm256_setzero_si256, _mm256_shuffle_epi8,
-    _mm256_srli_epi16, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8,
-    _mm_cmplt_epi8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
-    _mm_set_epi64x, _mm_setzero_si128, _mm_shuffle_epi8, _mm_srli_epi16,
+    __m128i, __m256i, _mm256_and_si256, _mm256_andnot_si256,
+    _mm256_cmpeq_epi8, _mm256_cmpgt_epi8, _mm256_movemask_epi8,
+    _mm256_or_si256, _mm256_set1_epi8, _mm256_set_epi64x, _mm256_set_m128i,
+    _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_srli_epi16,
+    _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_cmplt_epi8,
+    _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_set_epi64x,
+    _mm_setzero_si128, _mm_shuffle_epi8, _mm_srli_epi16,
 };
 
 /// The little-endian word at `at` of `bytes`.
@@ -256,4 +257,68 @@ pub(super) fn avx2_url(block: &[u8; BLOCK]) -> UrlMasks {
         dash: eq(b'-'),
         plain: !mask(_mm256_cmpeq_epi8(bits, zero)),
     }
+}
+
+/// The header-line classes of the 16 bytes of `v`, as
+/// `(newline, stop)`. A signed compare: `b > 32` holds for 33..=127
+/// (a byte above 127 is negative), so a stop is `!(b > 32)`, DEL or
+/// `:`.
+#[target_feature(enable = "sse2")]
+#[inline]
+fn lines16(v: __m128i) -> (u64, u64) {
+    let set = |b: u8| _mm_set1_epi8(b as i8);
+    let mask = |m: __m128i| _mm_movemask_epi8(m) as u32 as u64;
+    let newline = mask(_mm_cmpeq_epi8(v, set(b'\n')));
+    let above = mask(_mm_cmpgt_epi8(v, set(b' ')));
+    let odd = mask(_mm_or_si128(
+        _mm_cmpeq_epi8(v, set(127)),
+        _mm_cmpeq_epi8(v, set(b':')),
+    ));
+    (newline, (!above | odd) & 0xffff)
+}
+
+/// The header-line classes of `block`, 16 bytes at a time.
+#[target_feature(enable = "sse2")]
+pub(super) fn sse2_lines(block: &[u8; LINE_BLOCK]) -> LineMasks {
+    let (n0, s0) = lines16(load16(block, 0));
+    let (n1, s1) = lines16(load16(block, 16));
+    let (n2, s2) = lines16(load16(block, 32));
+    let (n3, s3) = lines16(load16(block, 48));
+    LineMasks {
+        newline: n0 | n1 << 16 | n2 << 32 | n3 << 48,
+        stop: s0 | s1 << 16 | s2 << 32 | s3 << 48,
+    }
+}
+
+/// The header-line classes of the 32 bytes of `v`, as
+/// `(newline, stop)`, by the signed compare of [`lines16`].
+#[target_feature(enable = "avx2")]
+#[inline]
+fn lines32(v: __m256i) -> (u64, u64) {
+    let set = |b: u8| _mm256_set1_epi8(b as i8);
+    let mask = |m: __m256i| _mm256_movemask_epi8(m) as u32;
+    let newline = mask(_mm256_cmpeq_epi8(v, set(b'\n')));
+    let above = _mm256_cmpgt_epi8(v, set(b' '));
+    let odd = _mm256_or_si256(
+        _mm256_cmpeq_epi8(v, set(127)),
+        _mm256_cmpeq_epi8(v, set(b':')),
+    );
+    let ftext = mask(_mm256_andnot_si256(odd, above));
+    (u64::from(newline), u64::from(!ftext))
+}
+
+/// The header-line classes of `block`, 32 bytes at a time.
+#[target_feature(enable = "avx2")]
+pub(super) fn avx2_lines(block: &[u8; LINE_BLOCK]) -> LineMasks {
+    let load = |at: usize| {
+        _mm256_set_epi64x(
+            word(block, at + 24),
+            word(block, at + 16),
+            word(block, at + 8),
+            word(block, at),
+        )
+    };
+    let (n0, s0) = lines32(load(0));
+    let (n1, s1) = lines32(load(32));
+    LineMasks { newline: n0 | n1 << 32, stop: s0 | s1 << 32 }
 }
