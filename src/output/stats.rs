@@ -239,20 +239,21 @@ impl Counts {
 
     /// The `n` largest counters of `dim`, largest first (ties by key).
     pub fn top(&self, dim: &str, n: usize) -> Vec<(&str, u64)> {
-        // Each key with its first 8 bytes as a number (`prefix`): keys
-        // whose prefixes differ are in their prefixes' order, so only
-        // keys with the same prefix are compared as strings (a `memcmp`
-        // call: the hosts of `--stats` on 50,000 hosts seen as often
-        // each are all tied).
         let mut v: Vec<_> = self
             .dims
             .get(dim)
-            .map(|k| {
-                k.iter().map(|(k, &n)| (n, prefix(k), k.as_str())).collect()
-            })
+            .map(|k| k.iter().map(|(k, &n)| (k.as_str(), n)).collect())
             .unwrap_or_default();
-        let order = |a: &(u64, u64, &str), b: &(u64, u64, &str)| {
-            b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then_with(|| a.2.cmp(b.2))
+        // A tie is ordered by the keys' first 8 bytes as numbers
+        // ([`prefix`]) before the strings: the hosts of `--stats` on
+        // 50,000 hosts seen as often each are all tied, and each compare
+        // of strings was a `memcmp` call. (Computed in each compare, not
+        // kept with the key: under `--exact-stats` this vector holds a
+        // counter of each of millions of hosts.)
+        let order = |a: &(&str, u64), b: &(&str, u64)| {
+            b.1.cmp(&a.1)
+                .then_with(|| prefix(a.0).cmp(&prefix(b.0)))
+                .then_with(|| a.0.cmp(b.0))
         };
         // The first `n` chosen, then only they ordered: the order is
         // total (keys differ), so this is the whole sort's prefix (a sort
@@ -263,7 +264,7 @@ impl Counts {
             v.truncate(n);
         }
         v.sort_unstable_by(order);
-        v.into_iter().map(|(n, _, k)| (k, n)).collect()
+        v
     }
 
     /// The dimensions that have counters, sorted.
