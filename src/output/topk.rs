@@ -50,9 +50,12 @@
 //! the counts are those of adding one at a time. [`TopK::settled`] reads
 //! the summary with the adds still waiting made. [`TopK::add_each`],
 //! whose keys are all known ahead (the statistics' fold), prefetches
-//! instead ([`crate::simd::prefetch`]): the home slot of a key some keys
-//! ahead, then its entry, with hints that block nothing (the demand
-//! loads of a batch held up retirement, half of the reporter's time).
+//! instead ([`crate::simd::prefetch`]): the home slot of the key
+//! [`SLOTS_AHEAD`] keys ahead, with a hint that blocks nothing (the
+//! demand loads of a batch held up retirement, half of the reporter's
+//! time). Its entry is not prefetched: that needs the slot read first,
+//! a demand load that stalled (s18: with the entries prefetched 8 keys
+//! ahead, 0.92× the CPU of `--stats` on 50,000 hosts without).
 
 use super::hll::hash64;
 use crate::filter::same_bytes as same;
@@ -67,12 +70,12 @@ pub const CAPACITY: usize = 1 << 15;
 /// Adds that wait for their home slots to be read together.
 const BATCH: usize = 16;
 
-/// How many keys ahead [`TopK::add_each`] prefetches a home slot.
-const SLOTS_AHEAD: usize = 16;
+/// How many keys ahead [`TopK::add_each`] prefetches a home slot: 24
+/// was 0.97–0.99× the CPU of 16, 32 and 48 on 50,000 hosts (s18).
+const SLOTS_AHEAD: usize = 24;
 
-/// How many keys ahead [`TopK::add_each`] prefetches an arena entry (its
-/// home slot prefetched `SLOTS_AHEAD - ENTRIES_AHEAD` keys before).
-const ENTRIES_AHEAD: usize = 8;
+/// How many keys ahead [`Settled::iter`] prefetches an arena entry.
+const ENTRIES_AHEAD: usize = 16;
 
 /// Tables of at least this many slots (256 KiB) batch their adds; a
 /// smaller one stays in the caches (the TLDs': a handful of keys).
@@ -223,9 +226,8 @@ impl TopK {
     /// [`TopK::add_hashed`] of each would, the keys read where they are
     /// (no key is copied into a batch: the statistics' fold holds its
     /// hosts). In a large table, with [`Prefetch::detect`]'s hints, the
-    /// home slot of the key [`SLOTS_AHEAD`] keys ahead is prefetched, and
-    /// the entry of the key [`ENTRIES_AHEAD`] ahead when its home slot
-    /// holds its tag, so that an add finds both in the caches.
+    /// home slot of the key [`SLOTS_AHEAD`] keys ahead is prefetched, so
+    /// that an add finds it in the caches.
     pub fn add_each<'k, I>(&mut self, keys: I)
     where
         I: Iterator<Item = (&'k [u8], u64)> + Clone,
@@ -249,19 +251,12 @@ impl TopK {
             return;
         }
         let mut far = keys.clone().map(|(_, h)| h);
-        let mut near = keys.clone().map(|(_, h)| h);
         for h in far.by_ref().take(SLOTS_AHEAD) {
             self.prefetch_slot(prefetch, h);
-        }
-        for h in near.by_ref().take(ENTRIES_AHEAD) {
-            self.prefetch_entry(prefetch, h);
         }
         for (key, hash) in keys {
             if let Some(h) = far.next() {
                 self.prefetch_slot(prefetch, h);
-            }
-            if let Some(h) = near.next() {
-                self.prefetch_entry(prefetch, h);
             }
             self.count(key, hash, 1);
         }
@@ -280,22 +275,11 @@ impl TopK {
         }
     }
 
-    /// Prefetches the arena entry of the key whose [`hash64`] is `hash`
-    /// when its home slot (read: prefetched [`SLOTS_AHEAD`] keys before)
-    /// holds its tag, in a large table.
+    /// Prefetches the arena entry (its header) of the key of `s`.
     #[inline(always)]
-    fn prefetch_entry(&self, prefetch: Prefetch, hash: u64) {
-        if self.slots.len() < BATCHED_SLOTS {
-            return;
-        }
-        let mask = self.slots.len() - 1;
-        let Some(s) = self.slots.get(home(hash, mask)) else {
-            return;
-        };
-        if s.count > 0 && s.tag == hash as u32 {
-            if let Some(head) = self.arena.get(s.at as usize * ALIGN) {
-                prefetch.read(head);
-            }
+    fn prefetch_entry(&self, prefetch: Prefetch, s: &Slot) {
+        if let Some(head) = self.arena.get(s.at as usize * ALIGN) {
+            prefetch.read(head);
         }
     }
 
@@ -606,10 +590,27 @@ impl Settled<'_> {
         self.0.floor
     }
 
-    /// Every key held, with its count.
+    /// Every key held, with its count. With [`Prefetch::detect`]'s
+    /// hints the entry of the key [`ENTRIES_AHEAD`] keys ahead is
+    /// prefetched: the table is in the keys' hashes' order, the arena in
+    /// the order they came, so each entry read was a miss (a fifth of the
+    /// report's end on 50,000 hosts, s18).
     pub fn iter(&self) -> impl Iterator<Item = (&str, u64)> + '_ {
         let t: &TopK = &self.0;
-        t.slots.iter().filter(|s| s.count > 0).map(|s| {
+        let prefetch = Prefetch::detect();
+        let held = t.slots.iter().filter(|s| s.count > 0);
+        let mut ahead = held.clone();
+        if prefetch.is_on() {
+            for s in ahead.by_ref().take(ENTRIES_AHEAD) {
+                t.prefetch_entry(prefetch, s);
+            }
+        }
+        held.map(move |s| {
+            if prefetch.is_on() {
+                if let Some(a) = ahead.next() {
+                    t.prefetch_entry(prefetch, a);
+                }
+            }
             let (_, bytes) = entry(&t.arena, s.at);
             // Keys went in as `&str` and are copied whole.
             (std::str::from_utf8(bytes).unwrap_or_default(), s.count)
