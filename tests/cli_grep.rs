@@ -464,3 +464,29 @@ fn plain_lines_the_same_whether_a_batch_goes_whole_or_hit_by_hit() {
         }
     }
 }
+
+/// `-n` writes a line's number again for each URL of the line (kept
+/// from the line's second URL on), and a new line's own: as mail and as
+/// raw text, on stdin.
+#[test]
+fn line_numbers_of_many_urls_a_line() {
+    let text = b"http://a.example/ http://b.example/ http://c.example/\n\
+        x http://d.example/ http://e.example/\n\n\
+        http://f.example/\n";
+    let want =
+        "1:http://a.example/\n1:http://b.example/\n1:http://c.example/\n\
+        2:http://d.example/\n2:http://e.example/\n4:http://f.example/\n";
+    let o = run(&["-n", "--mail", "off"], text);
+    assert_eq!(stdout(&o), want);
+    let mut mail = b"From: a@b.example\n\n".to_vec();
+    mail.extend_from_slice(text);
+    let o = run(&["-n"], &mail);
+    let want: String = want
+        .lines()
+        .map(|l| {
+            let (n, url) = l.split_once(':').unwrap();
+            format!("{}:{url}\n", n.parse::<u64>().unwrap() + 2)
+        })
+        .collect();
+    assert_eq!(stdout(&o), want);
+}

@@ -19,6 +19,11 @@ pub(super) struct PlainLines {
     /// name again for every URL cost a tenth of a run over a Maildir
     /// folder. Empty without `--with-filename`.
     name: Vec<u8>,
+    /// Under `-n` alone, the line number last written, and its digits
+    /// and `:` (how many bytes: 0 before the first): a line of many URLs
+    /// (issue 33's text) writes it again with one copy, not made anew
+    /// and written in two.
+    number: (u64, [u8; 24], usize),
 }
 
 /// The grep-style prefix of a line: name (`name`, already written out),
@@ -76,9 +81,30 @@ impl PlainLines {
                 prefix(out, cx, &self.name, at, cx.opts.byte_offset)?;
             }
         } else if cx.opts.line_number {
-            let mut digits = [0; 20];
-            out.write_all(decimal(at.line, &mut digits))?;
-            out.write_all(b":")?;
+            let (line, digits, len) = &mut self.number;
+            if *line != at.line {
+                // A new line: its number written as it is made, and kept
+                // only when a second URL of the line asks for it (a copy
+                // for every URL cost mail a `memcpy` call a URL).
+                let mut all = [0; 20];
+                let d = decimal(at.line, &mut all);
+                out.write_all(d)?;
+                out.write_all(b":")?;
+                (*line, *len) = (at.line, 0);
+            } else {
+                if *len == 0 {
+                    let mut all = [0; 20];
+                    let d = decimal(at.line, &mut all);
+                    if let Some(to) = digits.get_mut(..d.len()) {
+                        to.copy_from_slice(d);
+                    }
+                    if let Some(colon) = digits.get_mut(d.len()) {
+                        *colon = b':';
+                    }
+                    *len = d.len() + 1;
+                }
+                out.write_all(digits.get(..*len).unwrap_or_default())?;
+            }
         }
         if cx.opts.color {
             out.write_all(color::URL)?;
