@@ -149,21 +149,28 @@ fn grep_include_exclude_and_exclude_dir() {
 }
 
 /// `-r` with no path searches the working folder, as grep -r does (and
-/// without it, stdin); `-R` follows links too.
+/// without it, stdin), naming its files without `./` as grep does (but
+/// `-r .` with it); `-R` follows links too.
 #[test]
 fn recursive_without_a_path_searches_the_working_folder() {
     let dir = tree();
     let w = dir.path().join("w");
+    let sub = w.join("sub");
     assert_eq!(
-        urls(&w.join("sub"), &["-r"]),
+        urls(&sub, &["-r"]),
+        "b.txt:http://txt.example/\ndeep/c.txt:http://deep.example/\n"
+    );
+    assert_eq!(urls(&sub, &["-r", "--files"]), "b.txt\ndeep/c.txt\n");
+    assert_eq!(
+        urls(&sub, &["-r", "."]),
         "./b.txt:http://txt.example/\n./deep/c.txt:http://deep.example/\n"
     );
-    assert_eq!(urls(&w.join("sub"), &[]), "");
+    assert_eq!(urls(&sub, &[]), "");
     #[cfg(unix)]
     {
         std::os::unix::fs::symlink(w.join("sub/deep"), w.join("link"))
             .unwrap();
-        let linked = "./link/c.txt:http://deep.example/\n";
+        let linked = "link/c.txt:http://deep.example/\n";
         assert!(!urls(&w, &["-r", "-g", "*.txt"]).contains(linked));
         assert!(urls(&w, &["-R", "-g", "*.txt"]).contains(linked));
     }

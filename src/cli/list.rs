@@ -3,7 +3,7 @@
 use super::args::Args;
 use super::out;
 use std::io::{self, Write};
-use urlgrep::input::{Source, Walk};
+use urlgrep::input::{Input, InputError, Source};
 use urlgrep::output::escape;
 
 /// Lists what `walk` yields, as ripgrep's `--files` does: one name a
@@ -11,7 +11,10 @@ use urlgrep::output::escape;
 /// `-0`; an input that cannot be listed is said on stderr (not under
 /// `-s`). Returns the exit status: 0 when a name was listed, 1 when
 /// none, 2 after an error.
-pub fn files(walk: Walk, args: &Args) -> anyhow::Result<i32> {
+pub fn files(
+    walk: impl Iterator<Item = Result<Input, InputError>>,
+    args: &Args,
+) -> anyhow::Result<i32> {
     let mut out = io::BufWriter::with_capacity(64 * 1024, out::stdout()?);
     let (mut listed, mut errors) = (false, false);
     for input in walk {

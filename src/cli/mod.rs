@@ -57,6 +57,37 @@ fn parse_search(argv: Vec<OsString>) -> Result<Args, clap::Error> {
     Ok(args)
 }
 
+/// An input of a walk, named without its leading `./` when `below_cwd`
+/// (the working folder searched for `-r` with no path).
+fn named(
+    input: Result<Input, InputError>,
+    below_cwd: bool,
+) -> Result<Input, InputError> {
+    if !below_cwd {
+        return input;
+    }
+    let strip = |source: &mut input::Source| {
+        if let input::Source::Path(p) = source {
+            match p.strip_prefix(".") {
+                Ok(rest) if !rest.as_os_str().is_empty() => {
+                    *p = rest.to_path_buf();
+                }
+                _ => {}
+            }
+        }
+    };
+    match input {
+        Ok(mut i) => {
+            strip(&mut i.source);
+            Ok(i)
+        }
+        Err(mut e) => {
+            strip(&mut e.source);
+            Err(e)
+        }
+    }
+}
+
 /// Runs urlgrep; returns the exit status (0 found, 1 none, 2 error).
 pub fn run() -> i32 {
     // Before anything is opened: a closed stdin is an error, not empty.
@@ -182,8 +213,10 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
     };
     let named_several = paths.len() > 1 || args.files_from.is_some();
     let recursive = args.recursive || args.dereference_recursive;
-    if paths.is_empty() && args.files_from.is_none() && recursive {
-        // As grep -r: no path, the working folder.
+    // As grep -r: no path, the working folder, its files named without
+    // the `./` (as grep and ripgrep print them).
+    let below_cwd = paths.is_empty() && args.files_from.is_none() && recursive;
+    if below_cwd {
         paths.push(PathBuf::from("."));
     }
     if paths.is_empty() && args.files_from.is_none() {
@@ -238,14 +271,16 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
     };
     if args.files {
         let walk = WalkOptions { skip_stat: true, ..walk };
-        return list::files(input::Walk::new(paths, walk), &args);
+        let walk = input::Walk::new(paths, walk);
+        return list::files(walk.map(|i| named(i, below_cwd)), &args);
     }
     let stdin_taken = args.files_from.as_deref() == Some("-".as_ref())
         || paths.iter().any(|p| p.as_os_str() == "-");
     let filter = filters::build(&args, stdin_taken)?;
     let (list, list_errors) = list.unzip();
     let paths = paths.into_iter().chain(list.into_iter().flatten());
-    let inputs = input::Walk::from_paths(paths, walk);
+    let inputs =
+        input::Walk::from_paths(paths, walk).map(move |i| named(i, below_cwd));
     // -A/-B/-C imply --line; each input is read again for its lines.
     let c = args.context;
     let before = args.before_context.or(c);
