@@ -59,6 +59,7 @@ pub(super) fn empty_authority(
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::pieces;
     use super::super::tests::{same_reading as same, Reading};
     use super::super::{Step, Triggers};
     use super::*;
@@ -181,15 +182,7 @@ mod tests {
         let mut state = 0x243F_6A88_85A3_08D3u64;
         for round in 0..3000 {
             let mut text = Vec::new();
-            let len = 8 + round % 48;
-            while text.len() < len {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                text.extend_from_slice(
-                    parts[(state >> 8) as usize % parts.len()],
-                );
-            }
+            pieces(&mut state, parts, &mut text, 8 + round % 48);
             for triggers in [Triggers::Simd, Triggers::EveryColon] {
                 for strict in [false, true] {
                     let cfg = Config { strict, triggers, ..Config::default() };

@@ -834,4 +834,6 @@ fn spelled_from(name: &[u8], letters: &[u8], needs: &[u8]) -> bool {
 }
 
 #[cfg(test)]
+mod testing;
+#[cfg(test)]
 mod tests;

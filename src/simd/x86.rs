@@ -156,14 +156,16 @@ fn url16(v: __m128i) -> [u32; 4] {
 #[target_feature(enable = "sse2")]
 #[inline]
 pub(super) fn sse2_url(block: &[u8; BLOCK]) -> UrlMasks {
-    let [a0, d0, h0, p0] = url16(load16(block, 0));
-    let [a1, d1, h1, p1] = url16(load16(block, 16));
-    UrlMasks {
-        alnum: a0 | a1 << 16,
-        dot: d0 | d1 << 16,
-        dash: h0 | h1 << 16,
-        plain: p0 | p1 << 16,
-    }
+    halves(url16(load16(block, 0)), url16(load16(block, 16)))
+}
+
+/// The URL masks of a block from those of its two 16-byte halves, each
+/// `(alnum, dot, dash, plain)`.
+#[inline(always)]
+fn halves(lo: [u32; 4], hi: [u32; 4]) -> UrlMasks {
+    let [alnum, dot, dash, plain] =
+        std::array::from_fn(|i| lo[i] | hi[i] << 16);
+    UrlMasks { alnum, dot, dash, plain }
 }
 
 /// The URL classes by nibble lookup (simdjson's stage 1): seven class
@@ -216,14 +218,7 @@ fn url16_lookup(v: __m128i) -> [u32; 4] {
 /// The URL classes of `block` by nibble lookup, 16 bytes at a time.
 #[target_feature(enable = "ssse3")]
 pub(super) fn ssse3_url(block: &[u8; BLOCK]) -> UrlMasks {
-    let [a0, d0, h0, p0] = url16_lookup(load16(block, 0));
-    let [a1, d1, h1, p1] = url16_lookup(load16(block, 16));
-    UrlMasks {
-        alnum: a0 | a1 << 16,
-        dot: d0 | d1 << 16,
-        dash: h0 | h1 << 16,
-        plain: p0 | p1 << 16,
-    }
+    halves(url16_lookup(load16(block, 0)), url16_lookup(load16(block, 16)))
 }
 
 /// The URL classes of `block` by nibble lookup, one 32-byte vector.

@@ -1,5 +1,6 @@
 //! The one-pass reading's tests: each reading held to the full one.
 
+use super::super::testing::{pieces, xorshift};
 use super::super::tests::{same_reading as same, Reading};
 use super::super::{Step, Triggers};
 use super::*;
@@ -196,13 +197,7 @@ fn host_is_the_validators_host() {
     let mut taken = 0;
     for round in 0..20_000 {
         let mut name = Vec::new();
-        let len = round % 24;
-        while name.len() < len {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            name.extend_from_slice(parts[(state >> 8) as usize % parts.len()]);
-        }
+        pieces(&mut state, parts, &mut name, round % 24);
         // Long labels and names: 60..=66 letters, 250..=256 bytes.
         if round % 7 == 0 {
             let at = (state >> 20) as usize % (name.len() + 1);
@@ -271,12 +266,7 @@ fn host_by_masks_is_host_by_walk() {
     let mut decided = 0;
     for _ in 0..20_000 {
         let mut name = Vec::new();
-        while name.len() < 40 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            name.extend_from_slice(parts[(state >> 8) as usize % parts.len()]);
-        }
+        pieces(&mut state, parts, &mut name, 40);
         let cut = (state >> 40) as usize % 41;
         name.truncate(cut);
         name.extend_from_slice(b" filler filler filler filler fill");
@@ -341,11 +331,8 @@ fn scan_with_one_pass_reports_the_full_readings() {
         let mut text = Vec::new();
         let len = 8 + round % 64;
         while text.len() < len {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
             // The extra pieces as often as all the others.
-            let i = (state >> 8) as usize % (2 * PIECES.len());
+            let i = (xorshift(&mut state) >> 8) as usize % (2 * PIECES.len());
             text.extend_from_slice(match i.checked_sub(PIECES.len()) {
                 Some(k) => extra[k % extra.len()],
                 None => PIECES[i],

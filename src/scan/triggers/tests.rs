@@ -1,6 +1,7 @@
 //! The trigger search's tests: the SIMD search against the naive one,
 //! the first look against the exact walk, on every offset and floor.
 
+use super::super::testing::{pieces, xorshift};
 use super::*;
 
 const ALL: [Triggers; 3] =
@@ -44,12 +45,7 @@ fn simd_equals_naive_on_colon_runs() {
     let mut state = 0x2545_F491_4F6C_DD1Du64;
     for _ in 0..400 {
         let mut hay = Vec::new();
-        while hay.len() < 70 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            hay.extend_from_slice(parts[(state >> 8) as usize % parts.len()]);
-        }
+        pieces(&mut state, parts, &mut hay, 70);
         for from in 0..hay.len() {
             for floor in [0, from] {
                 assert_eq!(
@@ -96,12 +92,7 @@ fn simd_equals_naive_on_colon_runs_with_detectors() {
     let mut state = 0x9E37_79B9_7F4A_7C15u64;
     for round in 0..400 {
         let mut hay = Vec::new();
-        while hay.len() < 60 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            hay.extend_from_slice(parts[(state >> 8) as usize % parts.len()]);
-        }
+        pieces(&mut state, parts, &mut hay, 60);
         let finds = sets[round % sets.len()];
         for from in 0..hay.len() {
             for floor in [0, from] {
@@ -214,12 +205,7 @@ fn may_start_is_slashes_or_named_on_random_text() {
     let alphabet: &[u8] = b"::::/<<\"\"''  \n\t(+-.09aAoOsSnNlLtTmMiIuUrRwWeE\
         \x00\x7f\x80\xff,;=>@";
     let mut state = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut next = move || xorshift(&mut state);
     let words: &[&[u8]] = &[
         b"mailto",
         b"MailTo",
