@@ -365,7 +365,7 @@ pub struct Args {
     /// `-g`, `--include`, `--exclude` and `--exclude-dir` in the order
     /// given (filled after parsing).
     #[arg(skip)]
-    pub glob_order: Vec<(String, bool, urlgrep::input::GlobScope)>,
+    pub glob_order: Vec<GlobArg>,
 
     /// Search at most N levels below each folder named: 1 is its own
     /// files, 0 none (only files named), as in ripgrep.
@@ -560,4 +560,18 @@ pub struct MergeArgs {
         conflicts_with_all = ["json", "tsv", "files"]
     )]
     pub compare: Option<Vec<PathBuf>>,
+}
+
+/// One walk glob as given: `-g`, `--include`, `--exclude` or
+/// `--exclude-dir` (the flag, for its errors).
+#[derive(Clone, Debug)]
+pub struct GlobArg {
+    /// The flag it was given by.
+    pub flag: &'static str,
+    /// The glob, without `-g`'s `!`.
+    pub glob: String,
+    /// It leaves out what it matches.
+    pub exclude: bool,
+    /// Which entries it is asked about.
+    pub scope: urlgrep::input::GlobScope,
 }

@@ -31,11 +31,11 @@ fn parse_search(argv: Vec<OsString>) -> Result<Args, clap::Error> {
     let m = Args::command().try_get_matches_from(argv)?;
     let mut args = Args::from_arg_matches(&m)?;
     let mut order = Vec::new();
-    for (id, exclude, scope) in [
-        ("globs", None, GlobScope::Any),
-        ("include", Some(false), GlobScope::Files),
-        ("exclude", Some(true), GlobScope::Files),
-        ("exclude_dir", Some(true), GlobScope::Folders),
+    for (id, flag, exclude, scope) in [
+        ("globs", "--glob", None, GlobScope::Any),
+        ("include", "--include", Some(false), GlobScope::Files),
+        ("exclude", "--exclude", Some(true), GlobScope::Files),
+        ("exclude_dir", "--exclude-dir", Some(true), GlobScope::Folders),
     ] {
         let (Some(values), Some(at)) =
             (m.get_many::<String>(id), m.indices_of(id))
@@ -48,12 +48,11 @@ fn parse_search(argv: Vec<OsString>) -> Result<Args, clap::Error> {
                 (None, Some(rest)) => (rest.to_owned(), true),
                 (None, None) => (v.clone(), false),
             };
-            order.push((i, glob, exclude, scope));
+            order.push((i, args::GlobArg { flag, glob, exclude, scope }));
         }
     }
-    order.sort_by_key(|o| o.0);
-    args.glob_order =
-        order.into_iter().map(|(_, g, e, s)| (g, e, s)).collect();
+    order.sort_by_key(|(i, _)| *i);
+    args.glob_order = order.into_iter().map(|(_, g)| g).collect();
     Ok(args)
 }
 
@@ -254,14 +253,8 @@ fn search(mut args: Args) -> anyhow::Result<i32> {
     // The progress bar needs every file's size; without it the search
     // learns a size by reading the file.
     let mut globs = input::Globs::default();
-    for (glob, exclude, scope) in &args.glob_order {
-        let flag = match (scope, exclude) {
-            (input::GlobScope::Any, _) => "--glob",
-            (input::GlobScope::Files, false) => "--include",
-            (input::GlobScope::Files, true) => "--exclude",
-            (input::GlobScope::Folders, _) => "--exclude-dir",
-        };
-        globs.push(glob, *exclude, *scope).context(flag)?;
+    for g in &args.glob_order {
+        globs.push(&g.glob, g.exclude, g.scope).context(g.flag)?;
     }
     let walk = WalkOptions {
         follow_links: args.follow || args.dereference_recursive,

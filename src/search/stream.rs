@@ -363,29 +363,15 @@ impl<'f, R: Read> Stream<'f, R> {
 mod tests {
     use super::*;
 
-    struct Collect(Vec<(Position, Vec<u8>)>);
-
-    impl Sink for Collect {
-        type Error = io::Error;
-        fn matched(
-            &mut self,
-            at: &Position,
-            m: &Match<'_>,
-        ) -> io::Result<bool> {
-            self.0.push((*at, m.url().to_vec()));
-            Ok(true)
-        }
-    }
-
     #[test]
     fn positions_and_lines() {
         let text = b"one\ntwo http://a.b/\n<URL:http://c.\n d/>\n";
         for cap in [1, 2, 3, 7, 64, 4096] {
             let f = Finder::builder().buffer_capacity(cap).build();
-            let mut sink = Collect(vec![]);
+            let mut sink = Tally::default();
             f.find_reader(&text[..], &mut sink).unwrap();
             let got: Vec<_> = sink
-                .0
+                .matches
                 .iter()
                 .map(|(p, u)| (p.start, p.line, p.column, u.clone()))
                 .collect();
