@@ -80,35 +80,19 @@ import io
 import os
 import random
 import sys
-import tarfile
 import uuid
 
 from warcio.warcwriter import WARCWriter
+
+# The bench script beside this one unpacks the corpora with the same
+# marker files, so the two share the unpacked tree.
+from compare import log, unpack
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.path.join(REPO, "..", "shared", "corpora")
 WORK = "/tmp/urlgrep-bench"
 SEED = 30
 EPOCH = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
-
-
-def log(msg):
-    print(msg, file=sys.stderr, flush=True)
-
-
-def unpack(tarball, dest):
-    """Unpacks `tarball` into `dest` once (benches/compare.py's marker)."""
-    mark = os.path.join(dest, ".unpacked-" + os.path.basename(tarball))
-    if os.path.exists(mark):
-        return
-    os.makedirs(dest, exist_ok=True)
-    log(f"unpacking {tarball}")
-    with tarfile.open(tarball) as t:
-        if hasattr(tarfile, "data_filter"):
-            t.extractall(dest, filter="data")
-        else:
-            t.extractall(dest)
-    open(mark, "w").close()
 
 
 def files_under(path):
