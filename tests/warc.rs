@@ -29,7 +29,11 @@ enum Item {
 }
 
 fn read_records<R: std::io::BufRead>(rdr: R) -> Vec<Item> {
-    let mut records = Records::new(rdr);
+    collect(Records::new(rdr))
+}
+
+/// Every record and fault `records` yields, in order.
+fn collect<R: std::io::BufRead>(mut records: Records<R>) -> Vec<Item> {
     let mut items = Vec::new();
     while let Some(next) = records.next_record() {
         match next {
@@ -349,18 +353,7 @@ fn gzip_members_give_their_offsets() {
 }
 
 fn read_records_from(data: &[u8], start: u64) -> Vec<Item> {
-    let mut records = Records::with_start(data, start);
-    let mut items = Vec::new();
-    while let Some(next) = records.next_record() {
-        match next {
-            Ok(head) => {
-                let body = payload(&mut records);
-                items.push(Item::Record(head, body));
-            }
-            Err(e) => items.push(Item::Fault(e)),
-        }
-    }
-    items
+    collect(Records::with_start(data, start))
 }
 
 #[test]
