@@ -21,10 +21,12 @@ mod compress;
 pub(crate) mod deep;
 #[cfg(target_os = "linux")]
 mod named;
+mod whole;
 
 pub use ahead::{read_ahead, Ahead};
 pub use anchor::Anchor;
 pub use compress::{decoder, open_stream, Compression};
+pub(crate) use whole::Whole;
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -80,6 +82,14 @@ impl Input {
                 "standard input is not opened by name",
             )),
         }
+    }
+
+    /// Whether a read of this regular file that gives fewer bytes than
+    /// asked is at its end ([`Anchor`]'s file systems where that holds,
+    /// a file met in its folder's listing): the search then makes no
+    /// read that returns 0.
+    pub(crate) fn short_read_ends(&self) -> bool {
+        self.anchor.as_ref().is_some_and(Anchor::short_read_ends)
     }
 }
 

@@ -128,7 +128,9 @@ impl Driver {
                 _ => true,
             }
         };
-        let (bytes, read_error) = buf.fill_from((&file).take(limit), grow);
+        // Read with no read of 0 bytes where a short one shows the end.
+        let whole = input::Whole::new(input, &file);
+        let (bytes, read_error) = buf.fill_from(whole.take(limit), grow);
         let read = bytes.len() as u64;
         // What was read before an error is searched, then the error is
         // reported at its offset; so is a file that ended before the size

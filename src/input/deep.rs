@@ -245,7 +245,7 @@ impl Deep {
         }
         let names = Arc::new(names);
         let frame = Frame {
-            dir: Some(Arc::new(Folder { fd: dir, names: Arc::clone(&names) })),
+            dir: Some(Arc::new(Folder::new(dir, Arc::clone(&names)))),
             names,
             name: 0,
             id: None,
@@ -286,7 +286,7 @@ impl Deep {
         let names = Arc::new(names);
         self.path = path.into_os_string().into_vec();
         self.stack.push(Frame {
-            dir: Some(Arc::new(Folder { fd, names: Arc::clone(&names) })),
+            dir: Some(Arc::new(Folder::new(fd, Arc::clone(&names)))),
             names,
             name,
             id: None,
@@ -331,7 +331,7 @@ impl Deep {
         match fd {
             Ok(fd) => {
                 let names = Arc::clone(&top.names);
-                top.dir = Some(Arc::new(Folder { fd, names }));
+                top.dir = Some(Arc::new(Folder::new(fd, names)));
                 None
             }
             Err(e) => {

@@ -238,7 +238,7 @@ impl Parents {
                                 dir: false,
                                 regular: true,
                                 size: None,
-                                anchor: Some(Anchor::named(folder)),
+                                anchor: Some(Anchor::named_listed(folder)),
                             });
                         }
                         Some(FileType::Directory) => {
@@ -323,7 +323,7 @@ fn open(dir: &[u8]) -> Option<(Folder, bool)> {
             (openat(CWD, dir, look, Mode::empty()).ok()?, false)
         }
     };
-    Some((Folder { fd, names: Arc::new(Vec::new()) }, readable))
+    Some((Folder::new(fd, Arc::new(Vec::new())), readable))
 }
 
 #[cfg(test)]

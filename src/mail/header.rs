@@ -16,7 +16,7 @@ mod cursor;
 ///
 /// Returns the header span and the body span, relative to `entity`.
 pub(crate) fn split(entity: &[u8], envelope: bool) -> (Span, Span) {
-    walk(entity, envelope, &mut (), usize::MAX)
+    walk(entity, envelope, &mut ())
 }
 
 /// [`split`], and the fields of the header block (what [`fields`] would
@@ -29,8 +29,8 @@ pub(crate) fn split_fields(
     out: Option<&mut Vec<Field>>,
 ) -> (Span, Span) {
     match out {
-        Some(out) => walk(entity, envelope, out, usize::MAX),
-        None => walk(entity, envelope, &mut (), usize::MAX),
+        Some(out) => walk(entity, envelope, out),
+        None => walk(entity, envelope, &mut ()),
     }
 }
 
@@ -48,33 +48,41 @@ pub(crate) fn first_fields(
     envelope: bool,
     out: &mut [Field],
 ) -> (Span, usize) {
-    let limit = out.len();
     let mut slots = Slots { buf: out, len: 0 };
-    let (block, _) = walk(entity, envelope, &mut slots, limit);
+    let (block, _) = walk(entity, envelope, &mut slots);
     (block, slots.len)
 }
 
 /// Where a walk records the fields it finds.
 trait Record {
-    /// The fields recorded so far (their value ends may still be set).
-    fn recorded(&mut self) -> &mut [Field];
+    /// No room for another field: the walk stops at the line that would
+    /// start it. A constant `false` but for [`Slots`], so that the
+    /// walks of whole headers test nothing (a count kept across the
+    /// loop cost a slot on the stack and four instructions a line).
+    fn full(&self) -> bool {
+        false
+    }
+    /// Records `field`, its value's end still unset.
     fn record(&mut self, field: Field);
+    /// Sets the value end of the field recorded last to `end`, or to
+    /// its value's start when that is later.
+    fn end_last(&mut self, end: usize);
 }
 
 /// Records nothing: a header's end is all that is asked.
 impl Record for () {
-    fn recorded(&mut self) -> &mut [Field] {
-        &mut []
-    }
     fn record(&mut self, _: Field) {}
+    fn end_last(&mut self, _: usize) {}
 }
 
 impl Record for Vec<Field> {
-    fn recorded(&mut self) -> &mut [Field] {
-        self
-    }
     fn record(&mut self, field: Field) {
         self.push(field);
+    }
+    fn end_last(&mut self, end: usize) {
+        if let Some(f) = self.last_mut() {
+            f.value.end = end.max(f.value.start);
+        }
     }
 }
 
@@ -86,8 +94,8 @@ struct Slots<'a> {
 }
 
 impl Record for Slots<'_> {
-    fn recorded(&mut self) -> &mut [Field] {
-        &mut self.buf[..self.len]
+    fn full(&self) -> bool {
+        self.len >= self.buf.len()
     }
     fn record(&mut self, field: Field) {
         if let Some(slot) = self.buf.get_mut(self.len) {
@@ -95,16 +103,17 @@ impl Record for Slots<'_> {
             self.len += 1;
         }
     }
+    fn end_last(&mut self, end: usize) {
+        let last = self.len.checked_sub(1).and_then(|k| self.buf.get_mut(k));
+        if let Some(f) = last {
+            f.value.end = end.max(f.value.start);
+        }
+    }
 }
 
-/// [`split_fields`], stopping at the line that would start field
-/// `limit + 1` (which then ends the header span).
-fn walk(
-    entity: &[u8],
-    envelope: bool,
-    out: &mut impl Record,
-    mut limit: usize,
-) -> (Span, Span) {
+/// [`split_fields`], stopping at the line that would start a field when
+/// `out` is [`Record::full`] (that line then ends the header span).
+fn walk(entity: &[u8], envelope: bool, out: &mut impl Record) -> (Span, Span) {
     let mut pos = 0;
     while envelope
         && (entity[pos..].starts_with(b"From ")
@@ -114,7 +123,6 @@ fn walk(
     }
     let start = pos;
     let mut lines = Cursor::new(entity, start);
-    let first = out.recorded().len();
     let mut seen_field = false;
     let mut end = entity.len();
     let mut body = entity.len();
@@ -131,12 +139,18 @@ fn walk(
                 (end, body) = (pos, pos);
                 break;
             };
-            if limit == 0 {
+            if out.full() {
                 (end, body) = (pos, pos);
                 break;
             }
-            limit -= 1;
             let at = pos - start;
+            // The field before runs up to this line, without the line
+            // break that ends it (`\n`, or `\r\n`: the line before
+            // starts at `start` or later).
+            if seen_field {
+                let cr = pos - 1 > start && entity[pos - 2] == b'\r';
+                out.end_last(at - 1 - usize::from(cr));
+            }
             out.record(Field {
                 name: Span { start: at, end: at + name },
                 // The end is set when the field's last line is known.
@@ -163,22 +177,17 @@ fn walk(
         end = entity.len();
         body = entity.len();
     }
-    // A field runs to the next one's line, or to the block's end, without
-    // its final line break: names start lines, so the next name is where
-    // a field ends.
-    let block = &entity[start..end];
-    let mut next = block.len();
-    let fields = out.recorded().get_mut(first..).unwrap_or_default();
-    for f in fields.iter_mut().rev() {
-        f.value.end = value_end(block, next, f.value.start);
-        next = f.name.start;
+    // The last field runs to the block's end, without its final line
+    // break (the others to the line of the next, set as it was found).
+    if seen_field {
+        out.end_last(value_end(&entity[start..end], end - start));
     }
     (Span { start, end }, Span { start: body, end: entity.len() })
 }
 
 /// The end of a field's value that runs up to `end` of `block`: without
-/// its final line break (`\n` or `\r\n`), never before `start`.
-fn value_end(block: &[u8], end: usize, start: usize) -> usize {
+/// its final line break (`\n` or `\r\n`).
+fn value_end(block: &[u8], end: usize) -> usize {
     let mut end = end;
     if block[..end].ends_with(b"\n") {
         end -= 1;
@@ -186,7 +195,7 @@ fn value_end(block: &[u8], end: usize, start: usize) -> usize {
     if block[..end].ends_with(b"\r") {
         end -= 1;
     }
-    end.max(start)
+    end
 }
 
 /// Where the line after the one at `pos` starts (the end of `s` when it
@@ -341,7 +350,7 @@ impl Iterator for Fields<'_> {
                 name: Span { start, end: start + name.len() },
                 value: Span {
                     start: value,
-                    end: value_end(block, end, value),
+                    end: value_end(block, end).max(value),
                 },
             });
         }
