@@ -239,38 +239,44 @@ impl Counts {
 
     /// The `n` largest counters of `dim`, largest first (ties by key).
     pub fn top(&self, dim: &str, n: usize) -> Vec<(&str, u64)> {
-        let mut v: Vec<_> = self
+        let v: Vec<_> = self
             .dims
             .get(dim)
             .map(|k| k.iter().map(|(k, &n)| (k.as_str(), n)).collect())
             .unwrap_or_default();
-        // A tie is ordered by the keys' first 8 bytes as numbers
-        // ([`prefix`]) before the strings: the hosts of `--stats` on
-        // 50,000 hosts seen as often each are all tied, and each compare
-        // of strings was a `memcmp` call. (Computed in each compare, not
-        // kept with the key: under `--exact-stats` this vector holds a
-        // counter of each of millions of hosts.)
-        let order = |a: &(&str, u64), b: &(&str, u64)| {
-            b.1.cmp(&a.1)
-                .then_with(|| prefix(a.0).cmp(&prefix(b.0)))
-                .then_with(|| a.0.cmp(b.0))
-        };
-        // The first `n` chosen, then only they ordered: the order is
-        // total (keys differ), so this is the whole sort's prefix (a sort
-        // of 50,000 hosts by key, then by count, for the ten shown was a
-        // tenth of `--stats` on a million URLs).
-        if n < v.len() {
-            v.select_nth_unstable_by(n, order);
-            v.truncate(n);
-        }
-        v.sort_unstable_by(order);
-        v
+        top_of(v, n)
     }
 
     /// The dimensions that have counters, sorted.
     pub fn dims(&self) -> impl Iterator<Item = &str> {
         self.dims.keys().map(String::as_str)
     }
+}
+
+/// The `n` largest counters of `v` (distinct keys), largest first, ties
+/// by key: [`Counts::top`].
+pub(super) fn top_of(mut v: Vec<(&str, u64)>, n: usize) -> Vec<(&str, u64)> {
+    // A tie is ordered by the keys' first 8 bytes as numbers
+    // ([`prefix`]) before the strings: the hosts of `--stats` on
+    // 50,000 hosts seen as often each are all tied, and each compare
+    // of strings was a `memcmp` call. (Computed in each compare, not
+    // kept with the key: under `--exact-stats` this vector holds a
+    // counter of each of millions of hosts.)
+    let order = |a: &(&str, u64), b: &(&str, u64)| {
+        b.1.cmp(&a.1)
+            .then_with(|| prefix(a.0).cmp(&prefix(b.0)))
+            .then_with(|| a.0.cmp(b.0))
+    };
+    // The first `n` chosen, then only they ordered: the order is
+    // total (keys differ), so this is the whole sort's prefix (a sort
+    // of 50,000 hosts by key, then by count, for the ten shown was a
+    // tenth of `--stats` on a million URLs).
+    if n < v.len() {
+        v.select_nth_unstable_by(n, order);
+        v.truncate(n);
+    }
+    v.sort_unstable_by(order);
+    v
 }
 
 /// The first 8 bytes of `key` as a big-endian number, zero-padded: of
@@ -358,6 +364,7 @@ impl Summary {
             unique_urls: self.unique_urls,
             elapsed: self.elapsed,
             top: self.top,
+            keys: None,
         }
     }
 
@@ -383,6 +390,23 @@ impl Summary {
     }
 }
 
+/// Counters kept outside a [`Counts`] (`url_stats.rs`' `Keys`: the
+/// hosts, TLDs and sketches), read in place: each method answers what
+/// the same question of the [`Counts`] they would be added to answers,
+/// or `None` for a dimension that is not theirs.
+pub(crate) trait Kept: std::fmt::Debug {
+    /// [`Counts::top`] of `dim`.
+    fn top(&self, dim: &str, n: usize) -> Option<Vec<(&str, u64)>>;
+    /// [`Counts::dim_len`] of `dim`.
+    fn len(&self, dim: &str) -> Option<usize>;
+    /// [`Counts::get`] of `error`/`dim`.
+    fn max_error(&self, dim: &str) -> Option<u64>;
+    /// Whether the [`Counts`] would have the dimension `dim`.
+    fn has_dim(&self, dim: &str) -> Option<bool>;
+    /// [`Counts::estimate`] of `dim`.
+    fn estimate(&self, dim: &str) -> Option<Option<f64>>;
+}
+
 /// A [`Summary`] whose counters are borrowed: the statistics' report
 /// reads the run's counters where they are (a copy of them, 80,000
 /// keys and registers on 50,000 hosts, was a quarter of the report's
@@ -397,9 +421,36 @@ pub(crate) struct SummaryOf<'c> {
     pub(crate) elapsed: Option<Duration>,
     /// [`Summary::top`].
     pub(crate) top: usize,
+    /// The host, TLD and sketch counters, when they are read where the
+    /// run keeps them (`counts` has none of them then).
+    pub(crate) keys: Option<&'c dyn Kept>,
 }
 
 impl SummaryOf<'_> {
+    /// [`Counts::top`] of `dim`.
+    fn top(&self, dim: &str, n: usize) -> Vec<(&str, u64)> {
+        match self.keys.and_then(|k| k.top(dim, n)) {
+            Some(top) => top,
+            None => self.counts.top(dim, n),
+        }
+    }
+
+    /// How far a count of `dim` may be over (`error`/`dim`).
+    fn error(&self, dim: &str) -> u64 {
+        match self.keys.and_then(|k| k.max_error(dim)) {
+            Some(e) => e,
+            None => self.counts.get("error", dim),
+        }
+    }
+
+    /// [`Counts::estimate`] of `dim`.
+    fn estimate(&self, dim: &str) -> Option<f64> {
+        match self.keys.and_then(|k| k.estimate(dim)) {
+            Some(e) => e,
+            None => self.counts.estimate(dim),
+        }
+    }
+
     fn mib_per_sec(&self) -> Option<f64> {
         let secs = self.elapsed?.as_secs_f64();
         let bytes = self.counts.get("total", "bytes") as f64;
@@ -448,12 +499,12 @@ impl SummaryOf<'_> {
             ("matches by scheme".to_string(), c.top("scheme", usize::MAX)),
             ("matches by kind".to_string(), c.top("kind", usize::MAX)),
             (
-                top_title("top hosts", c.get("error", "host")),
-                c.top("host", self.top),
+                top_title("top hosts", self.error("host")),
+                self.top("host", self.top),
             ),
             (
-                top_title("top TLDs", c.get("error", "tld")),
-                c.top("tld", self.top),
+                top_title("top TLDs", self.error("tld")),
+                self.top("tld", self.top),
             ),
             (
                 "mail matches by location".to_string(),
@@ -489,23 +540,27 @@ impl SummaryOf<'_> {
     pub(crate) fn unique_urls(&self) -> Option<(u64, bool)> {
         match self.unique_urls {
             Some(u) => Some((u, false)),
-            None => self
-                .counts
-                .estimate("hll-urls")
-                .map(|e| (e.round() as u64, true)),
+            None => {
+                self.estimate("hll-urls").map(|e| (e.round() as u64, true))
+            }
         }
     }
 
     /// Distinct hosts, and whether the number is an estimate: exact while
     /// the host counts are (no `error`/`host`), then from `hll-hosts`.
     pub(crate) fn unique_hosts(&self) -> Option<(u64, bool)> {
-        let exact = self.counts.get("error", "host") == 0;
-        let known = self.unique_urls.is_some()
-            || self.counts.dims.contains_key("hll-hosts");
-        if exact && known {
-            return Some((self.counts.dim_len("host") as u64, false));
+        let exact = self.error("host") == 0;
+        let (registers, len) = match self.keys {
+            Some(k) => (k.has_dim("hll-hosts"), k.len("host")),
+            None => (None, None),
+        };
+        let registers = registers
+            .unwrap_or_else(|| self.counts.dims.contains_key("hll-hosts"));
+        if exact && (self.unique_urls.is_some() || registers) {
+            let len = len.unwrap_or_else(|| self.counts.dim_len("host"));
+            return Some((len as u64, false));
         }
-        self.counts.estimate("hll-hosts").map(|e| (e.round() as u64, true))
+        self.estimate("hll-hosts").map(|e| (e.round() as u64, true))
     }
 
     /// The `urls-per-message` counters, fewest URLs first.
@@ -534,11 +589,8 @@ impl SummaryOf<'_> {
             "unique_hosts_estimated".into(),
             json!(hosts.is_some_and(|u| u.1)),
         );
-        obj.insert(
-            "top_hosts_max_error".into(),
-            json!(c.get("error", "host")),
-        );
-        obj.insert("top_tlds_max_error".into(), json!(c.get("error", "tld")));
+        obj.insert("top_hosts_max_error".into(), json!(self.error("host")));
+        obj.insert("top_tlds_max_error".into(), json!(self.error("tld")));
         obj.insert(
             "elapsed_secs".into(),
             json!(self.elapsed.map(|e| e.as_secs_f64())),
@@ -559,7 +611,7 @@ impl SummaryOf<'_> {
         obj.insert("encodings".into(), table("encoding"));
         obj.insert("urls_per_message".into(), table("urls-per-message"));
         let top = |dim| {
-            let rows: Vec<Value> = c
+            let rows: Vec<Value> = self
                 .top(dim, self.top)
                 .into_iter()
                 .map(|(k, n)| json!({ "key": k, "count": n }))
@@ -663,6 +715,7 @@ mod tests {
             unique_urls: None,
             elapsed: Some(Duration::from_millis(5)),
             top: 1,
+            keys: None,
         };
         let (mut a, mut b) = (Vec::new(), Vec::new());
         summary.write_text(&mut a).unwrap();

@@ -321,6 +321,14 @@ impl TopK {
         Settled(Cow::Owned(copy))
     }
 
+    /// [`TopK::settled`] of a summary given away: the same, owned.
+    pub fn into_settled(mut self) -> Settled<'static> {
+        if !self.waiting.is_empty() {
+            self.settle();
+        }
+        Settled(Cow::Owned(self))
+    }
+
     /// Adds `n` (not 0) to `key`, whose [`hash64`] is `hash`, now:
     /// inline the add to a key held (nearly every add), out of line a
     /// new key's ([`TopK::insert`]).

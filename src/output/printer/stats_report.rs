@@ -279,9 +279,13 @@ impl<W: Write> Emit<W> for StatsReport {
         Ok(())
     }
 
+    /// The text and JSON reports read the host, TLD and sketch counters
+    /// where they are ([`UrlStats::keys`]), not from these.
     fn counts(&self) -> Counts {
         let mut c = self.total.clone();
-        self.url_stats.add_to(&mut c);
+        if self.shape == Shape::Tsv {
+            self.url_stats.add_to(&mut c);
+        }
         if let Some(by) = &self.by {
             by.add_to(&mut c);
         }
@@ -297,11 +301,13 @@ impl<W: Write> Emit<W> for StatsReport {
         if self.shape == Shape::Tsv {
             return run.counts.write_tsv(out);
         }
+        let keys = self.url_stats.keys();
         let summary = SummaryOf {
             counts: run.counts,
             unique_urls: self.url_stats.exact_unique_urls(),
             elapsed: Some(run.elapsed),
             top: cx.opts.top,
+            keys: Some(&keys),
         };
         if self.shape == Shape::Text {
             return summary.write_text(out);
