@@ -158,7 +158,10 @@ impl<W: Write, E: Write> Printer<W, E> {
         self.errors
     }
 
-    /// The counters of the run so far.
+    /// The counters of the run so far. A text or JSON statistics report
+    /// reads its hosts, TLDs and sketches where the run keeps them when
+    /// it ends, so they are not among these counters; the TSV shape (a
+    /// partial for `merge`) has them.
     pub fn counts(&self) -> Counts {
         let mut c = self.emit.counts();
         let t = &self.totals;
