@@ -4,7 +4,9 @@
 use super::lines::{LineLog, LogNewlines, NewlineLog};
 use super::record::{Fields, HitLines, MailFields, Provenance};
 use super::{Found, RecordSink, Settings};
-use crate::mail::{Format, MailFinder, MailMatch, MailSink, Message};
+use crate::mail::{
+    Encoding, Format, Location, MailFinder, MailMatch, MailSink, Message,
+};
 use crate::search::lines::LineCounter;
 use crate::search::{Finder, Position};
 use std::cell::RefCell;
@@ -35,8 +37,9 @@ pub(super) fn search_slice<S: RecordSink<Error = Infallible>>(
     sink: &mut S,
 ) -> u64 {
     let counter = lines.then(LineCounter::default);
-    let mut adapter =
-        Adapter { sink, base, pos: Positions::Slice { bytes, counter } };
+    let records = sink.reads_records();
+    let pos = Positions::Slice { bytes, counter };
+    let mut adapter = Adapter { sink, base, pos, records };
     let Ok(()) = mail.find(bytes, format, &mut adapter);
     // The newlines of the slice: counted on from the last match's (the
     // whole slice counted again was 2% of a `--json` run).
@@ -67,8 +70,9 @@ where
     let log = RefCell::new(NewlineLog::default());
     let log = lines.then_some(&log);
     let rdr = LogNewlines { rdr, log, at: 0 };
-    let mut adapter =
-        Adapter { sink, base, pos: Positions::Log(LineLog(log)) };
+    let records = sink.reads_records();
+    let pos = Positions::Log(LineLog(log));
+    let mut adapter = Adapter { sink, base, pos, records };
     mail.find_reader(rdr, format, &mut adapter)
 }
 
@@ -86,7 +90,28 @@ struct Adapter<'s, 'b, S> {
     sink: &'s mut S,
     base: u64,
     pos: Positions<'b>,
+    /// [`RecordSink::reads_records`], asked once.
+    records: bool,
 }
+
+/// The record of a match given to a sink that reads none
+/// ([`RecordSink::reads_records`]): the record built from the match's
+/// fields for each URL was 35 instructions a URL of a dense text
+/// (issue 33).
+const UNREAD: Provenance<'static> = Provenance {
+    index: 0,
+    offset: 0,
+    id: None,
+    fields: Fields::Mail(MailFields {
+        meta: None,
+        part: 0,
+        location: Location::Body,
+        encoding: Encoding::Identity,
+        decoded: false,
+        html: None,
+        lines: None,
+    }),
+};
 
 impl<S: RecordSink> MailSink for Adapter<'_, '_, S> {
     type Error = S::Error;
@@ -115,6 +140,15 @@ impl<S: RecordSink> MailSink for Adapter<'_, '_, S> {
                 log.position(m.offset(), m.end_offset(), base)
             }
         };
+        if !self.records {
+            return self.sink.found(&Found {
+                at,
+                m: m.as_match(),
+                reject: m.reject(),
+                record: Some(UNREAD),
+                repaired: false,
+            });
+        }
         let lines = m.lines().map(|c| HitLines {
             lines: c.lines(),
             url: c.url(),

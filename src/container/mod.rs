@@ -228,6 +228,14 @@ pub(crate) trait RecordSink {
         let _ = bytes;
     }
 
+    /// Whether the sink reads the records of what it is given
+    /// ([`Found::record`] but whether there is one); by default, `true`.
+    /// A sink that does not may be given a placeholder record: the search
+    /// then builds none for each URL.
+    fn reads_records(&self) -> bool {
+        true
+    }
+
     /// Whether the sink only counts the rejected candidates (it reads
     /// none of them): a search may then pass over them and give their
     /// number to [`RecordSink::rejected`]. By default, `false`.

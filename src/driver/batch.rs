@@ -562,6 +562,10 @@ impl RecordSink for Batch {
         self.searched = Some(bytes);
     }
 
+    fn reads_records(&self) -> bool {
+        !self.counts.has(Spare::RECORDS)
+    }
+
     fn counts_rejects(&self) -> bool {
         Batch::counts_rejects(self)
     }
@@ -708,6 +712,10 @@ impl RecordSink for RangeCollect<'_, '_> {
         self.batch.searched = Some(bytes);
     }
 
+    fn reads_records(&self) -> bool {
+        RecordSink::reads_records(&*self.batch)
+    }
+
     fn counts_rejects(&self) -> bool {
         self.batch.counts_rejects()
     }
@@ -849,6 +857,10 @@ impl RecordSink for Collect<'_, '_> {
 
     fn searched(&mut self, bytes: u64) {
         self.batch.searched = Some(bytes);
+    }
+
+    fn reads_records(&self) -> bool {
+        RecordSink::reads_records(&*self.batch)
     }
 
     fn counts_rejects(&self) -> bool {

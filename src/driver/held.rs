@@ -89,6 +89,10 @@ impl RecordSink for HeldCollect<'_, '_> {
         self.batch.searched(bytes);
     }
 
+    fn reads_records(&self) -> bool {
+        RecordSink::reads_records(&*self.batch)
+    }
+
     fn counts_rejects(&self) -> bool {
         RecordSink::counts_rejects(&*self.batch)
     }

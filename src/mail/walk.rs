@@ -583,52 +583,65 @@ pub(super) fn emit_all<'t, S: MailSink>(
     // built, its `Arc`s cloned and dropped again for every URL (61
     // instructions a URL of a dense text, issue 33).
     let mut held: Option<MailMatch<'_>> = None;
-    let mut one =
-        |m: Match<'t>, (repaired, reject): (bool, Option<Reject>), lines| {
-            let decoded_span = m.span;
-            let (s, e) = layers.range(decoded_span.start, decoded_span.end);
-            let span = Span { start: ctx.base + s, end: ctx.base + e };
-            // With no layer, `text` is `hay` from `ctx.base` on, and a match
-            // is its original bytes: only decoded text needs the compare.
-            let decoded = repaired
-                || (!layers.maps.is_empty()
-                    && hay.get(span.start..span.end)
-                        != text.get(decoded_span.start..decoded_span.end));
-            let encoding =
-                if repaired { Encoding::QpRepair } else { ctx.encoding };
-            let mm = match &mut held {
-                Some(mm) => {
-                    // Moved in, then its span set: not built anew first.
-                    mm.m = m;
-                    mm.m.span = span;
-                    mm.lines = lines;
-                    mm.encoding = encoding;
-                    mm.decoded = decoded;
-                    mm.reject = reject;
-                    mm
-                }
-                None => held.insert(MailMatch {
-                    m: Match { span, ..m },
-                    origin: ctx.origin,
-                    message: msg.index,
-                    message_span: msg.span,
-                    message_id: id.map(Cow::Borrowed),
-                    meta: meta.get(),
-                    html: None,
-                    lines,
-                    part: ctx.part,
-                    location: ctx.location,
-                    encoding,
-                    decoded,
-                    reject,
-                }),
-            };
-            sink.matched(mm)
+    // A closure made twice, one for each use below: one closure called
+    // from the loop and from `lines::grouped` stayed out of line, its
+    // call 25 instructions a URL of a dense text (issue 33).
+    macro_rules! one {
+        () => {
+            |m: Match<'t>,
+             (repaired, reject): (bool, Option<Reject>),
+             lines| {
+                let decoded_span = m.span;
+                let (s, e) =
+                    layers.range(decoded_span.start, decoded_span.end);
+                let span = Span { start: ctx.base + s, end: ctx.base + e };
+                // With no layer, `text` is `hay` from `ctx.base` on, and a
+                // match is its original bytes: only decoded text needs the
+                // compare.
+                let original = decoded_span.start..decoded_span.end;
+                let decoded = repaired
+                    || (!layers.maps.is_empty()
+                        && hay.get(span.start..span.end)
+                            != text.get(original));
+                let encoding =
+                    if repaired { Encoding::QpRepair } else { ctx.encoding };
+                let mm = match &mut held {
+                    Some(mm) => {
+                        // Moved in, then its span set: not built anew
+                        // first.
+                        mm.m = m;
+                        mm.m.span = span;
+                        mm.lines = lines;
+                        mm.encoding = encoding;
+                        mm.decoded = decoded;
+                        mm.reject = reject;
+                        mm
+                    }
+                    None => held.insert(MailMatch {
+                        m: Match { span, ..m },
+                        origin: ctx.origin,
+                        message: msg.index,
+                        message_span: msg.span,
+                        message_id: id.map(Cow::Borrowed),
+                        meta: meta.get(),
+                        html: None,
+                        lines,
+                        part: ctx.part,
+                        location: ctx.location,
+                        encoding,
+                        decoded,
+                        reject,
+                    }),
+                };
+                sink.matched(mm)
+            }
         };
+    }
     // Text as stored needs no lines of its own: the stored ones are it.
     let liner = ctx.lines.filter(|_| !layers.maps.is_empty());
     let found = found.map(|(m, repaired, reject)| (m, (repaired, reject)));
     let Some(context) = liner else {
+        let mut one = one!();
         for (m, extra) in found {
             if !one(m, extra, None)? {
                 return Ok(false);
@@ -642,7 +655,7 @@ pub(super) fn emit_all<'t, S: MailSink>(
         ctx.origin + ctx.base as u64,
         layers,
         found,
-        one,
+        one!(),
     )
 }
 

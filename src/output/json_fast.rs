@@ -218,6 +218,25 @@ impl Short {
         }
     }
 
+    /// Appends `,"kind":"kind","url":`.
+    #[inline(always)]
+    fn kind(&mut self, kind: crate::scan::Kind) {
+        use crate::scan::Kind;
+        match kind {
+            Kind::Wrapped => self.lit(b",\"kind\":\"wrapped\",\"url\":"),
+            Kind::Angle => self.lit(b",\"kind\":\"angle\",\"url\":"),
+            Kind::Quoted => self.lit(b",\"kind\":\"quoted\",\"url\":"),
+            Kind::Bare => self.lit(b",\"kind\":\"bare\",\"url\":"),
+            Kind::Email => self.lit(b",\"kind\":\"email\",\"url\":"),
+            Kind::Www => self.lit(b",\"kind\":\"www\",\"url\":"),
+            Kind::Domain => self.lit(b",\"kind\":\"domain\",\"url\":"),
+            Kind::NetworkPath => {
+                self.lit(b",\"kind\":\"network-path\",\"url\":");
+            }
+            Kind::Resolved => self.lit(b",\"kind\":\"resolved\",\"url\":"),
+        }
+    }
+
     /// Appends `n` (10^8 or more) in decimal, a byte at a time.
     #[inline(never)]
     fn long(&mut self, n: u64) {
@@ -250,6 +269,30 @@ fn eight_digits(n: u32) -> (u64, usize) {
     (digits, 8 - zeros)
 }
 
+/// The middle of a match record's position, `,"line":N,"column":`, kept
+/// with its line ([`position_on_line`]): the records of a line of many
+/// URLs (issue 33's text) copy it, its number not made again for each
+/// (35 instructions).
+#[derive(Debug)]
+pub(crate) struct LineKeys {
+    /// The last record's line, and the length of its bytes (0: not kept,
+    /// until the line's second record).
+    line: u64,
+    n: usize,
+    b: [u8; LineKeys::CAP],
+}
+
+impl Default for LineKeys {
+    fn default() -> LineKeys {
+        LineKeys { line: 0, n: 0, b: [0; LineKeys::CAP] }
+    }
+}
+
+impl LineKeys {
+    /// `,"line":` (8 bytes), 20 digits at most and `,"column":` (10).
+    const CAP: usize = 40;
+}
+
 /// Appends `,"offset":start,"line":line,"column":column,"kind":"kind","url":`
 /// (the fields of a match record between its input's and its URL).
 pub(crate) fn position(
@@ -259,7 +302,6 @@ pub(crate) fn position(
     column: u64,
     kind: crate::scan::Kind,
 ) {
-    use crate::scan::Kind;
     let mut s = Short { b: [0; Short::CAP], n: 0 };
     s.lit(b",\"offset\":");
     s.num(start);
@@ -267,19 +309,56 @@ pub(crate) fn position(
     s.num(line);
     s.lit(b",\"column\":");
     s.num(column);
-    match kind {
-        Kind::Wrapped => s.lit(b",\"kind\":\"wrapped\",\"url\":"),
-        Kind::Angle => s.lit(b",\"kind\":\"angle\",\"url\":"),
-        Kind::Quoted => s.lit(b",\"kind\":\"quoted\",\"url\":"),
-        Kind::Bare => s.lit(b",\"kind\":\"bare\",\"url\":"),
-        Kind::Email => s.lit(b",\"kind\":\"email\",\"url\":"),
-        Kind::Www => s.lit(b",\"kind\":\"www\",\"url\":"),
-        Kind::Domain => s.lit(b",\"kind\":\"domain\",\"url\":"),
-        Kind::NetworkPath => {
-            s.lit(b",\"kind\":\"network-path\",\"url\":");
-        }
-        Kind::Resolved => s.lit(b",\"kind\":\"resolved\",\"url\":"),
+    s.kind(kind);
+    out.extend_from_slice(s.b.get(..s.n).unwrap_or_default());
+}
+
+impl LineKeys {
+    /// Whether `line` is the last record's line: then
+    /// [`position_on_line`] writes its record's position, else
+    /// [`position`] and [`LineKeys::note`] (a new line at each URL is
+    /// mail's case: nothing kept for it).
+    #[inline(always)]
+    pub(crate) fn is(&self, line: u64) -> bool {
+        self.line == line
     }
+
+    /// A record of `line` was written with [`position`].
+    #[inline(always)]
+    pub(crate) fn note(&mut self, line: u64) {
+        (self.line, self.n) = (line, 0);
+    }
+}
+
+/// [`position`] for a record on the last record's line (issue 33's text:
+/// many URLs on a line): its keys and number made at the line's second
+/// record and kept in `keys`, copied whole for the next ones (their
+/// length known: no `memcpy` call).
+pub(crate) fn position_on_line(
+    out: &mut Vec<u8>,
+    keys: &mut LineKeys,
+    start: u64,
+    column: u64,
+    kind: crate::scan::Kind,
+) {
+    let mut s = Short { b: [0; Short::CAP], n: 0 };
+    s.lit(b",\"offset\":");
+    s.num(start);
+    let n = s.n;
+    if keys.n == 0 {
+        s.lit(b",\"line\":");
+        s.num(keys.line);
+        s.lit(b",\"column\":");
+        if let Some(made) = s.b.get(n..n + LineKeys::CAP) {
+            keys.b.copy_from_slice(made);
+            keys.n = s.n - n;
+        }
+    } else if let Some(d) = s.b.get_mut(n..n + LineKeys::CAP) {
+        d.copy_from_slice(&keys.b);
+        s.n = n + keys.n;
+    }
+    s.num(column);
+    s.kind(kind);
     out.extend_from_slice(s.b.get(..s.n).unwrap_or_default());
 }
 

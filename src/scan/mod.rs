@@ -372,16 +372,14 @@ pub(crate) struct Raw {
 }
 
 impl Config {
-    /// Looks at the trigger at `c`.
+    /// Looks at the trigger at `c`, which the one-pass reading
+    /// ([`one_pass::at_colon`], asked first by the step) left alone.
     fn at_trigger(
         &self,
         hay: &Hay<'_>,
         c: usize,
         floor: usize,
     ) -> Result<Option<(Raw, usize)>, Incomplete> {
-        if let Some(found) = one_pass::at_colon(self, hay, c, floor) {
-            return Ok(found);
-        }
         let bytes = hay.bytes;
         if self.finds.contains(Finds::DEFANGED) {
             if let Some(found) = defanged::read(self, hay, c, floor)? {
@@ -590,7 +588,10 @@ impl Config {
         (raw, c + 2)
     }
 
-    /// Builds and validates a delimited candidate.
+    /// Builds and validates a delimited candidate. Inlined: out of line
+    /// (as the step's inlining left it once the one-pass reading was
+    /// asked in the step) it cost mail 0.3% more.
+    #[inline(always)]
     fn closed(
         &self,
         hay: &Hay<'_>,

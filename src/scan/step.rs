@@ -13,7 +13,9 @@
 //! same.
 
 use super::triggers::Trigger;
-use super::{defanged, names, Config, Hay, Incomplete, Raw, Triggers};
+use super::{
+    defanged, names, one_pass, Config, Hay, Incomplete, Raw, Triggers,
+};
 
 /// What a step of the scanner found.
 #[derive(Debug)]
@@ -104,7 +106,19 @@ impl Config {
             // trigger, or past a refused name (see `names::host`).
             let mut skip = c + 1;
             let found = match trigger {
-                Trigger::Scheme => self.at_trigger(&hay, c, floor),
+                Trigger::Scheme => {
+                    match one_pass::at_colon(self, &hay, c, floor) {
+                        // Returned from here: through the match below, the
+                        // candidate was copied twice more (issue 33).
+                        Some(Some((raw, resume)))
+                            if rejects || raw.verdict.is_ok() =>
+                        {
+                            return Step::Found(raw, resume);
+                        }
+                        Some(found) => Ok(found),
+                        None => self.at_trigger(&hay, c, floor),
+                    }
+                }
                 Trigger::Address => names::email(self, &hay, c, floor),
                 Trigger::Name => self.name(&hay, c, floor, &mut skip),
                 Trigger::Host(start, opened) => {

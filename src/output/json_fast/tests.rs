@@ -146,6 +146,35 @@ fn position_as_keys_and_numbers_one_by_one() {
     }
 }
 
+proptest! {
+    /// Records written one after the other with the line's keys kept
+    /// (lines the same as the last, or not; numbers of every length)
+    /// are each what it is alone.
+    #[test]
+    fn position_with_kept_lines_as_alone(
+        records in proptest::collection::vec(
+            (any::<u64>(), prop_oneof![Just(1u64), 0..12u64, any::<u64>()], any::<u64>()),
+            1..24,
+        ),
+    ) {
+        use crate::scan::Kind;
+        let mut keys = LineKeys::default();
+        for (start, line, column) in records {
+            let mut kept = Vec::new();
+            if keys.is(line) {
+                position_on_line(&mut kept, &mut keys, start, column, Kind::Bare);
+            } else {
+                position(&mut kept, start, line, column, Kind::Bare);
+                keys.note(line);
+            }
+            let want = format!(
+                ",\"offset\":{start},\"line\":{line},\"column\":{column},\"kind\":\"bare\",\"url\":"
+            );
+            prop_assert_eq!(String::from_utf8_lossy(&kept), want);
+        }
+    }
+}
+
 #[test]
 fn host_lower_cased_wherever_a_capital_is() {
     for len in 1..20 {

@@ -29,6 +29,8 @@ pub(super) struct JsonLines {
     meta: MetaJson,
     /// The `mail` object of the last match record.
     mail: MailJson,
+    /// The line keys and number of the last match record.
+    line: json_fast::LineKeys,
 }
 
 /// The `mail` object of a match record (`,"mail":{…}`), kept with the
@@ -237,13 +239,19 @@ impl<W: Write> Emit<W> for JsonLines {
         let hit = url.hit;
         let buf = &mut self.buf;
         self.head.start(buf, &cx.opts.stdin_label, &url.input.source);
-        json_fast::position(
-            buf,
-            hit.at.start,
-            hit.at.line,
-            hit.at.column,
-            hit.kind,
-        );
+        let at = &hit.at;
+        if self.line.is(at.line) {
+            json_fast::position_on_line(
+                buf,
+                &mut self.line,
+                at.start,
+                at.column,
+                hit.kind,
+            );
+        } else {
+            json_fast::position(buf, at.start, at.line, at.column, hit.kind);
+            self.line.note(at.line);
+        }
         let escaped = json_fast::text(buf, url.text);
         json_fast::scheme_and_host_key(buf, url.scheme);
         json_fast::host(buf, hit.url, hit.host);
