@@ -140,22 +140,8 @@ fn is_alnum(b: u8) -> bool {
     CLASS[usize::from(b)] & ALNUM != 0
 }
 
-/// Longest local part walked back over (RFC 5321 §4.5.3.1.1).
-const MAX_LOCAL: usize = 64;
-
 /// Longest domain read forward (RFC 1034 §3.1).
 const MAX_DOMAIN: usize = 253;
-
-/// Whether the `@` at `at` may be an address's: an `atext` byte other
-/// than `.`, or the `"` closing a quoted local part (RFC 5322 §3.4.1),
-/// before it (not before `floor`), and a letter or digit after
-/// it, or the window ends there.
-#[inline]
-pub(crate) fn may_address(hay: &[u8], at: usize, floor: usize) -> bool {
-    at > floor
-        && hay.get(at - 1).is_some_and(|&b| is_atext(b) || b == b'"')
-        && hay.get(at + 1).is_none_or(|b| b.is_ascii_alphanumeric())
-}
 
 /// Whether the `.` at `dot` may end the `www` of a name: `www` (any
 /// case) right before it, at or after `floor`, with no byte of a word or
@@ -598,153 +584,6 @@ fn host_name(
     Ok(Some(raw))
 }
 
-/// An e-mail address around the `@` at `at`.
-pub(crate) fn email(
-    cfg: &Config,
-    hay: &Hay<'_>,
-    at: usize,
-    floor: usize,
-) -> Result<Option<(Raw, usize)>, Incomplete> {
-    let bytes = hay.bytes;
-    if !may_address(bytes, at, floor) {
-        return Ok(None);
-    }
-    // The local part: a dot-atom, walked back (RFC 5322 §3.2.3:
-    // `dot-atom-text = 1*atext *("." 1*atext)`).
-    let lowest = floor.max(at.saturating_sub(MAX_LOCAL + 1));
-    let local_byte = |b: &u8| CLASS[usize::from(*b)] & LOCAL != 0;
-    let run = bytes.get(lowest..at).unwrap_or_default();
-    let mut s = match run.iter().rposition(|b| !local_byte(b)) {
-        Some(i) => lowest + i + 1,
-        None => lowest,
-    };
-    if s == lowest && s > floor && bytes.get(s - 1).is_some_and(local_byte) {
-        return Ok(None); // longer than a local part may be
-    }
-    // RFC 5322 §4.4 `obs-local-part = word *("." word)`, a word an atom
-    // or a quoted string (`test."foo".bar@…`), which a receiver must
-    // accept: walked back a quoted word at a time. Only quoted words of
-    // `atext` are taken: their quotes are "semantically invisible" (§3.2.4),
-    // so the address is its dot-atom without them.
-    let mut quoted = false;
-    // A local part that is one quoted string (§3.4.1 `local-part =
-    // dot-atom / quoted-string`: `"james"@example.com`) is read the same
-    // way, when its opening quote starts a word.
-    while s > lowest.max(floor)
-        && (bytes[s] == b'.' || s == at)
-        && bytes[s - 1] == b'"'
-    {
-        let close = s - 1;
-        let Some(open) = bytes[lowest..close].iter().rposition(|&b| b == b'"')
-        else {
-            break;
-        };
-        let open = lowest + open;
-        let inner = &bytes[open + 1..close];
-        if inner.is_empty() || !inner.iter().all(|&b| is_atext(b)) {
-            break;
-        }
-        let glued = open > floor
-            && bytes[open - 1] != b'.'
-            && local_byte(&bytes[open - 1]);
-        if close + 1 == at && glued {
-            return Ok(None); // glued to a word: `x"james"@…`
-        }
-        quoted = true;
-        let before = bytes[lowest..open]
-            .iter()
-            .rposition(|b| !local_byte(b))
-            .map_or(lowest, |i| lowest + i + 1);
-        s = before;
-        if before == open || bytes[open - 1] != b'.' {
-            s = open;
-            break;
-        }
-    }
-    // Not the user of a URL (`ftp://u@h`, `mailto:u@h`) nor a path, nor
-    // the tail of a quoted local part not read above, nor of a word
-    // (`éric@…` is not `ric@…`). A `:` that begins a word has no scheme
-    // before it (RFC 3986 §3.1: letters first), so the address after it
-    // is no URL's user: `:a@example.com:` is read. A `\` is no `atext`
-    // (§3.2.3) but quotes in a quoted string (§3.2.4): `a\b@` is no local
-    // part, and `b@` another mailbox.
-    if s > floor
-        && (matches!(bytes[s - 1], b'/' | b'@' | b'\\')
-            || bytes[s - 1] == b':' && !word_opener(bytes, s - 1, floor)
-            || (bytes[s - 1] == b'"' && bytes[s] == b'.')
-            || idn::after_latin_letter(bytes, s))
-    {
-        return Ok(None);
-    }
-    // A `'` that starts the local part opens a quotation, as one before
-    // a scheme does (`'hi@example.com'`); inside it is `atext` (RFC 5322
-    // §3.2.3: `o'neil@…`). So do `{`, `}`, `|`, `^` and the backtick:
-    // `atext` too, but no URI characters (RFC 3986 §2), so no `mailto:`
-    // address starts with them unescaped (RFC 6068 §2), and a reader sees
-    // `{john@example.org}` as braces around an address. A `*` is plain
-    // text's bold (`*bob@example.com*`, box rules, `**…**`), as it opens
-    // a name (README); no mailbox starts with one.
-    while s < at
-        && matches!(
-            bytes[s],
-            b'.' | b'\'' | b'{' | b'}' | b'|' | b'^' | b'`' | b'*'
-        )
-    {
-        s += 1;
-    }
-    // The domain: labels of letters, digits and hyphens.
-    let mut end = run_end(hay, at + 1, at + 1 + MAX_DOMAIN, HOST)?;
-    let hard_end = end;
-    // `_…_` underlines an address (`_bob@example.com_`, `__x@y.org__`):
-    // the leading `_`s are the mark's when a `_` closes the domain.
-    if hay.get(hard_end)? == Some(b'_') {
-        while s < at && bytes[s] == b'_' {
-            s += 1;
-        }
-    }
-    let local = &bytes[s..at];
-    if local.is_empty() || local.windows(2).any(|w| w == b"..") {
-        return Ok(None);
-    }
-    while end > at + 1 && matches!(bytes[end - 1], b'.' | b'-') {
-        end -= 1;
-    }
-    let domain = &bytes[at + 1..end];
-    let top = domain.rsplit(|&b| b == b'.').next().unwrap_or_default();
-    let real = tld_like(domain) && is_tld(top);
-    if !real || hay.get(hard_end)? == Some(b'@') {
-        return Ok(None); // not an address: nothing read is kept
-    }
-    // `&` and `#` are `atext` (RFC 5322 §3.2.3: `Mike&family@…`,
-    // `Online#3.1@…`), written percent-encoded in the `mailto:` URI the
-    // address is judged as (RFC 6068 §2 item 1). `=`, `%`, `?`, `{`,
-    // `}`, `|`, `^` and the backtick are `atext` too but still reject it:
-    // in text they join a key, a query or a list to the address
-    // (`smtp.mailfrom=bob@…`, `{bob|ann}@…`), not a mailbox.
-    let escaped = local.iter().any(|&b| matches!(b, b'&' | b'#'));
-    let verdict = if quoted || escaped {
-        // The address as its URI: quotes dropped, `&` and `#` encoded;
-        // its domain is the text's.
-        let mut plain = Vec::with_capacity(end - s + 8);
-        for &b in &bytes[s..at] {
-            match b {
-                b'"' => {}
-                b'&' => plain.extend_from_slice(b"%26"),
-                b'#' => plain.extend_from_slice(b"%23"),
-                _ => plain.push(b),
-            }
-        }
-        plain.extend_from_slice(&bytes[at..end]);
-        implied(cfg, b"mailto:", &plain, Scheme::Mailto).map(|v| Verdict {
-            host: Some(((at - s + 1) as u32, (end - s) as u32)),
-            ..v
-        })
-    } else {
-        implied(cfg, b"mailto:", &bytes[s..end], Scheme::Mailto)
-    };
-    Ok(Some(found(s, end, hard_end, Kind::Email, verdict)))
-}
-
 /// A `www.` name whose first dot is at `dot`.
 pub(crate) fn www(
     cfg: &Config,
@@ -870,7 +709,10 @@ fn reject(start: usize, end: usize, kind: Kind) -> (Raw, usize) {
     found(start, end, end, kind, Err(parse::Reject::TooLong))
 }
 
+mod email;
 mod idn;
+
+pub(crate) use email::{email, may_address};
 
 #[cfg(test)]
 mod tests;
