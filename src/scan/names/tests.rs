@@ -218,6 +218,45 @@ fn ampersand_and_hash_local_parts() {
     }
 }
 
+/// An address at a domain literal (RFC 5322 §3.4.1, RFC 6068 §2
+/// `"[" *dtext-no-obs "]"`) holding an Internet address, as RFC 5321
+/// §4.1.3 writes one: four `Snum` (leading zeros allowed) or `IPv6:`
+/// and an IPv6 address. A general literal, another tag, a malformed
+/// address or a literal glued to a word is none.
+#[test]
+fn addresses_at_an_address_literal() {
+    for text in [
+        "bob@[192.0.2.1]",
+        "kU-l6DS@[082.015.228.189]",
+        "\"_3Sc_\"@[193.165.124.143]",
+        "bob@[IPv6:2001:db8::1]",
+        "bob@[ipv6:2001:db8:1:2:3:4:192.0.2.1]",
+    ] {
+        assert_eq!(
+            finds(&format!("<{text}>, and {text}.")),
+            [(text.into(), Kind::Email), (text.into(), Kind::Email)],
+            "{text}"
+        );
+    }
+    for text in [
+        "bob@[1ae]",
+        "bob@[4TC]",
+        "bob@[192.0.2]",
+        "bob@[192.0.2.256]",
+        "bob@[192.0.2.1.5]",
+        "bob@[1922.0.2.1]",
+        "bob@[2001:db8::1]",
+        "bob@[IPv6:2001:db8:::1]",
+        "bob@[IPv7:2001:db8::1]",
+        "bob@[192.0.2.1]x",
+        "bob@[192.0.2.1]@example.com",
+        "bob@[192.0.2.1",
+        "a=bob@[192.0.2.1]",
+    ] {
+        assert_eq!(finds(&format!("{text} ")), [], "{text}");
+    }
+}
+
 /// A `=` or `:` that begins a word opens a name (anchorme.js's
 /// `PS =example.net, PE`); glued to a word it is a value's or a token's
 /// tail, and `=` with two uppercase hex digits is a quoted-printable
