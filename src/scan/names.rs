@@ -19,7 +19,9 @@
 //!                  then the bare-URL reading (bare.rs) from d
 //! name at '.' d:   the label before d starts after nothing of a word or
 //!                  URL; the host's last label is a TLD of the root zone
-//!                  (tld.rs); a path or port may follow (bare.rs rules)
+//!                  (tld.rs), or the host is an IPv4address (RFC 3986
+//!                  §3.2.2) and a port or path follows; a path or port
+//!                  may follow (bare.rs rules)
 //! ```
 //!
 //! The guards of the `domain` detector against what mail is full of
@@ -509,7 +511,11 @@ fn host_name(
     } else {
         parse::idn_to_ascii(top).is_ok_and(|a| is_tld(a.as_bytes()))
     };
-    if !tld || glued {
+    // RFC 3986 §3.2.2 `IPv4address`: four `dec-octet`s, no leading zero;
+    // the run of labels and dots stops at no digit, letter or `.` and
+    // digit, so nothing glued follows it.
+    let ipv4 = !tld && parse::ipv4address(host).is_some();
+    if !(tld || ipv4) || glued {
         return Ok(None); // not a name: nothing read is kept
     }
     // a sentence glued to the next (`Zimbabwe.At the height`): a
@@ -528,12 +534,12 @@ fn host_name(
     let mut labels = host.split(|&b| b == b'.');
     let numeric =
         |l: Option<&[u8]>| l.is_some_and(|l| l.iter().all(u8::is_ascii_digit));
-    if numeric(labels.next()) && numeric(labels.next()) {
+    if !ipv4 && numeric(labels.next()) && numeric(labels.next()) {
         return Ok(None); // not a name: nothing read is kept
     }
     let next = hay.get(host_end + 1)?;
     // No file name has an internationalized name.
-    let weak = weak_tld(top) && host.is_ascii();
+    let weak = !ipv4 && weak_tld(top) && host.is_ascii();
     let mut port =
         after == Some(b':') && next.is_some_and(|b| b.is_ascii_digit());
     if port && weak {
@@ -554,7 +560,9 @@ fn host_name(
     let query = matches!(after, Some(b'?' | b'#'))
         && next.is_some_and(|b| b.is_ascii_alphanumeric());
     let path = port || query || after == Some(b'/');
-    if !path && weak {
+    // An IPv4 address alone is as often a version (`revision 1.91.2.1`):
+    // a host with a port or path only, as under a weak TLD.
+    if !path && (weak || ipv4) {
         return Ok(None); // not a name: nothing read is kept
     }
     let (end, hard_end, trimmed) = if path {

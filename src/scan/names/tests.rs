@@ -397,6 +397,44 @@ fn domains() {
     assert_eq!(finds("bob@example.com")[0].1, Kind::Email);
 }
 
+/// An IPv4 address (RFC 3986 §3.2.2 `IPv4address`) is a host for the
+/// `domain` find when a port or path follows it, as a TLD that is also a
+/// file extension needs one: alone it is as often a version
+/// (`retrieving revision 1.91.2.1`).
+#[test]
+fn ipv4_hosts_with_a_port_or_path() {
+    let got = finds(
+        "see 192.168.0.1/admin, (4.4.4.4:8080) or 10.0.0.1/?q=1 and \
+         \"127.0.0.1:631/printers\".",
+    );
+    let got: Vec<&str> = got.iter().map(|(s, _)| s.as_str()).collect();
+    assert_eq!(
+        got,
+        [
+            "192.168.0.1/admin",
+            "4.4.4.4:8080",
+            "10.0.0.1/?q=1",
+            "127.0.0.1:631/printers"
+        ]
+    );
+    assert_eq!(finds("at 192.0.2.1/x")[0].1, Kind::Domain);
+    for text in [
+        "Joe went to 192.168.0.1 today.",
+        "retrieving revision 1.91.2.1",
+        "1.2.3.4.5/x",
+        "01.2.3.4/x",
+        "1.2.3.256/x",
+        "1.2.3/x",
+        "v1.2.3.4/x",
+        "x1.2.3.4/x",
+        "1.2.3.4a/x",
+        "1.2.3.4_/x",
+        "1.2.3.4.com.x/x",
+    ] {
+        assert_eq!(finds(text), [], "{text}");
+    }
+}
+
 /// RFC 3986 §4.2: `//` and an authority, in running text only
 /// after a byte that opens a name, with a host whose last label is a
 /// TLD; under the same guards as `domain`.
