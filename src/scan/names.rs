@@ -560,6 +560,9 @@ fn host_name(
     let query = matches!(after, Some(b'?' | b'#'))
         && next.is_some_and(|b| b.is_ascii_alphanumeric());
     let path = port || query || after == Some(b'/');
+    if ipv4 && after == Some(b'/') && prefix_length(hay, host_end + 1)? {
+        return Ok(None); // a network, `10.0.0.0/8`: nothing read is kept
+    }
     // An IPv4 address alone is as often a version (`revision 1.91.2.1`):
     // a host with a port or path only, as under a weak TLD.
     if !path && (weak || ipv4) {
@@ -590,6 +593,23 @@ fn host_name(
         raw.0.flags.insert(Flags::TRIMMED);
     }
     Ok(Some(raw))
+}
+
+/// Whether the text from `from`, after an IPv4 address and `/`, is a
+/// prefix length or a mask (`10.0.0.0/8`, `192.24.12.0/255.255.252.0`:
+/// CIDR notation, a network, no host and path) or a multicast group's
+/// TTL (`224.2.17.12/127`): digits and dots, then no byte a path goes on
+/// with.
+fn prefix_length(hay: &Hay<'_>, from: usize) -> Result<bool, Incomplete> {
+    let mut i = from;
+    while hay.get(i)?.is_some_and(|b| b.is_ascii_digit() || b == b'.') {
+        i += 1;
+    }
+    let next = hay.get(i)?;
+    Ok(i > from
+        && !next.is_some_and(|b| {
+            b.is_ascii_alphanumeric() || b"/?#%-_~=&".contains(&b)
+        }))
 }
 
 /// A `www.` name whose first dot is at `dot`.

@@ -430,6 +430,10 @@ fn ipv4_hosts_with_a_port_or_path() {
         "1.2.3.4a/x",
         "1.2.3.4_/x",
         "1.2.3.4.com.x/x",
+        // a network prefix (CIDR notation), a multicast group's TTL
+        "routes 10.0.0.0/8, 128.9.0.0/16.",
+        "mask 192.24.12.0/255.255.252.0 or",
+        "c=IN IP4 224.2.17.12/127",
     ] {
         assert_eq!(finds(text), [], "{text}");
     }
