@@ -40,8 +40,8 @@
 //! a name glued to a word, a path, a URL or an address (`src/main.rs`,
 //! `a.b.example.com` from its second dot, `bob@example.com`) is no name.
 
-use super::bare;
 use super::tld::TLDS;
+use super::{bare, delimited};
 use super::{Config, Finds, Flags, Hay, Incomplete, Kind, Raw, Span, Text};
 use crate::parse::{self, Scheme, Verdict};
 
@@ -634,7 +634,65 @@ pub(crate) fn www(
     if end.end == dot + 1 {
         return Ok(None);
     }
+    if let Some(found) = joined_www(cfg, hay, start, floor)? {
+        return Ok(Some(found));
+    }
     let text = &hay.bytes[start..end.end];
+    let Some(verdict) = www_verdict(cfg, text, end.too_long) else {
+        return Ok(None);
+    };
+    let mut raw = found(start, end.end, end.hard_end, Kind::Www, verdict);
+    if end.trimmed {
+        raw.0.flags.insert(Flags::TRIMMED);
+    }
+    Ok(Some(raw))
+}
+
+/// A `www.` name from `start` right after a `<` or `"` whose reading
+/// inside the delimiters removes whitespace (RFC 3986 Appendix C: "The
+/// whitespace should be ignored when the URI is extracted", `<>`
+/// "especially recommended as a delimiting style for a reference that
+/// contains embedded whitespace"), as for a URI with a scheme: any run
+/// inside `<…>`, one holding a line break inside `"…"` (README,
+/// Delimiters). `None` when nothing is removed or the joined text is no
+/// valid name: the bare reading stands.
+fn joined_www(
+    cfg: &Config,
+    hay: &Hay<'_>,
+    start: usize,
+    floor: usize,
+) -> Result<Option<(Raw, usize)>, Incomplete> {
+    let open = match start.checked_sub(1).filter(|&o| o >= floor) {
+        Some(o) => o,
+        None => return Ok(None),
+    };
+    let (closer, join) = match hay.bytes[open] {
+        b'<' => (b'>', delimited::Join::All),
+        b'"' => (b'"', delimited::Join::Lines),
+        _ => return Ok(None),
+    };
+    let read =
+        delimited::read(hay, open, start, closer, join, cfg.max_wrapper)?;
+    let Some(closed) = read else { return Ok(None) };
+    let Some(text) = closed.joined else { return Ok(None) };
+    match www_verdict(cfg, &text, text.len() > cfg.max_url) {
+        Some(verdict @ Ok(_)) => {
+            let span = Span { start, end: closed.url_end };
+            let (text, kind, flags) =
+                (Text::Joined(text), Kind::Www, closed.flags);
+            Ok(Some((Raw { span, text, kind, flags, verdict }, closed.end)))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// The verdict on the `www.` name `text`, `None` when it is left to the
+/// address detector.
+fn www_verdict(
+    cfg: &Config,
+    text: &[u8],
+    too_long: bool,
+) -> Option<Result<Verdict, parse::Reject>> {
     // `www.info@example.dk` is an address whose local part starts with
     // `www.`: read as a URL, `www.info` would be userinfo and the host
     // would not be the `www.` name (RFC 3986 §3.2.1). Left to the `@`.
@@ -644,11 +702,11 @@ pub(crate) fn www(
         .unwrap_or(text.len());
     let authority = &text[..authority_end];
     if authority.contains(&b'@') {
-        return Ok(None);
+        return None;
     }
     let host_end =
         authority.iter().position(|&b| b == b':').unwrap_or(authority_end);
-    let verdict = if end.too_long {
+    Some(if too_long {
         Err(parse::Reject::TooLong)
     } else if !tld_like(&text[..host_end])
         || !is_tld(top_label(&text[..host_end]))
@@ -656,12 +714,7 @@ pub(crate) fn www(
         Err(parse::Reject::BadLabel)
     } else {
         implied(cfg, b"http://", text, Scheme::Http)
-    };
-    let mut raw = found(start, end.end, end.hard_end, Kind::Www, verdict);
-    if end.trimmed {
-        raw.0.flags.insert(Flags::TRIMMED);
-    }
-    Ok(Some(raw))
+    })
 }
 
 /// The verdict on `text` read as the URL `prefix` + `text` implies:

@@ -331,6 +331,44 @@ fn www_names() {
     }
 }
 
+/// RFC 3986 Appendix C: whitespace inside `<…>` (any) or `"…"` (a line
+/// break) that a `www.` name opens is removed, as for a URI with a
+/// scheme; where the joined text is no URL the bare reading stands.
+#[test]
+fn www_names_joined_inside_delimiters() {
+    let joined = |text: &str| {
+        let cfg = Config { finds: Finds::ALL, ..Config::default() };
+        let hay = Hay { bytes: text.as_bytes(), eof: true };
+        let (mut pos, mut out) = (0, Vec::new());
+        while let Step::Found(raw, resume) = cfg.step(hay, pos, pos) {
+            if raw.verdict.is_ok() {
+                let s = match &raw.text {
+                    Text::In(s) => text[s.start..s.end].to_owned(),
+                    Text::Joined(v) => String::from_utf8(v.clone()).unwrap(),
+                };
+                out.push((s, raw.flags.contains(Flags::JOINED)));
+            }
+            pos = resume;
+        }
+        out
+    };
+    let want = vec![("www.kde.org:1234/sub/path?a=1#x".to_owned(), true)];
+    assert_eq!(joined("<www.kde.org:1234/\nsub/  path?\n\ta=1#x>"), want);
+    assert_eq!(joined("\"www.kde.org:1234/\nsub/path?\na=1#x\""), want);
+    // the bare reading where nothing is joined or the joined text fails
+    assert_eq!(
+        joined("<www.example.com> and \"www.example.org/a b\""),
+        [
+            ("www.example.com".to_owned(), false),
+            ("www.example.org/a".to_owned(), false)
+        ]
+    );
+    assert_eq!(
+        joined("<www.example.com and more>"),
+        [("www.example.com".to_owned(), false)]
+    );
+}
+
 #[test]
 fn www_names_with_a_u_label_first() {
     // RFC 5890: a U-label may begin with a non-ASCII letter (Django's
