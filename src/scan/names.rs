@@ -598,11 +598,12 @@ fn host_name(
 /// Whether the text from `from`, after an IPv4 address and `/`, is a
 /// prefix length or a mask (`10.0.0.0/8`, `192.24.12.0/255.255.252.0`:
 /// CIDR notation, a network, no host and path) or a multicast group's
-/// TTL (`224.2.17.12/127`): digits and dots, then no byte a path goes on
-/// with.
+/// TTL and count (`224.2.17.12/127/3`, SDP): digits, dots and slashes,
+/// then no byte a path goes on with.
 fn prefix_length(hay: &Hay<'_>, from: usize) -> Result<bool, Incomplete> {
     let mut i = from;
-    while hay.get(i)?.is_some_and(|b| b.is_ascii_digit() || b == b'.') {
+    while hay.get(i)?.is_some_and(|b| b.is_ascii_digit() || b"./".contains(&b))
+    {
         i += 1;
     }
     let next = hay.get(i)?;

@@ -472,6 +472,7 @@ fn ipv4_hosts_with_a_port_or_path() {
         "routes 10.0.0.0/8, 128.9.0.0/16.",
         "mask 192.24.12.0/255.255.252.0 or",
         "c=IN IP4 224.2.17.12/127",
+        "c=IN IP4 224.2.1.1/127/3",
     ] {
         assert_eq!(finds(text), [], "{text}");
     }
