@@ -514,7 +514,10 @@ fn host_name(
     // RFC 3986 §3.2.2 `IPv4address`: four `dec-octet`s, no leading zero;
     // the run of labels and dots stops at no digit, letter or `.` and
     // digit, so nothing glued follows it.
-    let ipv4 = !tld && parse::ipv4address(host).is_some();
+    let ipv4 = !tld
+        && host.len() <= 15
+        && host.iter().filter(|&&b| b == b'.').count() == 3
+        && parse::ipv4address(host).is_some();
     if !(tld || ipv4) || glued {
         return Ok(None); // not a name: nothing read is kept
     }

@@ -155,6 +155,7 @@ pub(crate) fn email(
 
 /// The address `s..end` (its `@` at `at`, its local part quoted words
 /// when `quoted`), judged as the `mailto:` URI it implies.
+#[inline]
 fn address(
     cfg: &Config,
     bytes: &[u8],
