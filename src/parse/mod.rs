@@ -51,6 +51,7 @@ pub(crate) use chars::lanes_within;
 #[cfg(test)]
 pub(crate) use host::hostname_prefix;
 pub(crate) use host::idn_to_ascii;
+pub(crate) use host::{ipv4address, ipv6address};
 pub use registry::REGISTERED;
 pub(crate) use scheme::{
     is_bare_opaque, is_scheme_byte, registered_before, registered_prefix,

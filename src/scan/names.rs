@@ -19,7 +19,9 @@
 //!                  then the bare-URL reading (bare.rs) from d
 //! name at '.' d:   the label before d starts after nothing of a word or
 //!                  URL; the host's last label is a TLD of the root zone
-//!                  (tld.rs); a path or port may follow (bare.rs rules)
+//!                  (tld.rs), or the host is an IPv4address (RFC 3986
+//!                  §3.2.2) and a port or path follows; a path or port
+//!                  may follow (bare.rs rules)
 //! ```
 //!
 //! The guards of the `domain` detector against what mail is full of
@@ -38,8 +40,8 @@
 //! a name glued to a word, a path, a URL or an address (`src/main.rs`,
 //! `a.b.example.com` from its second dot, `bob@example.com`) is no name.
 
-use super::bare;
 use super::tld::TLDS;
+use super::{bare, delimited};
 use super::{Config, Finds, Flags, Hay, Incomplete, Kind, Raw, Span, Text};
 use crate::parse::{self, Scheme, Verdict};
 
@@ -140,22 +142,8 @@ fn is_alnum(b: u8) -> bool {
     CLASS[usize::from(b)] & ALNUM != 0
 }
 
-/// Longest local part walked back over (RFC 5321 §4.5.3.1.1).
-const MAX_LOCAL: usize = 64;
-
 /// Longest domain read forward (RFC 1034 §3.1).
 const MAX_DOMAIN: usize = 253;
-
-/// Whether the `@` at `at` may be an address's: an `atext` byte other
-/// than `.`, or the `"` closing a quoted local part (RFC 5322 §3.4.1),
-/// before it (not before `floor`), and a letter or digit after
-/// it, or the window ends there.
-#[inline]
-pub(crate) fn may_address(hay: &[u8], at: usize, floor: usize) -> bool {
-    at > floor
-        && hay.get(at - 1).is_some_and(|&b| is_atext(b) || b == b'"')
-        && hay.get(at + 1).is_none_or(|b| b.is_ascii_alphanumeric())
-}
 
 /// Whether the `.` at `dot` may end the `www` of a name: `www` (any
 /// case) right before it, at or after `floor`, with no byte of a word or
@@ -523,7 +511,14 @@ fn host_name(
     } else {
         parse::idn_to_ascii(top).is_ok_and(|a| is_tld(a.as_bytes()))
     };
-    if !tld || glued {
+    // RFC 3986 §3.2.2 `IPv4address`: four `dec-octet`s, no leading zero;
+    // the run of labels and dots stops at no digit, letter or `.` and
+    // digit, so nothing glued follows it.
+    let ipv4 = !tld
+        && host.len() <= 15
+        && host.iter().filter(|&&b| b == b'.').count() == 3
+        && parse::ipv4address(host).is_some();
+    if !(tld || ipv4) || glued {
         return Ok(None); // not a name: nothing read is kept
     }
     // a sentence glued to the next (`Zimbabwe.At the height`): a
@@ -542,12 +537,12 @@ fn host_name(
     let mut labels = host.split(|&b| b == b'.');
     let numeric =
         |l: Option<&[u8]>| l.is_some_and(|l| l.iter().all(u8::is_ascii_digit));
-    if numeric(labels.next()) && numeric(labels.next()) {
+    if !ipv4 && numeric(labels.next()) && numeric(labels.next()) {
         return Ok(None); // not a name: nothing read is kept
     }
     let next = hay.get(host_end + 1)?;
     // No file name has an internationalized name.
-    let weak = weak_tld(top) && host.is_ascii();
+    let weak = !ipv4 && weak_tld(top) && host.is_ascii();
     let mut port =
         after == Some(b':') && next.is_some_and(|b| b.is_ascii_digit());
     if port && weak {
@@ -568,7 +563,12 @@ fn host_name(
     let query = matches!(after, Some(b'?' | b'#'))
         && next.is_some_and(|b| b.is_ascii_alphanumeric());
     let path = port || query || after == Some(b'/');
-    if !path && weak {
+    if ipv4 && after == Some(b'/') && prefix_length(hay, host_end + 1)? {
+        return Ok(None); // a network, `10.0.0.0/8`: nothing read is kept
+    }
+    // An IPv4 address alone is as often a version (`revision 1.91.2.1`):
+    // a host with a port or path only, as under a weak TLD.
+    if !path && (weak || ipv4) {
         return Ok(None); // not a name: nothing read is kept
     }
     let (end, hard_end, trimmed) = if path {
@@ -598,151 +598,22 @@ fn host_name(
     Ok(Some(raw))
 }
 
-/// An e-mail address around the `@` at `at`.
-pub(crate) fn email(
-    cfg: &Config,
-    hay: &Hay<'_>,
-    at: usize,
-    floor: usize,
-) -> Result<Option<(Raw, usize)>, Incomplete> {
-    let bytes = hay.bytes;
-    if !may_address(bytes, at, floor) {
-        return Ok(None);
-    }
-    // The local part: a dot-atom, walked back (RFC 5322 §3.2.3:
-    // `dot-atom-text = 1*atext *("." 1*atext)`).
-    let lowest = floor.max(at.saturating_sub(MAX_LOCAL + 1));
-    let local_byte = |b: &u8| CLASS[usize::from(*b)] & LOCAL != 0;
-    let run = bytes.get(lowest..at).unwrap_or_default();
-    let mut s = match run.iter().rposition(|b| !local_byte(b)) {
-        Some(i) => lowest + i + 1,
-        None => lowest,
-    };
-    if s == lowest && s > floor && bytes.get(s - 1).is_some_and(local_byte) {
-        return Ok(None); // longer than a local part may be
-    }
-    // RFC 5322 §4.4 `obs-local-part = word *("." word)`, a word an atom
-    // or a quoted string (`test."foo".bar@…`), which a receiver must
-    // accept: walked back a quoted word at a time. Only quoted words of
-    // `atext` are taken: their quotes are "semantically invisible" (§3.2.4),
-    // so the address is its dot-atom without them.
-    let mut quoted = false;
-    // A local part that is one quoted string (§3.4.1 `local-part =
-    // dot-atom / quoted-string`: `"james"@example.com`) is read the same
-    // way, when its opening quote starts a word.
-    while s > lowest.max(floor)
-        && (bytes[s] == b'.' || s == at)
-        && bytes[s - 1] == b'"'
+/// Whether the text from `from`, after an IPv4 address and `/`, is a
+/// prefix length or a mask (`10.0.0.0/8`, `192.24.12.0/255.255.252.0`:
+/// CIDR notation, a network, no host and path) or a multicast group's
+/// TTL and count (`224.2.17.12/127/3`, SDP): digits, dots and slashes,
+/// then no byte a path goes on with.
+fn prefix_length(hay: &Hay<'_>, from: usize) -> Result<bool, Incomplete> {
+    let mut i = from;
+    while hay.get(i)?.is_some_and(|b| b.is_ascii_digit() || b"./".contains(&b))
     {
-        let close = s - 1;
-        let Some(open) = bytes[lowest..close].iter().rposition(|&b| b == b'"')
-        else {
-            break;
-        };
-        let open = lowest + open;
-        let inner = &bytes[open + 1..close];
-        if inner.is_empty() || !inner.iter().all(|&b| is_atext(b)) {
-            break;
-        }
-        let glued = open > floor
-            && bytes[open - 1] != b'.'
-            && local_byte(&bytes[open - 1]);
-        if close + 1 == at && glued {
-            return Ok(None); // glued to a word: `x"james"@…`
-        }
-        quoted = true;
-        let before = bytes[lowest..open]
-            .iter()
-            .rposition(|b| !local_byte(b))
-            .map_or(lowest, |i| lowest + i + 1);
-        s = before;
-        if before == open || bytes[open - 1] != b'.' {
-            s = open;
-            break;
-        }
+        i += 1;
     }
-    // Not the user of a URL (`ftp://u@h`, `mailto:u@h`) nor a path, nor
-    // the tail of a quoted local part not read above, nor of a word
-    // (`éric@…` is not `ric@…`). A `:` that begins a word has no scheme
-    // before it (RFC 3986 §3.1: letters first), so the address after it
-    // is no URL's user: `:a@example.com:` is read. A `\` is no `atext`
-    // (§3.2.3) but quotes in a quoted string (§3.2.4): `a\b@` is no local
-    // part, and `b@` another mailbox.
-    if s > floor
-        && (matches!(bytes[s - 1], b'/' | b'@' | b'\\')
-            || bytes[s - 1] == b':' && !word_opener(bytes, s - 1, floor)
-            || (bytes[s - 1] == b'"' && bytes[s] == b'.')
-            || idn::after_latin_letter(bytes, s))
-    {
-        return Ok(None);
-    }
-    // A `'` that starts the local part opens a quotation, as one before
-    // a scheme does (`'hi@example.com'`); inside it is `atext` (RFC 5322
-    // §3.2.3: `o'neil@…`). So do `{`, `}`, `|`, `^` and the backtick:
-    // `atext` too, but no URI characters (RFC 3986 §2), so no `mailto:`
-    // address starts with them unescaped (RFC 6068 §2), and a reader sees
-    // `{john@example.org}` as braces around an address. A `*` is plain
-    // text's bold (`*bob@example.com*`, box rules, `**…**`), as it opens
-    // a name (README); no mailbox starts with one.
-    while s < at
-        && matches!(
-            bytes[s],
-            b'.' | b'\'' | b'{' | b'}' | b'|' | b'^' | b'`' | b'*'
-        )
-    {
-        s += 1;
-    }
-    // The domain: labels of letters, digits and hyphens.
-    let mut end = run_end(hay, at + 1, at + 1 + MAX_DOMAIN, HOST)?;
-    let hard_end = end;
-    // `_…_` underlines an address (`_bob@example.com_`, `__x@y.org__`):
-    // the leading `_`s are the mark's when a `_` closes the domain.
-    if hay.get(hard_end)? == Some(b'_') {
-        while s < at && bytes[s] == b'_' {
-            s += 1;
-        }
-    }
-    let local = &bytes[s..at];
-    if local.is_empty() || local.windows(2).any(|w| w == b"..") {
-        return Ok(None);
-    }
-    while end > at + 1 && matches!(bytes[end - 1], b'.' | b'-') {
-        end -= 1;
-    }
-    let domain = &bytes[at + 1..end];
-    let top = domain.rsplit(|&b| b == b'.').next().unwrap_or_default();
-    let real = tld_like(domain) && is_tld(top);
-    if !real || hay.get(hard_end)? == Some(b'@') {
-        return Ok(None); // not an address: nothing read is kept
-    }
-    // `&` and `#` are `atext` (RFC 5322 §3.2.3: `Mike&family@…`,
-    // `Online#3.1@…`), written percent-encoded in the `mailto:` URI the
-    // address is judged as (RFC 6068 §2 item 1). `=`, `%`, `?`, `{`,
-    // `}`, `|`, `^` and the backtick are `atext` too but still reject it:
-    // in text they join a key, a query or a list to the address
-    // (`smtp.mailfrom=bob@…`, `{bob|ann}@…`), not a mailbox.
-    let escaped = local.iter().any(|&b| matches!(b, b'&' | b'#'));
-    let verdict = if quoted || escaped {
-        // The address as its URI: quotes dropped, `&` and `#` encoded;
-        // its domain is the text's.
-        let mut plain = Vec::with_capacity(end - s + 8);
-        for &b in &bytes[s..at] {
-            match b {
-                b'"' => {}
-                b'&' => plain.extend_from_slice(b"%26"),
-                b'#' => plain.extend_from_slice(b"%23"),
-                _ => plain.push(b),
-            }
-        }
-        plain.extend_from_slice(&bytes[at..end]);
-        implied(cfg, b"mailto:", &plain, Scheme::Mailto).map(|v| Verdict {
-            host: Some(((at - s + 1) as u32, (end - s) as u32)),
-            ..v
-        })
-    } else {
-        implied(cfg, b"mailto:", &bytes[s..end], Scheme::Mailto)
-    };
-    Ok(Some(found(s, end, hard_end, Kind::Email, verdict)))
+    let next = hay.get(i)?;
+    Ok(i > from
+        && !next.is_some_and(|b| {
+            b.is_ascii_alphanumeric() || b"/?#%-_~=&".contains(&b)
+        }))
 }
 
 /// A `www.` name whose first dot is at `dot`.
@@ -767,7 +638,65 @@ pub(crate) fn www(
     if end.end == dot + 1 {
         return Ok(None);
     }
+    if let Some(found) = joined_www(cfg, hay, start, floor)? {
+        return Ok(Some(found));
+    }
     let text = &hay.bytes[start..end.end];
+    let Some(verdict) = www_verdict(cfg, text, end.too_long) else {
+        return Ok(None);
+    };
+    let mut raw = found(start, end.end, end.hard_end, Kind::Www, verdict);
+    if end.trimmed {
+        raw.0.flags.insert(Flags::TRIMMED);
+    }
+    Ok(Some(raw))
+}
+
+/// A `www.` name from `start` right after a `<` or `"` whose reading
+/// inside the delimiters removes whitespace (RFC 3986 Appendix C: "The
+/// whitespace should be ignored when the URI is extracted", `<>`
+/// "especially recommended as a delimiting style for a reference that
+/// contains embedded whitespace"), as for a URI with a scheme: any run
+/// inside `<…>`, one holding a line break inside `"…"` (README,
+/// Delimiters). `None` when nothing is removed or the joined text is no
+/// valid name: the bare reading stands.
+fn joined_www(
+    cfg: &Config,
+    hay: &Hay<'_>,
+    start: usize,
+    floor: usize,
+) -> Result<Option<(Raw, usize)>, Incomplete> {
+    let open = match start.checked_sub(1).filter(|&o| o >= floor) {
+        Some(o) => o,
+        None => return Ok(None),
+    };
+    let (closer, join) = match hay.bytes[open] {
+        b'<' => (b'>', delimited::Join::All),
+        b'"' => (b'"', delimited::Join::Lines),
+        _ => return Ok(None),
+    };
+    let read =
+        delimited::read(hay, open, start, closer, join, cfg.max_wrapper)?;
+    let Some(closed) = read else { return Ok(None) };
+    let Some(text) = closed.joined else { return Ok(None) };
+    match www_verdict(cfg, &text, text.len() > cfg.max_url) {
+        Some(verdict @ Ok(_)) => {
+            let span = Span { start, end: closed.url_end };
+            let (text, kind, flags) =
+                (Text::Joined(text), Kind::Www, closed.flags);
+            Ok(Some((Raw { span, text, kind, flags, verdict }, closed.end)))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// The verdict on the `www.` name `text`, `None` when it is left to the
+/// address detector.
+fn www_verdict(
+    cfg: &Config,
+    text: &[u8],
+    too_long: bool,
+) -> Option<Result<Verdict, parse::Reject>> {
     // `www.info@example.dk` is an address whose local part starts with
     // `www.`: read as a URL, `www.info` would be userinfo and the host
     // would not be the `www.` name (RFC 3986 §3.2.1). Left to the `@`.
@@ -777,11 +706,11 @@ pub(crate) fn www(
         .unwrap_or(text.len());
     let authority = &text[..authority_end];
     if authority.contains(&b'@') {
-        return Ok(None);
+        return None;
     }
     let host_end =
         authority.iter().position(|&b| b == b':').unwrap_or(authority_end);
-    let verdict = if end.too_long {
+    Some(if too_long {
         Err(parse::Reject::TooLong)
     } else if !tld_like(&text[..host_end])
         || !is_tld(top_label(&text[..host_end]))
@@ -789,12 +718,7 @@ pub(crate) fn www(
         Err(parse::Reject::BadLabel)
     } else {
         implied(cfg, b"http://", text, Scheme::Http)
-    };
-    let mut raw = found(start, end.end, end.hard_end, Kind::Www, verdict);
-    if end.trimmed {
-        raw.0.flags.insert(Flags::TRIMMED);
-    }
-    Ok(Some(raw))
+    })
 }
 
 /// The verdict on `text` read as the URL `prefix` + `text` implies:
@@ -870,7 +794,10 @@ fn reject(start: usize, end: usize, kind: Kind) -> (Raw, usize) {
     found(start, end, end, kind, Err(parse::Reject::TooLong))
 }
 
+mod email;
 mod idn;
+
+pub(crate) use email::{email, may_address};
 
 #[cfg(test)]
 mod tests;

@@ -218,6 +218,45 @@ fn ampersand_and_hash_local_parts() {
     }
 }
 
+/// An address at a domain literal (RFC 5322 §3.4.1, RFC 6068 §2
+/// `"[" *dtext-no-obs "]"`) holding an Internet address, as RFC 5321
+/// §4.1.3 writes one: four `Snum` (leading zeros allowed) or `IPv6:`
+/// and an IPv6 address. A general literal, another tag, a malformed
+/// address or a literal glued to a word is none.
+#[test]
+fn addresses_at_an_address_literal() {
+    for text in [
+        "bob@[192.0.2.1]",
+        "kU-l6DS@[082.015.228.189]",
+        "\"_3Sc_\"@[193.165.124.143]",
+        "bob@[IPv6:2001:db8::1]",
+        "bob@[ipv6:2001:db8:1:2:3:4:192.0.2.1]",
+    ] {
+        assert_eq!(
+            finds(&format!("<{text}>, and {text}.")),
+            [(text.into(), Kind::Email), (text.into(), Kind::Email)],
+            "{text}"
+        );
+    }
+    for text in [
+        "bob@[1ae]",
+        "bob@[4TC]",
+        "bob@[192.0.2]",
+        "bob@[192.0.2.256]",
+        "bob@[192.0.2.1.5]",
+        "bob@[1922.0.2.1]",
+        "bob@[2001:db8::1]",
+        "bob@[IPv6:2001:db8:::1]",
+        "bob@[IPv7:2001:db8::1]",
+        "bob@[192.0.2.1]x",
+        "bob@[192.0.2.1]@example.com",
+        "bob@[192.0.2.1",
+        "a=bob@[192.0.2.1]",
+    ] {
+        assert_eq!(finds(&format!("{text} ")), [], "{text}");
+    }
+}
+
 /// A `=` or `:` that begins a word opens a name (anchorme.js's
 /// `PS =example.net, PE`); glued to a word it is a value's or a token's
 /// tail, and `=` with two uppercase hex digits is a quoted-printable
@@ -292,6 +331,44 @@ fn www_names() {
     }
 }
 
+/// RFC 3986 Appendix C: whitespace inside `<…>` (any) or `"…"` (a line
+/// break) that a `www.` name opens is removed, as for a URI with a
+/// scheme; where the joined text is no URL the bare reading stands.
+#[test]
+fn www_names_joined_inside_delimiters() {
+    let joined = |text: &str| {
+        let cfg = Config { finds: Finds::ALL, ..Config::default() };
+        let hay = Hay { bytes: text.as_bytes(), eof: true };
+        let (mut pos, mut out) = (0, Vec::new());
+        while let Step::Found(raw, resume) = cfg.step(hay, pos, pos) {
+            if raw.verdict.is_ok() {
+                let s = match &raw.text {
+                    Text::In(s) => text[s.start..s.end].to_owned(),
+                    Text::Joined(v) => String::from_utf8(v.clone()).unwrap(),
+                };
+                out.push((s, raw.flags.contains(Flags::JOINED)));
+            }
+            pos = resume;
+        }
+        out
+    };
+    let want = vec![("www.kde.org:1234/sub/path?a=1#x".to_owned(), true)];
+    assert_eq!(joined("<www.kde.org:1234/\nsub/  path?\n\ta=1#x>"), want);
+    assert_eq!(joined("\"www.kde.org:1234/\nsub/path?\na=1#x\""), want);
+    // the bare reading where nothing is joined or the joined text fails
+    assert_eq!(
+        joined("<www.example.com> and \"www.example.org/a b\""),
+        [
+            ("www.example.com".to_owned(), false),
+            ("www.example.org/a".to_owned(), false)
+        ]
+    );
+    assert_eq!(
+        joined("<www.example.com and more>"),
+        [("www.example.com".to_owned(), false)]
+    );
+}
+
 #[test]
 fn www_names_with_a_u_label_first() {
     // RFC 5890: a U-label may begin with a non-ASCII letter (Django's
@@ -356,6 +433,49 @@ fn domains() {
     // www. and addresses keep their own kinds
     assert_eq!(finds("www.example.com")[0].1, Kind::Www);
     assert_eq!(finds("bob@example.com")[0].1, Kind::Email);
+}
+
+/// An IPv4 address (RFC 3986 §3.2.2 `IPv4address`) is a host for the
+/// `domain` find when a port or path follows it, as a TLD that is also a
+/// file extension needs one: alone it is as often a version
+/// (`retrieving revision 1.91.2.1`).
+#[test]
+fn ipv4_hosts_with_a_port_or_path() {
+    let got = finds(
+        "see 192.168.0.1/admin, (4.4.4.4:8080) or 10.0.0.1/?q=1 and \
+         \"127.0.0.1:631/printers\".",
+    );
+    let got: Vec<&str> = got.iter().map(|(s, _)| s.as_str()).collect();
+    assert_eq!(
+        got,
+        [
+            "192.168.0.1/admin",
+            "4.4.4.4:8080",
+            "10.0.0.1/?q=1",
+            "127.0.0.1:631/printers"
+        ]
+    );
+    assert_eq!(finds("at 192.0.2.1/x")[0].1, Kind::Domain);
+    for text in [
+        "Joe went to 192.168.0.1 today.",
+        "retrieving revision 1.91.2.1",
+        "1.2.3.4.5/x",
+        "01.2.3.4/x",
+        "1.2.3.256/x",
+        "1.2.3/x",
+        "v1.2.3.4/x",
+        "x1.2.3.4/x",
+        "1.2.3.4a/x",
+        "1.2.3.4_/x",
+        "1.2.3.4.com.x/x",
+        // a network prefix (CIDR notation), a multicast group's TTL
+        "routes 10.0.0.0/8, 128.9.0.0/16.",
+        "mask 192.24.12.0/255.255.252.0 or",
+        "c=IN IP4 224.2.17.12/127",
+        "c=IN IP4 224.2.1.1/127/3",
+    ] {
+        assert_eq!(finds(text), [], "{text}");
+    }
 }
 
 /// RFC 3986 §4.2: `//` and an authority, in running text only
