@@ -5,9 +5,10 @@
 On one input (default: the mbox spool of benches/compare.py,
 /tmp/urlgrep-bench/spool.mbox, written from ../shared/corpora when
 missing; ``--sa`` the SpamAssassin folder), each in its own process
-under `/usr/bin/time` (elapsed seconds, peak RSS), RUNS rounds with the
-cases interleaved; the median, the spread (least-most) and the ratio to
-the CLI:
+(elapsed seconds by ``perf_counter``, CPU and peak RSS by ``os.wait4``),
+RUNS rounds with the cases interleaved; the median, the spread
+(least-most), the ratio of medians to the CLI and the quartiles of the
+per-round ratio (paired):
 
 - ``urlgrep --json INPUT > /dev/null`` (the release CLI);
 - ``urlgrep.scan_arrow(INPUT, metadata=True).read_all()``, the whole
@@ -40,6 +41,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -66,31 +68,49 @@ def spool():
 
 def timed(argv, inside=False, env=None):
     """Elapsed seconds, peak RSS (KiB) and CPU seconds (user + system,
-    every thread) of one run of `argv`; `inside`: the elapsed and CPU
-    seconds the process prints itself (its last stdout line)."""
-    with tempfile.NamedTemporaryFile("r") as out:
-        p = subprocess.run(["/usr/bin/time", "-f", "%e %M %U %S", "-o", out.name, *argv],
-                           stdout=subprocess.PIPE if inside else subprocess.DEVNULL,
-                           env=env, check=True)
-        e, m, u, s = out.read().split()[-4:]
-    cpu = float(u) + float(s)
+    every thread) of one run of `argv`, from `perf_counter` around the
+    run and the child's own rusage (`os.wait4`): `/usr/bin/time`'s
+    elapsed time has 10 ms steps, a tenth of the CLI's run on the spool.
+    `inside`: the elapsed and CPU seconds the process prints itself (its
+    last stdout line)."""
+    t0 = time.perf_counter()
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE if inside else subprocess.DEVNULL,
+                         env=env)
+    out = p.stdout.read() if inside else b""
+    _, status, usage = os.wait4(p.pid, 0)
+    elapsed = time.perf_counter() - t0
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode != 0:
+        raise subprocess.CalledProcessError(p.returncode, argv)
+    cpu = usage.ru_utime + usage.ru_stime
     if inside:
-        e, cpu = p.stdout.split()[-2:]
-    return float(e), int(m), float(cpu)
+        e, c = out.split()[-2:]
+        elapsed, cpu = float(e), float(c)
+    return elapsed, usage.ru_maxrss, cpu
 
 
 def measure_all(runs, cases):
     """Each case run once a round, RUNS rounds (interleaved: a change of
     the machine's load falls on every case alike); per case the median,
-    the least and the most seconds, and the largest peak RSS."""
+    the least and the most seconds, the largest peak RSS, the median CPU
+    seconds, and the quartiles of its per-round ratio to the first case's
+    wall time (paired: the ratio of the same round)."""
     got = {name: [] for name, _, _ in cases}
     for _ in range(runs):
         for name, argv, env in cases:
             got[name].append(timed(argv, inside="in process" in name, env=env))
+    first = [s for s, _, _ in got[cases[0][0]]]
+
+    def quartiles(xs):
+        q = statistics.quantiles(xs, n=4) if len(xs) > 1 else [xs[0]] * 3
+        return q[0], q[1], q[2]
+
     return [(name, statistics.median(s for s, _, _ in got[name]),
              min(s for s, _, _ in got[name]), max(s for s, _, _ in got[name]),
              max(m for _, m, _ in got[name]),
-             statistics.median(c for _, _, c in got[name])) for name, _, _ in cases]
+             statistics.median(c for _, _, c in got[name]),
+             quartiles([s / b for (s, _, _), b in zip(got[name], first)]))
+            for name, _, _ in cases]
 
 
 SPLIT = """
@@ -157,11 +177,13 @@ def main():
     base, cbase = rows[0][1], rows[0][5]
     print(f"{args.runs} rounds, interleaved; load average {os.getloadavg()[0]:.1f} at the end")
     print()
-    print("| run | median s | min-max s | x CLI | CPU s (median) | CPU x CLI | peak RSS MiB |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
-    for name, med, lo, hi, rss, cpu in rows:
-        print(f"| {name} | {med:.2f} | {lo:.2f}-{hi:.2f} | {med / base:.2f} "
-              f"| {cpu:.2f} | {cpu / cbase:.2f} | {rss / 1024:.0f} |")
+    print("| run | median s | min-max s | x CLI | x CLI paired (q1-q3) "
+          "| CPU s (median) | CPU x CLI | peak RSS MiB |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for name, med, lo, hi, rss, cpu, (q1, q2, q3) in rows:
+        print(f"| {name} | {med:.3f} | {lo:.3f}-{hi:.3f} | {med / base:.2f} "
+              f"| {q2:.2f} ({q1:.2f}-{q3:.2f}) "
+              f"| {cpu:.3f} | {cpu / cbase:.2f} | {rss / 1024:.0f} |")
     print()
     split = subprocess.run([py, "-c", SPLIT, folder], capture_output=True, text=True, check=True)
     print(split.stdout.strip())
