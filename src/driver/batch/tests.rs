@@ -3,7 +3,7 @@
 
 use super::super::report::BatchUrls;
 use super::*;
-use crate::input::InputError;
+use crate::input::{Input, InputError};
 
 /// A cleared batch whose hits hold `bytes` bytes of capacity.
 fn holding(bytes: usize) -> Box<Batch> {
