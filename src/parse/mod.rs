@@ -52,7 +52,7 @@ pub(crate) use chars::lanes_within;
 pub(crate) use host::hostname_prefix;
 pub(crate) use host::idn_to_ascii;
 pub(crate) use host::{ipv4address, ipv6address};
-pub use registry::REGISTERED;
+pub use registry::{OBSOLETE_WEB_TAILS, REGISTERED};
 pub(crate) use scheme::{
     is_bare_opaque, is_scheme_byte, registered_before, registered_prefix,
     MAX_SCHEME_LEN,

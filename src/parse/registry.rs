@@ -24,6 +24,12 @@
 //! name, lower-case, sort, and add the kept names above; the test below
 //! checks order and syntax.
 
+/// The names of [`REGISTERED`] that the registry marks `(OBSOLETE)` and
+/// that end in a web scheme: `shttp` (RFC 2660's Secure HTTP, never
+/// deployed). A word glued to `http` that ends in `s` (`thishttp://`)
+/// is the word and the scheme, not `shttp` after a glued word.
+pub const OBSOLETE_WEB_TAILS: &[&str] = &["shttp"];
+
 /// Lower case, sorted, unique (see the module docs for the source).
 pub const REGISTERED: &[&str] = &[
     "aaa",

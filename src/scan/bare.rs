@@ -121,18 +121,35 @@ pub(crate) fn bare_end(
     // A `-` at a line break is a URL broken there (the host goes on
     // below: `http://www.dcc-` then `servers.net/`), not a dash after it;
     // at a line break itself, not before punctuation given back there
-    // (`http://google.com-.` at a line's end ends at `com`).
+    // (`http://google.com-.` at a line's end ends at `com`), one dash
+    // (a run of them breaks no host), and a letter or digit below.
     // Most URLs end in no `-`: that is looked at first.
     if end > from
         && hay.bytes[end - 1] == b'-'
         && dns_host
         && !too_long
         && !(end == hard_end
-            && matches!(hay.get(hard_end)?, Some(b'\n' | b'\r')))
+            && hay.bytes[..end - 1].last() != Some(&b'-')
+            && goes_on_below(hay, hard_end)?)
     {
         end = from + host_dash(&hay.bytes[from..end]);
     }
     Ok(BareEnd { end, hard_end, trimmed: end < hard_end, too_long })
+}
+
+/// Whether a line break starts at `i` and the line below starts with a
+/// letter or digit, where a host broken after a `-` would go on.
+fn goes_on_below(hay: &Hay<'_>, i: usize) -> Result<bool, Incomplete> {
+    let mut k = i;
+    if hay.get(k)? == Some(b'\r') {
+        k += 1;
+    }
+    match hay.get(k)? {
+        Some(b'\n') => k += 1,
+        _ if k > i => {}
+        _ => return Ok(false),
+    }
+    Ok(hay.get(k)?.is_some_and(|b| b.is_ascii_alphanumeric()))
 }
 
 /// Whether the `[` at `i` stands in the authority of the URL whose text
@@ -574,6 +591,17 @@ mod tests {
         assert_eq!(end_of("http://u-@a.example x"), "http://u-@a.example");
         // At a line break the host goes on below: no dash given back.
         assert_eq!(end_of("http://www.dcc-\nservers.net/"), "http://www.dcc-");
+        assert_eq!(
+            end_of("http://www.dcc-\r\nservers.net/"),
+            "http://www.dcc-"
+        );
+        // Not when nothing goes on below (a blank line, the end, a
+        // space), nor after a run of dashes, which breaks no host:
+        // SpamAssassin's `-----http://www.delimtest19.com----------`.
+        assert_eq!(end_of("http://a.example-\n\nx"), "http://a.example");
+        assert_eq!(end_of("http://a.example-\n"), "http://a.example");
+        assert_eq!(end_of("http://a.example-\n (x)"), "http://a.example");
+        assert_eq!(end_of("http://a.example---\nb.c/"), "http://a.example");
         // Punctuation given back between the dash and the break: a dash
         // after the host, not a host broken (Autolinker's `com-.`).
         assert_eq!(end_of("http://google.com-.\nx"), "http://google.com");

@@ -706,7 +706,8 @@ impl Config {
 /// URL start at the scheme; `None` when the letters are the scheme alone
 /// after no `.` (`git+https` is a scheme of its own, read elsewhere), or when a
 /// longer tail of them is a registered scheme itself (`sftp`, `tftp`:
-/// not an `ftp` glued to `s`). `s` is where the scheme run's letters
+/// not an `ftp` glued to `s`; an obsolete one, `shttp`, does not count:
+/// [`parse::OBSOLETE_WEB_TAILS`]). `s` is where the scheme run's letters
 /// start. RFC 3986 §3.1 lets a scheme hold letters only before its
 /// colon, so the glued word cannot be told from a scheme by syntax: only
 /// the three schemes a reader recognises on sight are split off.
@@ -725,7 +726,10 @@ fn glued_scheme(bytes: &[u8], s: usize, c: usize) -> Option<usize> {
     })?;
     let longer = (1..letters.len() - k).any(|j| {
         let name = &letters[j..];
-        parse::registered_prefix(name, name.len()).is_some()
+        let obsolete = parse::OBSOLETE_WEB_TAILS
+            .iter()
+            .any(|o| o.as_bytes().eq_ignore_ascii_case(name));
+        !obsolete && parse::registered_prefix(name, name.len()).is_some()
     });
     (!longer).then_some(k)
 }

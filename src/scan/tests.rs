@@ -220,6 +220,19 @@ fn glued_web_schemes() {
     assert_eq!(marked("<xhttp://a.example/>"), "|<xhttp://a.example/>|");
 }
 
+/// `shttp` (RFC 2660) is registered but marked obsolete: a word that
+/// ends in `s` glued to `http` is the word and `http`, as SpamAssassin's
+/// `ignorethishttp://delimtest13.org` (t/uri_text.t) reads; `shttp:`
+/// itself is still read as its scheme.
+#[test]
+fn an_obsolete_scheme_tail_does_not_keep_a_glued_one() {
+    assert_eq!(
+        marked("ignorethishttp://a.example/ xshttp://b.example/"),
+        "ignorethis|http://a.example/| xs|http://b.example/|"
+    );
+    assert_eq!(marked("shttp://c.example/"), "|shttp://c.example/|");
+}
+
 /// A web scheme after a `.` glued to it (an ellipsis, a sentence's end:
 /// URI::Find's `can...http://bit.ly/8yEdeb`) starts the URL too; no
 /// registered scheme ends in `.http`.
