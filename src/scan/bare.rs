@@ -138,7 +138,8 @@ pub(crate) fn bare_end(
 }
 
 /// Whether a line break starts at `i` and the line below starts with a
-/// letter or digit, where a host broken after a `-` would go on.
+/// letter or digit, where a host broken after a `-` would go on; after
+/// the quote marks and blanks of quoted mail (`> servers.net/`).
 fn goes_on_below(hay: &Hay<'_>, i: usize) -> Result<bool, Incomplete> {
     let mut k = i;
     if hay.get(k)? == Some(b'\r') {
@@ -148,6 +149,11 @@ fn goes_on_below(hay: &Hay<'_>, i: usize) -> Result<bool, Incomplete> {
         Some(b'\n') => k += 1,
         _ if k > i => {}
         _ => return Ok(false),
+    }
+    // A quote prefix is short: a few `>` and blanks.
+    let limit = k + 16;
+    while k < limit && matches!(hay.get(k)?, Some(b'>' | b' ' | b'\t')) {
+        k += 1;
     }
     Ok(hay.get(k)?.is_some_and(|b| b.is_ascii_alphanumeric()))
 }
@@ -593,6 +599,11 @@ mod tests {
         assert_eq!(end_of("http://www.dcc-\nservers.net/"), "http://www.dcc-");
         assert_eq!(
             end_of("http://www.dcc-\r\nservers.net/"),
+            "http://www.dcc-"
+        );
+        // quoted mail: the SpamAssassin folder's `> http://www.dcc-`
+        assert_eq!(
+            end_of("http://www.dcc-\n> servers.net/"),
             "http://www.dcc-"
         );
         // Not when nothing goes on below (a blank line, the end, a

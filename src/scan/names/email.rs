@@ -124,8 +124,11 @@ pub(crate) fn email(
         if local.is_empty() || local.windows(2).any(|w| w == b"..") {
             return Ok(None);
         }
-        return Ok(literal_end(hay, at + 1)?
-            .map(|end| address(cfg, bytes, s, at, end, end, quoted)));
+        let Some(end) = literal_end(hay, at + 1)? else {
+            return Ok(None);
+        };
+        let angle = angled(hay, s, end, floor)?;
+        return Ok(Some(address(cfg, bytes, s, at, end, end, quoted, angle)));
     }
     // The domain: labels of letters, digits and hyphens.
     let mut end = run_end(hay, at + 1, at + 1 + MAX_DOMAIN, HOST)?;
@@ -150,12 +153,26 @@ pub(crate) fn email(
     if !real || hay.get(hard_end)? == Some(b'@') {
         return Ok(None); // not an address: nothing read is kept
     }
-    Ok(Some(address(cfg, bytes, s, at, end, hard_end, quoted)))
+    let angle = end == hard_end && angled(hay, s, end, floor)?;
+    Ok(Some(address(cfg, bytes, s, at, end, hard_end, quoted, angle)))
+}
+
+/// Whether the address `s..end` stands in angle brackets, `<` right
+/// before it and `>` right after (RFC 5322 §3.4 `angle-addr`).
+fn angled(
+    hay: &Hay<'_>,
+    s: usize,
+    end: usize,
+    floor: usize,
+) -> Result<bool, Incomplete> {
+    Ok(s > floor && hay.bytes[s - 1] == b'<' && hay.get(end)? == Some(b'>'))
 }
 
 /// The address `s..end` (its `@` at `at`, its local part quoted words
-/// when `quoted`), judged as the `mailto:` URI it implies.
+/// when `quoted`, in `<…>` when `angle`), judged as the `mailto:` URI it
+/// implies.
 #[inline]
+#[allow(clippy::too_many_arguments)]
 fn address(
     cfg: &Config,
     bytes: &[u8],
@@ -164,6 +181,7 @@ fn address(
     end: usize,
     hard_end: usize,
     quoted: bool,
+    angle: bool,
 ) -> (Raw, usize) {
     let local = &bytes[s..at];
     // `&` and `#` are `atext` (RFC 5322 §3.2.3: `Mike&family@…`,
@@ -171,8 +189,11 @@ fn address(
     // address is judged as (RFC 6068 §2 item 1). `=`, `%`, `?`, `{`,
     // `}`, `|`, `^` and the backtick are `atext` too but still reject it:
     // in text they join a key, a query or a list to the address
-    // (`smtp.mailfrom=bob@…`, `{bob|ann}@…`), not a mailbox.
-    let escaped = local.iter().any(|&b| matches!(b, b'&' | b'#'));
+    // (`smtp.mailfrom=bob@…`, `{bob|ann}@…`), not a mailbox. In `<…>`
+    // nothing is joined to it (RFC 5322 §3.4 `angle-addr`): `=`, `%` and
+    // `?` are the mailbox's (a VERP bounce address, `list-a=b.org@…`).
+    let keyed = |b: u8| angle && matches!(b, b'=' | b'%' | b'?');
+    let escaped = local.iter().any(|&b| matches!(b, b'&' | b'#') || keyed(b));
     // An address literal's `[` and `]` are encoded in the URI too (RFC
     // 6068 §2 item 1: gen-delims but `@` and `:`).
     let literal = bytes.get(at + 1) == Some(&b'[');
@@ -185,6 +206,9 @@ fn address(
                 b'"' if s + i < at => {}
                 b'&' => plain.extend_from_slice(b"%26"),
                 b'#' => plain.extend_from_slice(b"%23"),
+                b'=' if s + i < at && angle => plain.extend_from_slice(b"%3D"),
+                b'%' if s + i < at && angle => plain.extend_from_slice(b"%25"),
+                b'?' if s + i < at && angle => plain.extend_from_slice(b"%3F"),
                 b'[' => plain.extend_from_slice(b"%5B"),
                 b']' => plain.extend_from_slice(b"%5D"),
                 _ => plain.push(b),
@@ -253,10 +277,14 @@ fn literal_end(
 fn snums(s: &[u8]) -> bool {
     let mut n = 0;
     for part in s.split(|&b| b == b'.') {
+        // The length first: a long run of digits would overflow the sum.
+        if part.is_empty() || part.len() > 3 {
+            return false;
+        }
         let value = part.iter().try_fold(0u16, |v, &b| {
             b.is_ascii_digit().then(|| v * 10 + u16::from(b - b'0'))
         });
-        if part.is_empty() || part.len() > 3 || value.is_none_or(|v| v > 255) {
+        if value.is_none_or(|v| v > 255) {
             return false;
         }
         n += 1;

@@ -218,6 +218,38 @@ fn ampersand_and_hash_local_parts() {
     }
 }
 
+/// An address in angle brackets (RFC 5322 §3.4 `angle-addr = "<"
+/// addr-spec ">"`) is delimited: no key or query is glued to it, so a
+/// `=`, `%` or `?` in its local part is the mailbox's, percent-encoded in
+/// its `mailto:` URI (RFC 6068 §2 item 1). Mailing lists' VERP bounce
+/// addresses are written so (SpamAssassin's t/uri_text.t).
+#[test]
+fn angle_addresses_keep_their_equals() {
+    for text in [
+        "sentto-4934-foo=addr.com@verper.com",
+        "bounce-a%b@lists.example.org",
+        "ask?x@example.org",
+    ] {
+        assert_eq!(
+            finds(&format!("Return-Path: <{text}>")),
+            [(text.into(), Kind::Email)],
+            "{text}"
+        );
+    }
+    // not closed by `>`, or opened by no `<`: as before
+    for text in ["<smtp.mailfrom=bob@example.com x", "a=<b>c=bob@example.com>"]
+    {
+        assert_eq!(finds(text), [], "{text}");
+    }
+}
+
+/// A literal of long digit runs is no address, and its sum does not
+/// overflow (a panic in a debug build, met in the SpamAssassin folder).
+#[test]
+fn literal_digit_runs_do_not_overflow() {
+    assert_eq!(finds("a@[123456789012345678901234567.1.1.1] x"), []);
+}
+
 /// An address at a domain literal (RFC 5322 §3.4.1, RFC 6068 §2
 /// `"[" *dtext-no-obs "]"`) holding an Internet address, as RFC 5321
 /// §4.1.3 writes one: four `Snum` (leading zeros allowed) or `IPv6:`
