@@ -36,7 +36,7 @@
 //! or digit; a two-letter TLD in title case starts a sentence
 //! (`Zimbabwe.At the`); a name at the start of a line after a
 //! quoted-printable soft break (`=` ending the line before) is the tail
-//! of a cut word;
+//! of a cut word; a line of uuencoded data holds none (uuencode.rs);
 //! a name glued to a word, a path, a URL or an address (`src/main.rs`,
 //! `a.b.example.com` from its second dot, `bob@example.com`) is no name.
 
@@ -533,6 +533,10 @@ fn host_name(
     if qp_continuation(bytes, start) {
         return Ok(None); // not a name: nothing read is kept
     }
+    // a line of uuencoded data (`VT.AR/&(#7TO,1FR`)
+    if uuencode::in_uuencoded_line(hay, start)? {
+        return Ok(None); // not a name: nothing read is kept
+    }
     // a version (`2.0.9-sf.net`, `1.2.com`): two numeric labels first
     let mut labels = host.split(|&b| b == b'.');
     let numeric =
@@ -796,6 +800,7 @@ fn reject(start: usize, end: usize, kind: Kind) -> (Raw, usize) {
 
 mod email;
 mod idn;
+mod uuencode;
 
 pub(crate) use email::{email, may_address};
 

@@ -603,3 +603,25 @@ fn tld_shape() {
     assert!(!tld_like(b"1.2.3.4"));
     assert!(!tld_like(b"example.c"));
 }
+
+#[test]
+fn a_uuencoded_line_holds_no_names() {
+    // POSIX uuencode: a length character (`M`: 45 octets), then sixty
+    // characters of 0x20..0x60 (20 Newsgroups, comp.os.ms-windows.misc)
+    let line = format!("M VT.AR/&(#7TO,1FR A@3X.GG {}", "0".repeat(34));
+    assert_eq!(line.len(), 61);
+    for text in [
+        format!("{line}\n"),
+        format!("begin 644 a\n{line}\r\n`\nend\n"),
+        line.clone(),
+    ] {
+        assert_eq!(finds(&text), [], "{text}");
+    }
+    // a character more or fewer than a full line, or a shorter line
+    // (SpamAssassin): text
+    let short = "3. BE A SF.NET FOUNDRY GUIDE.";
+    assert_eq!(finds(short), [("SF.NET".into(), Kind::Domain)]);
+    for text in [format!("{line}0"), line[..60].to_owned()] {
+        assert_eq!(finds(&text).len(), 2, "{text}");
+    }
+}
