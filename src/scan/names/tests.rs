@@ -367,6 +367,20 @@ fn www_names_joined_inside_delimiters() {
         joined("<www.example.com and more>"),
         [("www.example.com".to_owned(), false)]
     );
+    // a domain name or network path as a `www.` name (KDE KTextToHTML,
+    // testGetUrl2), from the same host on only
+    let want = vec![("ftp.kde.org:1234/sub/path?a=1#x".to_owned(), true)];
+    assert_eq!(joined("<ftp.kde.org:1234/\nsub/  path?\n\ta=1#x>"), want);
+    assert_eq!(joined("\"ftp.kde.org:1234/\nsub/path?\na=1#x\""), want);
+    let want = vec![("//kde.org/sub/path".to_owned(), true)];
+    assert_eq!(joined("<//kde.org/\nsub/path>"), want);
+    assert_eq!(
+        joined("<example.com/a\n.b> <example.com\n.evil/x>"),
+        [
+            ("example.com/a.b".to_owned(), true),
+            ("example.com".to_owned(), false)
+        ]
+    );
 }
 
 #[test]
