@@ -36,7 +36,7 @@
 //! or digit; a two-letter TLD in title case starts a sentence
 //! (`Zimbabwe.At the`); a name at the start of a line after a
 //! quoted-printable soft break (`=` ending the line before) is the tail
-//! of a cut word;
+//! of a cut word; a line of uuencoded data holds none (uuencode.rs);
 //! a name glued to a word, a path, a URL or an address (`src/main.rs`,
 //! `a.b.example.com` from its second dot, `bob@example.com`) is no name.
 
@@ -443,7 +443,9 @@ pub(crate) fn host(
     skip: &mut usize,
 ) -> Result<Option<(Raw, usize)>, Incomplete> {
     match host_start(hay.bytes, dot, floor) {
-        Some((start, opened)) => host_at(cfg, hay, start, opened, dot, skip),
+        Some((start, opened)) => {
+            host_at(cfg, hay, start, opened, dot, floor, skip)
+        }
         None => Ok(None),
     }
 }
@@ -455,6 +457,7 @@ pub(crate) fn host_at(
     start: usize,
     opened: Opened,
     dot: usize,
+    floor: usize,
     skip: &mut usize,
 ) -> Result<Option<(Raw, usize)>, Incomplete> {
     let (begin, kind) = match opened {
@@ -466,15 +469,16 @@ pub(crate) fn host_at(
         }
         _ => return Ok(None),
     };
-    host_name(cfg, hay, begin, start, dot, skip, kind)
+    host_name(cfg, hay, (begin, floor), start, dot, skip, kind)
 }
 
 /// A host name from `start` (its first dot at `dot`) and what may follow
-/// it, found as `kind` from `begin` (`start`, or the `//` before it).
+/// it, found as `kind` from `begin` (`start`, or the `//` before it),
+/// the look-behind limited at `floor`.
 fn host_name(
     cfg: &Config,
     hay: &Hay<'_>,
-    begin: usize,
+    (begin, floor): (usize, usize),
     start: usize,
     dot: usize,
     skip: &mut usize,
@@ -531,6 +535,10 @@ fn host_name(
     // the tail of a word cut by a quoted-printable soft line break
     // (`www.Life-Settlements-Onli=` / `ne.com`) in undecoded text
     if qp_continuation(bytes, start) {
+        return Ok(None); // not a name: nothing read is kept
+    }
+    // a line of uuencoded data (`VT.AR/&(#7TO,1FR`)
+    if uuencode::in_uuencoded_line(hay, start)? {
         return Ok(None); // not a name: nothing read is kept
     }
     // a version (`2.0.9-sf.net`, `1.2.com`): two numeric labels first
@@ -591,6 +599,12 @@ fn host_name(
     // and the network path (the same URL).
     let prefix: &[u8] = if begin < start { b"http:" } else { b"http://" };
     let verdict = implied(cfg, prefix, &bytes[begin..end], Scheme::Http);
+    if verdict.is_ok() {
+        let host = &bytes[begin..host_end];
+        if let Some(j) = joined_name(cfg, hay, host, begin, floor, kind)? {
+            return Ok(Some(j));
+        }
+    }
     let mut raw = found(begin, end, hard_end, kind, verdict);
     if trimmed {
         raw.0.flags.insert(Flags::TRIMMED);
@@ -687,6 +701,51 @@ fn joined_www(
             Ok(Some((Raw { span, text, kind, flags, verdict }, closed.end)))
         }
         _ => Ok(None),
+    }
+}
+
+/// A domain name or network path `host` from `begin`, the bare reading
+/// of which was found, right after a `<` or `"`: read inside the
+/// delimiters as a `www.` name is ([`joined_www`], RFC 3986 Appendix
+/// C). `None` when nothing is removed, or the joined text does not go on
+/// from the same host with a port, path, query or fragment, or is no
+/// valid URL: the bare reading stands.
+fn joined_name(
+    cfg: &Config,
+    hay: &Hay<'_>,
+    host: &[u8],
+    begin: usize,
+    floor: usize,
+    kind: Kind,
+) -> Result<Option<(Raw, usize)>, Incomplete> {
+    let open = match begin.checked_sub(1).filter(|&o| o >= floor) {
+        Some(o) => o,
+        None => return Ok(None),
+    };
+    let (closer, join) = match hay.bytes[open] {
+        b'<' => (b'>', delimited::Join::All),
+        b'"' => (b'"', delimited::Join::Lines),
+        _ => return Ok(None),
+    };
+    let read =
+        delimited::read(hay, open, begin, closer, join, cfg.max_wrapper)?;
+    let Some(closed) = read else { return Ok(None) };
+    let Some(text) = closed.joined else { return Ok(None) };
+    let same_host = text.strip_prefix(host).is_some_and(|rest| {
+        matches!(rest.first(), Some(b':' | b'/' | b'?' | b'#'))
+    });
+    if !same_host || text.len() > cfg.max_url {
+        return Ok(None);
+    }
+    let prefix: &[u8] =
+        if kind == Kind::NetworkPath { b"http:" } else { b"http://" };
+    match implied(cfg, prefix, &text, Scheme::Http) {
+        verdict @ Ok(_) => {
+            let span = Span { start: begin, end: closed.url_end };
+            let (text, flags) = (Text::Joined(text), closed.flags);
+            Ok(Some((Raw { span, text, kind, flags, verdict }, closed.end)))
+        }
+        Err(_) => Ok(None),
     }
 }
 
@@ -796,6 +855,7 @@ fn reject(start: usize, end: usize, kind: Kind) -> (Raw, usize) {
 
 mod email;
 mod idn;
+mod uuencode;
 
 pub(crate) use email::{email, may_address};
 

@@ -121,9 +121,9 @@ impl Config {
                 }
                 Trigger::Address => names::email(self, &hay, c, floor),
                 Trigger::Name => self.name(&hay, c, floor, &mut skip),
-                Trigger::Host(start, opened) => {
-                    names::host_at(self, &hay, start, opened, c, &mut skip)
-                }
+                Trigger::Host(start, opened) => names::host_at(
+                    self, &hay, start, opened, c, floor, &mut skip,
+                ),
                 Trigger::Defanged => defanged::name(self, &hay, c, floor),
             };
             match found {

@@ -153,6 +153,10 @@ pub(crate) fn email(
     if !real || hay.get(hard_end)? == Some(b'@') {
         return Ok(None); // not an address: nothing read is kept
     }
+    // a line of uuencoded data (`A@3X.GG`)
+    if super::uuencode::in_uuencoded_line(hay, s)? {
+        return Ok(None); // not an address: nothing read is kept
+    }
     let angle = end == hard_end && angled(hay, s, end, floor)?;
     Ok(Some(address(cfg, bytes, s, at, end, hard_end, quoted, angle)))
 }

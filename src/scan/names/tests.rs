@@ -399,6 +399,20 @@ fn www_names_joined_inside_delimiters() {
         joined("<www.example.com and more>"),
         [("www.example.com".to_owned(), false)]
     );
+    // a domain name or network path as a `www.` name (KDE KTextToHTML,
+    // testGetUrl2), from the same host on only
+    let want = vec![("ftp.kde.org:1234/sub/path?a=1#x".to_owned(), true)];
+    assert_eq!(joined("<ftp.kde.org:1234/\nsub/  path?\n\ta=1#x>"), want);
+    assert_eq!(joined("\"ftp.kde.org:1234/\nsub/path?\na=1#x\""), want);
+    let want = vec![("//kde.org/sub/path".to_owned(), true)];
+    assert_eq!(joined("<//kde.org/\nsub/path>"), want);
+    assert_eq!(
+        joined("<example.com/a\n.b> <example.com\n.evil/x>"),
+        [
+            ("example.com/a.b".to_owned(), true),
+            ("example.com".to_owned(), false)
+        ]
+    );
 }
 
 #[test]
@@ -634,4 +648,26 @@ fn tld_shape() {
     assert!(!tld_like(b".com"));
     assert!(!tld_like(b"1.2.3.4"));
     assert!(!tld_like(b"example.c"));
+}
+
+#[test]
+fn a_uuencoded_line_holds_no_names() {
+    // POSIX uuencode: a length character (`M`: 45 octets), then sixty
+    // characters of 0x20..0x60 (20 Newsgroups, comp.os.ms-windows.misc)
+    let line = format!("M VT.AR/&(#7TO,1FR A@3X.GG {}", "0".repeat(34));
+    assert_eq!(line.len(), 61);
+    for text in [
+        format!("{line}\n"),
+        format!("begin 644 a\n{line}\r\n`\nend\n"),
+        line.clone(),
+    ] {
+        assert_eq!(finds(&text), [], "{text}");
+    }
+    // a character more or fewer than a full line, or a shorter line
+    // (SpamAssassin): text
+    let short = "3. BE A SF.NET FOUNDRY GUIDE.";
+    assert_eq!(finds(short), [("SF.NET".into(), Kind::Domain)]);
+    for text in [format!("{line}0"), line[..60].to_owned()] {
+        assert_eq!(finds(&text).len(), 2, "{text}");
+    }
 }
