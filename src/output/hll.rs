@@ -30,6 +30,16 @@ pub const STD_ERROR: f64 = 0.008125;
 /// the manner of wyhash). It must never change: sketches in partials
 /// written by other builds are merged with this one's.
 pub fn hash64(bytes: &[u8]) -> u64 {
+    hash64_words(bytes, |_| ())
+}
+
+/// [`hash64`] of `bytes`, giving `each` the words it mixes in, in order:
+/// each 8 bytes, then the last 0–7 zero-padded (little-endian, so each
+/// word's bytes are the input's). A caller that needs the bytes as
+/// words too (the statistics' fold: its test of the host's case, its
+/// copy) reads them once.
+#[inline(always)]
+pub(crate) fn hash64_words(bytes: &[u8], mut each: impl FnMut(u64)) -> u64 {
     const K0: u64 = 0xa076_1d64_78bd_642f;
     const K1: u64 = 0xe703_7ed1_a0b4_28db;
     const K2: u64 = 0x8ebc_6af0_9c88_c6e3;
@@ -42,10 +52,14 @@ pub fn hash64(bytes: &[u8]) -> u64 {
     for w in &mut words {
         let mut b = [0u8; 8];
         b.copy_from_slice(w);
-        h = fold(h ^ u64::from_le_bytes(b), K1);
+        let w = u64::from_le_bytes(b);
+        each(w);
+        h = fold(h ^ w, K1);
     }
     let rest = words.remainder();
-    h = fold(h ^ tail(rest) ^ K2, K1 ^ rest.len() as u64);
+    let last = tail(rest);
+    each(last);
+    h = fold(h ^ last ^ K2, K1 ^ rest.len() as u64);
     fold(h, K2)
 }
 

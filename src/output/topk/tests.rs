@@ -302,3 +302,41 @@ fn eviction_does_not_depend_on_hash_order() {
     // Each map has its own random hash keys.
     assert_eq!(run(), run());
 }
+
+/// Keys whose hashes share the slot's tag (the low 32 bits), of one
+/// length and of two, are counted apart: a probe tells them by their
+/// entries (the header's length and high bits, then the bytes), in a
+/// small table and in a large one (whose adds are batched).
+#[test]
+fn keys_of_one_tag_are_counted_apart() {
+    // Pairs of keys of one tag among 2^20 (about 128), one of keys of
+    // the same length and one of two lengths.
+    let mut by_tag = std::collections::HashMap::new();
+    let mut pairs = Vec::new();
+    for i in 0..1u32 << 20 {
+        let k = format!("{i}.example");
+        if let Some(other) = by_tag.insert(hash64(k.as_bytes()) as u32, k) {
+            pairs.push((other, format!("{i}.example")));
+        }
+    }
+    let same = pairs.iter().find(|(a, b)| a.len() == b.len()).unwrap();
+    let two = pairs.iter().find(|(a, b)| a.len() != b.len()).unwrap();
+    for filler in [0, 10_000] {
+        let mut t = TopK::with_capacity(1 << 16);
+        for i in 0..filler {
+            t.add(&format!("f{i}"), 1);
+        }
+        let mut want = vec![(same.0.clone(), 3), (same.1.clone(), 5)];
+        want.extend([(two.0.clone(), 2), (two.1.clone(), 4)]);
+        for (k, n) in &want {
+            for _ in 0..*n {
+                t.add(k, 1);
+            }
+        }
+        let (got, _) = sorted_settled(&t);
+        let got: Vec<_> =
+            got.into_iter().filter(|(k, _)| !k.starts_with('f')).collect();
+        want.sort();
+        assert_eq!(got, want, "{filler} other keys");
+    }
+}

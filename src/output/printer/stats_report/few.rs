@@ -24,7 +24,8 @@ impl<K, const L: usize> Default for Few<K, L> {
 impl<K, const L: usize> Few<K, L> {
     /// Adds `n` to the counter of the key that `is` tells, in `lane`
     /// (below `L`): the lane's last counter when `is` holds of it, else
-    /// the first that it holds of, else a new counter of `key()`.
+    /// the first that it holds of, else a new counter of `key()`;
+    /// returns the counter's index (for [`Few::add_at`]).
     #[inline]
     pub(super) fn add_where(
         &mut self,
@@ -32,13 +33,13 @@ impl<K, const L: usize> Few<K, L> {
         n: u64,
         is: impl Fn(&K) -> bool,
         key: impl FnOnce() -> K,
-    ) {
+    ) -> usize {
         let Some(last) = self.last.get_mut(lane) else {
-            return;
+            return usize::MAX;
         };
         if let Some(e) = self.counters.get_mut(*last).filter(|e| is(&e.0)) {
             e.1 += n;
-            return;
+            return *last;
         }
         match self.counters.iter().position(|e| is(&e.0)) {
             Some(i) => *last = i,
@@ -49,6 +50,20 @@ impl<K, const L: usize> Few<K, L> {
         }
         if let Some(e) = self.counters.get_mut(*last) {
             e.1 += n;
+        }
+        *last
+    }
+
+    /// Adds `n` to the counter at `index` (as [`Few::add_where`] gave
+    /// it, its key known to the caller); `false` when there is none.
+    #[inline]
+    pub(super) fn add_at(&mut self, index: usize, n: u64) -> bool {
+        match self.counters.get_mut(index) {
+            Some(e) => {
+                e.1 += n;
+                true
+            }
+            None => false,
         }
     }
 
