@@ -132,7 +132,7 @@ pub(crate) fn bare_end(
             && hay.bytes[..end - 1].last() != Some(&b'-')
             && goes_on_below(hay, hard_end)?)
     {
-        end = from + host_dash(&hay.bytes[from..end]);
+        end = from + host_dash(&hay.bytes[from..end], host == Host::Named);
     }
     Ok(BareEnd { end, hard_end, trimmed: end < hard_end, too_long })
 }
@@ -207,15 +207,21 @@ fn authority(run: &[u8]) -> Option<&[u8]> {
     (!rest.iter().any(|&b| matches!(b, b'/' | b'?' | b'#'))).then_some(rest)
 }
 
-/// The length of `run` (a trimmed bare URL after its colon) once the
+/// The length of `run` (a trimmed bare URL after its colon, or a
+/// scheme-less name from its start when `named`) once the
 /// `-` that ends its authority is given back, with the punctuation
 /// before it: a host name label ends in a letter or digit and a port is
 /// digits (RFC 1123 §2.1, RFC 3986 §3.2.3), so `http://example.org- where`
 /// is `http://example.org` and a dash. A `-` ending a path stays
 /// (`…/foo-`, §2.3 unreserved), and so does one at a line break (the
 /// caller's: a URL broken after a hyphen goes on below).
-fn host_dash(run: &[u8]) -> usize {
-    if authority(run).is_none() {
+fn host_dash(run: &[u8], named: bool) -> usize {
+    // A scheme-less name's run is its authority from its first byte.
+    let in_authority = match named {
+        true => !run.iter().any(|&b| matches!(b, b'/' | b'?' | b'#')),
+        false => authority(run).is_some(),
+    };
+    if !in_authority {
         return run.len();
     }
     // The dashes, and the sentence punctuation before them (`….-`).

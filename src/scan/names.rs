@@ -166,7 +166,8 @@ pub(crate) fn may_name(hay: &[u8], dot: usize, floor: usize) -> bool {
     };
     www && (start == floor
         || hay.get(start - 1).is_some_and(|&b| opens_name(b))
-        || word_opener(hay, start - 1, floor))
+        || word_opener(hay, start - 1, floor)
+        || run_opener(hay, start - 1, floor))
         && hay
             .get(dot + 1)
             .is_none_or(|&b| b.is_ascii_alphanumeric() || b >= 0xC2)
@@ -203,6 +204,26 @@ fn word_opener(hay: &[u8], p: usize, floor: usize) -> bool {
             || p > floor
                 && hay.get(p - 1).is_some_and(|b| b.is_ascii_whitespace()))
         && !qp_continuation(hay, p)
+}
+
+/// Whether the byte at `p` ends an ellipsis that begins a word: two or
+/// more `.` at the floor or after whitespace (`.....www.example.com`;
+/// the floor is a word's start, as for [`word_opener`]), not on a quoted-printable
+/// continuation line (`=` then `.cnet.com/b.gif` is one word). A lone
+/// `.` (`[.example.com]`, a name cut) and a rule of dashes (a MIME
+/// delimiter line, `--boundary.example.com`, RFC 2046 §5.1.1) open none.
+#[inline]
+fn run_opener(hay: &[u8], p: usize, floor: usize) -> bool {
+    if hay.get(p) != Some(&b'.') {
+        return false;
+    }
+    let mut k = p;
+    while k > floor && hay[k - 1] == b'.' {
+        k -= 1;
+    }
+    p - k >= 1
+        && (k == floor
+            || hay[k - 1].is_ascii_whitespace() && !qp_continuation(hay, k))
 }
 
 /// Longest DNS label (RFC 1034 §3.1).
@@ -266,6 +287,7 @@ pub(crate) fn host_start(
             || hay.get(at.wrapping_sub(1)).is_some_and(|&b| opens_name(b))
                 && !idn::after_latin_letter(hay, at)
             || at > floor && word_opener(hay, at - 1, floor)
+            || at > floor && run_opener(hay, at - 1, floor)
     };
     if opens(s) {
         return Some((s, Opened::Name));

@@ -316,6 +316,37 @@ fn names_after_a_word_opening_equals_or_colon() {
     }
 }
 
+/// An ellipsis that begins a word is punctuation before a name, as
+/// SpamAssassin's `.....www.delimtest16.com..........` (t/uri_text.t)
+/// reads; glued to a word, after a control, a lone `.` or a rule of
+/// dashes (a MIME delimiter line) it is not.
+#[test]
+fn names_after_a_word_opening_ellipsis() {
+    assert_eq!(
+        finds("\n.....www.a.example.com.......... x ...example.net\n"),
+        [
+            ("www.a.example.com".into(), Kind::Www),
+            ("example.net".into(), Kind::Domain)
+        ]
+    );
+    for text in ["x.www.example.com", "a-www.example.com"] {
+        assert_eq!(finds(text), [(text.into(), Kind::Domain)], "{text}");
+    }
+    for text in [
+        "net\u{14}..co.fr",
+        "honor[.cloudmark.com]",
+        " .cnet.com",
+        "\n--EG3OZ08L.0DOB2JAQ-euro.apple.com",
+        "x=\n..cnet.com/b.gif",
+    ] {
+        assert_eq!(finds(text), [], "{text:?}");
+    }
+    assert_eq!(
+        finds("..www.b.example.org"),
+        [("www.b.example.org".into(), Kind::Www)]
+    );
+}
+
 #[test]
 fn www_names() {
     let got = finds("see www.example.com/page and (WWW.Example.org).");
