@@ -629,6 +629,25 @@ fn emit_pushed<'t, S: MailSink>(
         !layers.maps.is_empty()
             || hay.get(ctx.base..ctx.base + text.len()) == Some(text)
     );
+    if sink.reads_urls_alone() {
+        // The sink reads a URL's match and offsets alone: no record
+        // filled for it.
+        let mut out = Ok(true);
+        let n = mf.finder.each_url(text, |mut m| {
+            let (s, e) = layers.range(m.span.start, m.span.end);
+            m.span = Span { start: ctx.base + s, end: ctx.base + e };
+            match sink.matched_url(&m, ctx.origin) {
+                Ok(true) => true,
+                stop => {
+                    out = stop;
+                    false
+                }
+            }
+        });
+        let go_on = out?;
+        rejected(sink, n);
+        return Ok(go_on);
+    }
     // As in `emit_all`: one record for the text, each match's fields
     // set in it.
     let mut held: Option<MailMatch<'_>> = None;
