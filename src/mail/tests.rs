@@ -460,6 +460,14 @@ fn urls_alone_are_the_records_urls() {
     f.find(hay, Format::Mbox, &mut Collect(&mut all)).unwrap();
     assert_eq!(all.len(), 7);
     alone_agrees(&f, &corpora_spool());
+    // Read as streams, in pieces.
+    for piece in [1, 7, 64, 4096] {
+        let f = MailFinder::builder()
+            .whole_message_len(16)
+            .stream_piece_len(piece)
+            .build(Finder::new());
+        alone_agrees(&f, hay);
+    }
 }
 
 proptest::proptest! {
@@ -468,8 +476,13 @@ proptest::proptest! {
         kinds in proptest::collection::vec(0..frame::tests::LINES.len(), 0..40),
         crlf: u64,
         open: bool,
+        piece in proptest::option::of(1usize..64),
     ) {
-        let f = MailFinder::new(Finder::new());
+        let mut f = MailFinder::builder();
+        if let Some(piece) = piece {
+            f.whole_message_len(16).stream_piece_len(piece);
+        }
+        let f = f.build(Finder::new());
         alone_agrees(&f, &frame::tests::spool(&kinds, crlf, open));
     }
 }
