@@ -8,7 +8,7 @@ use crate::mail::{
     Encoding, Format, Location, MailFinder, MailMatch, MailSink, Message,
 };
 use crate::search::lines::LineCounter;
-use crate::search::{Finder, Position};
+use crate::search::{Finder, Match, Position};
 use std::cell::RefCell;
 use std::convert::Infallible;
 use std::io::{self, Read};
@@ -113,6 +113,26 @@ const UNREAD: Provenance<'static> = Provenance {
     }),
 };
 
+impl<S> Adapter<'_, '_, S> {
+    /// The position of match `m`, from absolute offset `start` to `end`
+    /// of the search.
+    #[inline(always)]
+    fn at(&mut self, m: &Match<'_>, start: u64, end: u64) -> Position {
+        let base = self.base;
+        match &mut self.pos {
+            Positions::Slice { bytes, counter } => {
+                let span = m.span();
+                let (line, column) = match counter {
+                    Some(l) => l.at(bytes, 0, span.start as u64),
+                    None => (0, 0),
+                };
+                Position { start: base + start, end: base + end, line, column }
+            }
+            Positions::Log(log) => log.position(start, end, base),
+        }
+    }
+}
+
 impl<S: RecordSink> MailSink for Adapter<'_, '_, S> {
     type Error = S::Error;
 
@@ -122,24 +142,7 @@ impl<S: RecordSink> MailSink for Adapter<'_, '_, S> {
     #[inline(always)]
     fn matched(&mut self, m: &MailMatch<'_>) -> Result<bool, S::Error> {
         let base = self.base;
-        let at = match &mut self.pos {
-            Positions::Slice { bytes, counter } => {
-                let span = m.as_match().span();
-                let (line, column) = match counter {
-                    Some(l) => l.at(bytes, 0, span.start as u64),
-                    None => (0, 0),
-                };
-                Position {
-                    start: base + m.offset(),
-                    end: base + m.end_offset(),
-                    line,
-                    column,
-                }
-            }
-            Positions::Log(log) => {
-                log.position(m.offset(), m.end_offset(), base)
-            }
-        };
+        let at = self.at(m.as_match(), m.offset(), m.end_offset());
         if !self.records {
             return self.sink.found(&Found {
                 at,
@@ -174,6 +177,30 @@ impl<S: RecordSink> MailSink for Adapter<'_, '_, S> {
             m: m.as_match(),
             reject: m.reject(),
             record: Some(record),
+            repaired: false,
+        })
+    }
+
+    fn reads_urls_alone(&self) -> bool {
+        !self.records
+    }
+
+    // What `matched` does for a sink that reads no records, with no
+    // `MailMatch` read.
+    #[inline(always)]
+    fn matched_url(
+        &mut self,
+        m: &Match<'_>,
+        origin: u64,
+    ) -> Result<bool, S::Error> {
+        let span = m.span();
+        let end = origin + span.end as u64;
+        let at = self.at(m, origin + span.start as u64, end);
+        self.sink.found(&Found {
+            at,
+            m,
+            reject: None,
+            record: Some(UNREAD),
             repaired: false,
         })
     }
@@ -229,4 +256,61 @@ pub(super) fn header_ended(head: &[u8]) -> bool {
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each URL's text and position, from a sink that reads records or
+    /// not ([`RecordSink::reads_records`]).
+    struct Log<E> {
+        records: bool,
+        got: Vec<(Vec<u8>, Position)>,
+        error: std::marker::PhantomData<E>,
+    }
+
+    impl<E> RecordSink for Log<E> {
+        type Error = E;
+        fn found(&mut self, f: &Found<'_, '_>) -> Result<bool, E> {
+            self.got.push((f.m.url().to_vec(), f.at));
+            Ok(true)
+        }
+        fn limit(&mut self, _: u64, _: &'static str) {}
+        fn record(&mut self) {}
+        fn fault(&mut self, _: u64, _: String) {}
+        fn reads_records(&self) -> bool {
+            self.records
+        }
+    }
+
+    fn log<E>(records: bool) -> Log<E> {
+        Log { records, got: Vec::new(), error: std::marker::PhantomData }
+    }
+
+    /// A sink that reads no records (its URLs handed over alone, with
+    /// no `MailMatch` filled) is given the positions (offsets, line and
+    /// column) of one that reads them, of a slice and of a stream.
+    #[test]
+    fn urls_alone_have_the_records_positions() {
+        let hay = b"From a@b Thu Aug 22 13:17:22 2002\n\
+            Subject: http://s.example/\n\
+            Content-Transfer-Encoding: quoted-printable\n\n\
+            see http://q.example/a=3Db=\nc http://r.example/ d\n\
+            From a@b Thu Aug 22 13:17:22 2002\n\n\
+            http://n.example/ http://n.example/x\n";
+        let mail = MailFinder::new(Finder::new());
+        for lines in [false, true] {
+            let mut want = log::<Infallible>(true);
+            search_slice(&mail, hay, 7, Format::Mbox, lines, &mut want);
+            assert_eq!(want.got.len(), 5);
+            let mut got = log::<Infallible>(false);
+            search_slice(&mail, hay, 7, Format::Mbox, lines, &mut got);
+            assert_eq!(got.got, want.got);
+            let mut read = log::<io::Error>(false);
+            search_reader(&mail, &hay[..], 7, Format::Mbox, lines, &mut read)
+                .unwrap();
+            assert_eq!(read.got, want.got);
+        }
+    }
 }

@@ -253,6 +253,9 @@ impl Leaf {
             (None, None) => text,
         };
         let base = *base;
+        // Asked once a piece: a sink that reads URLs alone is given them
+        // with no record filled (issue 33).
+        let alone = sink.reads_urls_alone();
         let go_on = push.push(&mf.finder, data, eof, |m, window, abs| {
             let start = abs + m.span.start as u64;
             let end = abs + m.span.end as u64;
@@ -263,6 +266,8 @@ impl Leaf {
             let first = transfer.as_ref().or(content.as_ref());
             let (from, to, decoded) = match (first, range) {
                 (None, _) => (base + start, base + end, false),
+                // Whether it was decoded is not read.
+                (Some(_), Some((from, to))) if alone => (from, to, true),
                 (Some(stage), Some((from, to))) => {
                     src.clear();
                     let same = stage.input(from, to, src)
@@ -274,11 +279,12 @@ impl Leaf {
                 // still has (the maps are dropped behind it).
                 (Some(_), None) => (base + start, base + end, true),
             };
+            let span = Span { start: from as usize, end: to as usize };
+            if alone {
+                return sink.matched_url(&Match { span, ..m.clone() }, 0);
+            }
             let mm = MailMatch {
-                m: Match {
-                    span: Span { start: from as usize, end: to as usize },
-                    ..m.clone()
-                },
+                m: Match { span, ..m.clone() },
                 origin: 0,
                 message: info.index,
                 message_span: Span {

@@ -403,3 +403,86 @@ fn metadata_per_message() {
     assert_eq!(other.subject.as_deref(), Some("two"));
     assert!(other.from.is_none() && other.date_utc.is_none());
 }
+
+/// A sink that reads URLs alone ([`MailSink::reads_urls_alone`]): each
+/// URL's text and offsets, however it came.
+#[derive(Default)]
+struct Alone(Vec<(Vec<u8>, u64, u64)>);
+
+impl MailSink for Alone {
+    type Error = io::Error;
+    fn matched(&mut self, m: &MailMatch<'_>) -> io::Result<bool> {
+        let url = m.as_match().url().to_vec();
+        self.0.push((url, m.offset(), m.end_offset()));
+        Ok(true)
+    }
+    fn reads_urls_alone(&self) -> bool {
+        true
+    }
+    fn matched_url(&mut self, m: &Match<'_>, origin: u64) -> io::Result<bool> {
+        let span = m.span();
+        let (start, end) =
+            (origin + span.start as u64, origin + span.end as u64);
+        self.0.push((m.url().to_vec(), start, end));
+        Ok(true)
+    }
+}
+
+/// What a sink that reads URLs alone is given equals the matches and
+/// offsets of the full records, in order, quoted-printable and base64
+/// bodies, headers and the reader search included.
+fn alone_agrees(f: &MailFinder, hay: &[u8]) {
+    let mut all = Vec::new();
+    f.find(hay, Format::Mbox, &mut Collect(&mut all)).unwrap();
+    let want: Vec<_> = all
+        .iter()
+        .map(|m| (m.as_match().url().to_vec(), m.offset(), m.end_offset()))
+        .collect();
+    let mut got = Alone::default();
+    f.find(hay, Format::Mbox, &mut got).unwrap();
+    assert_eq!(got.0, want, "{:?}", String::from_utf8_lossy(hay));
+    let mut read = Alone::default();
+    f.find_reader(hay, Format::Mbox, &mut read).unwrap();
+    assert_eq!(read.0, want, "{:?}", String::from_utf8_lossy(hay));
+}
+
+#[test]
+fn urls_alone_are_the_records_urls() {
+    let f = MailFinder::new(Finder::new());
+    let hay = b"From a@b Thu Aug 22 13:17:22 2002\nSubject: http://s.example/\n\
+        Content-Transfer-Encoding: quoted-printable\n\nsee http://q.example/a=3Db=\n\
+        c http://r.example/ d\n\
+        From a@b Thu Aug 22 13:17:22 2002\nContent-Transfer-Encoding: base64\n\n\
+        aHR0cDovL2IuZXhhbXBsZS94IGh0dHA6Ly9jLmV4YW1wbGUveQ==\n\
+        From a@b Thu Aug 22 13:17:22 2002\n\nhttp://n.example/ http://n.example/\n";
+    alone_agrees(&f, hay);
+    let mut all = Vec::new();
+    f.find(hay, Format::Mbox, &mut Collect(&mut all)).unwrap();
+    assert_eq!(all.len(), 7);
+    alone_agrees(&f, &corpora_spool());
+    // Read as streams, in pieces.
+    for piece in [1, 7, 64, 4096] {
+        let f = MailFinder::builder()
+            .whole_message_len(16)
+            .stream_piece_len(piece)
+            .build(Finder::new());
+        alone_agrees(&f, hay);
+    }
+}
+
+proptest::proptest! {
+    #[test]
+    fn urls_alone_are_the_records_urls_of_any_spool(
+        kinds in proptest::collection::vec(0..frame::tests::LINES.len(), 0..40),
+        crlf: u64,
+        open: bool,
+        piece in proptest::option::of(1usize..64),
+    ) {
+        let mut f = MailFinder::builder();
+        if let Some(piece) = piece {
+            f.whole_message_len(16).stream_piece_len(piece);
+        }
+        let f = f.build(Finder::new());
+        alone_agrees(&f, &frame::tests::spool(&kinds, crlf, open));
+    }
+}

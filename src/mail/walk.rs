@@ -510,6 +510,59 @@ pub(super) struct Context {
     pub(super) lines: Option<(usize, usize)>,
 }
 
+/// The closure that fills the held [`MailMatch`] (`$held`) with a match
+/// of `$text` and hands it to `$sink`, made once for each use: one
+/// closure called from two places stayed out of line, its call 25
+/// instructions a URL of a dense text (issue 33).
+macro_rules! one_match {
+    ($t:lifetime, $hay:ident, $msg:ident, $id:ident, $meta:ident,
+     $text:ident, $layers:ident, $ctx:ident, $held:ident, $sink:ident) => {
+        |m: Match<$t>, (repaired, reject): (bool, Option<Reject>), lines| {
+            let decoded_span = m.span;
+            let (s, e) = $layers.range(decoded_span.start, decoded_span.end);
+            let span = Span { start: $ctx.base + s, end: $ctx.base + e };
+            // With no layer, `text` is `hay` from `ctx.base` on, and a
+            // match is its original bytes: only decoded text needs the
+            // compare.
+            let original = decoded_span.start..decoded_span.end;
+            let decoded = repaired
+                || (!$layers.maps.is_empty()
+                    && $hay.get(span.start..span.end) != $text.get(original));
+            let encoding =
+                if repaired { Encoding::QpRepair } else { $ctx.encoding };
+            let mm = match &mut $held {
+                Some(mm) => {
+                    // Moved in, then its span set: not built anew
+                    // first.
+                    mm.m = m;
+                    mm.m.span = span;
+                    mm.lines = lines;
+                    mm.encoding = encoding;
+                    mm.decoded = decoded;
+                    mm.reject = reject;
+                    mm
+                }
+                None => $held.insert(MailMatch {
+                    m: Match { span, ..m },
+                    origin: $ctx.origin,
+                    message: $msg.index,
+                    message_span: $msg.span,
+                    message_id: $id.map(Cow::Borrowed),
+                    meta: $meta.get(),
+                    html: None,
+                    lines,
+                    part: $ctx.part,
+                    location: $ctx.location,
+                    encoding,
+                    decoded,
+                    reject,
+                }),
+            };
+            $sink.matched(mm)
+        }
+    };
+}
+
 /// Scans `text`, maps each match back through `layers`, and pushes it.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn emit<S: MailSink>(
@@ -537,6 +590,10 @@ pub(super) fn emit<S: MailSink>(
                 Err((m, reject)) => (m, false, Some(reject)),
             });
         emit_all(hay, msg, id, meta, text, layers, ctx, found, sink)
+    } else if ctx.lines.is_none() || layers.maps.is_empty() {
+        // No lines of its own to group the matches by (see `emit_all`):
+        // the matches pushed by the scanner.
+        emit_pushed(mf, hay, msg, id, meta, text, layers, ctx, sink)
     } else {
         // The rejected candidates passed over inside the scanner's step,
         // counted: a rejected candidate is a candidate, in mail as in
@@ -548,6 +605,65 @@ pub(super) fn emit<S: MailSink>(
         rejected(sink, it.take_rejected());
         Ok(go_on)
     }
+}
+
+/// [`emit`] of the accepted URLs of a text with no lines of its own to
+/// group them by: `emit_all` over [`crate::Finder::find_iter`], each
+/// match handed over from inside the scanner's step
+/// ([`crate::search::Finder::each_url`]), not returned through it and
+/// the iterator (issue 33). The rejected candidates passed over are
+/// counted, as there.
+#[allow(clippy::too_many_arguments)]
+fn emit_pushed<'t, S: MailSink>(
+    mf: &MailFinder,
+    hay: &[u8],
+    msg: &Message<'_>,
+    id: Option<&[u8]>,
+    meta: &mut Slot<'_>,
+    text: &'t [u8],
+    layers: &Layers<'_>,
+    ctx: &Context,
+    sink: &mut S,
+) -> Result<bool, S::Error> {
+    debug_assert!(
+        !layers.maps.is_empty()
+            || hay.get(ctx.base..ctx.base + text.len()) == Some(text)
+    );
+    if sink.reads_urls_alone() {
+        // The sink reads a URL's match and offsets alone: no record
+        // filled for it.
+        let mut out = Ok(true);
+        let n = mf.finder.each_url(text, |mut m| {
+            let (s, e) = layers.range(m.span.start, m.span.end);
+            m.span = Span { start: ctx.base + s, end: ctx.base + e };
+            match sink.matched_url(&m, ctx.origin) {
+                Ok(true) => true,
+                stop => {
+                    out = stop;
+                    false
+                }
+            }
+        });
+        let go_on = out?;
+        rejected(sink, n);
+        return Ok(go_on);
+    }
+    // As in `emit_all`: one record for the text, each match's fields
+    // set in it.
+    let mut held: Option<MailMatch<'_>> = None;
+    let mut one =
+        one_match!('t, hay, msg, id, meta, text, layers, ctx, held, sink);
+    let mut out = Ok(true);
+    let n = mf.finder.each_url(text, |m| match one(m, (false, None), None) {
+        Ok(true) => true,
+        stop => {
+            out = stop;
+            false
+        }
+    });
+    let go_on = out?;
+    rejected(sink, n);
+    Ok(go_on)
 }
 
 /// Gives `sink` the `n` rejected candidates counted in a text, if any.
@@ -583,65 +699,14 @@ pub(super) fn emit_all<'t, S: MailSink>(
     // built, its `Arc`s cloned and dropped again for every URL (61
     // instructions a URL of a dense text, issue 33).
     let mut held: Option<MailMatch<'_>> = None;
-    // A closure made twice, one for each use below: one closure called
-    // from the loop and from `lines::grouped` stayed out of line, its
-    // call 25 instructions a URL of a dense text (issue 33).
-    macro_rules! one {
-        () => {
-            |m: Match<'t>,
-             (repaired, reject): (bool, Option<Reject>),
-             lines| {
-                let decoded_span = m.span;
-                let (s, e) =
-                    layers.range(decoded_span.start, decoded_span.end);
-                let span = Span { start: ctx.base + s, end: ctx.base + e };
-                // With no layer, `text` is `hay` from `ctx.base` on, and a
-                // match is its original bytes: only decoded text needs the
-                // compare.
-                let original = decoded_span.start..decoded_span.end;
-                let decoded = repaired
-                    || (!layers.maps.is_empty()
-                        && hay.get(span.start..span.end)
-                            != text.get(original));
-                let encoding =
-                    if repaired { Encoding::QpRepair } else { ctx.encoding };
-                let mm = match &mut held {
-                    Some(mm) => {
-                        // Moved in, then its span set: not built anew
-                        // first.
-                        mm.m = m;
-                        mm.m.span = span;
-                        mm.lines = lines;
-                        mm.encoding = encoding;
-                        mm.decoded = decoded;
-                        mm.reject = reject;
-                        mm
-                    }
-                    None => held.insert(MailMatch {
-                        m: Match { span, ..m },
-                        origin: ctx.origin,
-                        message: msg.index,
-                        message_span: msg.span,
-                        message_id: id.map(Cow::Borrowed),
-                        meta: meta.get(),
-                        html: None,
-                        lines,
-                        part: ctx.part,
-                        location: ctx.location,
-                        encoding,
-                        decoded,
-                        reject,
-                    }),
-                };
-                sink.matched(mm)
-            }
-        };
-    }
+    // A closure made twice, one for each use below (`one_match!`).
     // Text as stored needs no lines of its own: the stored ones are it.
     let liner = ctx.lines.filter(|_| !layers.maps.is_empty());
     let found = found.map(|(m, repaired, reject)| (m, (repaired, reject)));
     let Some(context) = liner else {
-        let mut one = one!();
+        let mut one = one_match!(
+            't, hay, msg, id, meta, text, layers, ctx, held, sink
+        );
         for (m, extra) in found {
             if !one(m, extra, None)? {
                 return Ok(false);
@@ -655,7 +720,7 @@ pub(super) fn emit_all<'t, S: MailSink>(
         ctx.origin + ctx.base as u64,
         layers,
         found,
-        one!(),
+        one_match!('t, hay, msg, id, meta, text, layers, ctx, held, sink),
     )
 }
 

@@ -51,7 +51,7 @@ impl Config {
         floor: usize,
         stop: usize,
     ) -> Step {
-        self.step_with(hay, pos, floor, stop, true, &mut 0)
+        self.step_with(hay, pos, floor, stop, true, &mut 0, None)
     }
 
     /// Like [`Config::step_until`], but only accepted candidates are
@@ -74,7 +74,30 @@ impl Config {
         stop: usize,
         rejected: &mut u64,
     ) -> Step {
-        self.step_with(hay, pos, floor, stop, false, rejected)
+        self.step_with(hay, pos, floor, stop, false, rejected, None)
+    }
+
+    /// Like [`Config::step_accepted`], but each accepted candidate is
+    /// handed to `each` with its resume, and the search goes on from
+    /// there in the same step, as a caller of [`Config::step_accepted`]
+    /// would have gone on; [`Step::Found`] is never returned. When `each`
+    /// answers `false`, the step ends at once with [`Step::Done`], its
+    /// floor that candidate's resume.
+    ///
+    /// The pushed scan of a text in hand (issue 33): returned through
+    /// the step and an iterator, a candidate was copied twice more, and
+    /// the step's entry loaded its configuration again for each URL.
+    #[inline]
+    pub(crate) fn step_each(
+        &self,
+        hay: Hay<'_>,
+        pos: usize,
+        floor: usize,
+        stop: usize,
+        rejected: &mut u64,
+        each: &mut dyn FnMut(Raw, usize) -> bool,
+    ) -> Step {
+        self.step_with(hay, pos, floor, stop, false, rejected, Some(each))
     }
 
     /// The step; `rejects`: return rejected candidates too. The floor
@@ -85,7 +108,10 @@ impl Config {
     /// called out of line, not inlined, and mail cost 2.8% more; the
     /// step returned with the floor as a pair cost a URL 17
     /// instructions more (the step copied out of it), and the floor by
-    /// `&mut` every candidate 9 more on the path with rejects.
+    /// `&mut` every candidate 9 more on the path with rejects. `each`:
+    /// the sink of [`Config::step_each`], or `None` to return each
+    /// candidate.
+    #[allow(clippy::too_many_arguments)]
     fn step_with(
         &self,
         hay: Hay<'_>,
@@ -94,6 +120,7 @@ impl Config {
         stop: usize,
         rejects: bool,
         rejected: &mut u64,
+        mut each: Option<&mut dyn FnMut(Raw, usize) -> bool>,
     ) -> Step {
         let (mut pos, mut floor) = (pos, floor);
         while let Some((c, trigger)) =
@@ -113,7 +140,14 @@ impl Config {
                         Some(Some((raw, resume)))
                             if rejects || raw.verdict.is_ok() =>
                         {
-                            return Step::Found(raw, resume);
+                            let Some(each) = each.as_deref_mut() else {
+                                return Step::Found(raw, resume);
+                            };
+                            if !each(raw, resume) {
+                                return Step::Done { floor: resume };
+                            }
+                            (pos, floor) = (resume, resume);
+                            continue;
                         }
                         Some(found) => Ok(found),
                         None => self.at_trigger(&hay, c, floor),
@@ -129,7 +163,14 @@ impl Config {
             match found {
                 Ok(Some((raw, resume))) => {
                     if rejects || raw.verdict.is_ok() {
-                        return Step::Found(raw, resume);
+                        let Some(each) = each.as_deref_mut() else {
+                            return Step::Found(raw, resume);
+                        };
+                        if !each(raw, resume) {
+                            return Step::Done { floor: resume };
+                        }
+                        (pos, floor) = (resume, resume);
+                        continue;
                     }
                     // The caller's next step, without the return.
                     (pos, floor) = (resume, resume);
@@ -244,6 +285,27 @@ mod tests {
         }
     }
 
+    /// What the pushed step ([`Config::step_each`]) hands over, and how
+    /// it ended; `each` answers `false` at the `upto`-th candidate.
+    fn by_each_step(
+        cfg: &Config,
+        hay: Hay<'_>,
+        stop: usize,
+        upto: usize,
+    ) -> Seen {
+        let (mut out, mut rejected) = (Vec::new(), 0);
+        let mut each = |raw: Raw, resume: usize| {
+            assert!(raw.verdict.is_ok(), "a reject handed over");
+            out.push((raw, resume));
+            out.len() < upto
+        };
+        match cfg.step_each(hay, 0, 0, stop, &mut rejected, &mut each) {
+            Step::Found(..) => panic!("a candidate returned"),
+            Step::Done { floor } => (out, None, floor, rejected),
+            Step::NeedMore { at, floor } => (out, Some(at), floor, rejected),
+        }
+    }
+
     fn same_seen(a: &Seen, b: &Seen) -> bool {
         a.0.len() == b.0.len()
             && a.0.iter().zip(&b.0).all(|((x, rx), (y, ry))| {
@@ -275,6 +337,41 @@ mod tests {
                 same_seen(&full, &fast),
                 "{:?}: {full:?} != {fast:?}",
                 String::from_utf8_lossy(&text)
+            );
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4_000))]
+        /// The pushed step hands over what the accepted step returns, in
+        /// order, and ends where it ends; stopped at a candidate, it
+        /// has handed over the accepted step's first ones and ends at
+        /// that candidate's resume.
+        #[test]
+        fn pushed_step_equals_the_accepted_step(
+            text in text(),
+            all in any::<bool>(),
+            eof in any::<bool>(),
+            stop in prop_oneof![Just(usize::MAX), 0usize..200],
+            upto in prop_oneof![Just(usize::MAX), 1usize..6],
+        ) {
+            let finds = if all { Finds::ALL } else { Finds::NONE };
+            let cfg = Config { finds, ..Config::default() };
+            let hay = Hay { bytes: &text, eof };
+            let mut accepted = by_accepted_step(&cfg, hay, stop);
+            let pushed = by_each_step(&cfg, hay, stop, upto);
+            let show = String::from_utf8_lossy(&text);
+            if accepted.0.len() >= upto {
+                // Stopped: the first `upto`, then the last one's resume.
+                accepted.0.truncate(upto);
+                let resume = accepted.0.last().map(|(_, r)| *r);
+                accepted.1 = None;
+                accepted.2 = resume.unwrap_or(usize::MAX);
+                accepted.3 = pushed.3;
+            }
+            prop_assert!(
+                same_seen(&accepted, &pushed),
+                "{show:?}: {accepted:?} != {pushed:?}"
             );
         }
     }

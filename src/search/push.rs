@@ -74,37 +74,49 @@ impl Push {
     ) -> Result<bool, E> {
         self.buf.extend_from_slice(text);
         let cfg = &finder.inner().cfg;
-        let mut go_on = true;
-        loop {
-            let hay = Hay { bytes: &self.buf, eof };
-            // Rejected candidates are passed over inside the step, and
-            // counted.
-            let count = &mut self.rejected;
-            match cfg.step_accepted(
-                hay,
-                self.pos,
-                self.floor,
-                usize::MAX,
-                count,
-            ) {
-                Step::Found(raw, resume) => {
-                    (self.pos, self.floor) = (resume, resume);
-                    let c = Candidate::from_raw(raw, &self.buf);
-                    if !found(&c.body, &self.buf, self.abs)? {
-                        go_on = false;
-                        break;
-                    }
+        let hay = Hay { bytes: &self.buf, eof };
+        let (buf, abs) = (&self.buf[..], self.abs);
+        // Each URL handed over from inside the step (issue 33), rejected
+        // candidates passed over there and counted; `stopped`: the
+        // resume of the URL the callback stopped at, or its error.
+        let mut stopped: Option<(usize, Result<(), E>)> = None;
+        let mut each = |raw, resume| {
+            let c = Candidate::from_raw(raw, buf);
+            match found(&c.body, buf, abs) {
+                Ok(true) => true,
+                Ok(false) => {
+                    stopped = Some((resume, Ok(())));
+                    false
                 }
-                Step::Done { floor } => {
-                    (self.pos, self.floor) = (self.buf.len(), floor);
-                    break;
-                }
-                Step::NeedMore { at, floor } => {
-                    (self.pos, self.floor) = (at, floor);
-                    break;
+                Err(e) => {
+                    stopped = Some((resume, Err(e)));
+                    false
                 }
             }
-        }
+        };
+        let (pos, floor) = (self.pos, self.floor);
+        let count = &mut self.rejected;
+        let end = cfg.step_each(hay, pos, floor, usize::MAX, count, &mut each);
+        let go_on = match (stopped, end) {
+            (Some((resume, stop)), _) => {
+                (self.pos, self.floor) = (resume, resume);
+                stop?;
+                false
+            }
+            (None, Step::Done { floor }) => {
+                (self.pos, self.floor) = (self.buf.len(), floor);
+                true
+            }
+            (None, Step::NeedMore { at, floor }) => {
+                (self.pos, self.floor) = (at, floor);
+                true
+            }
+            // Never: the pushed step hands its candidates over.
+            (None, Step::Found(_, resume)) => {
+                (self.pos, self.floor) = (resume, resume);
+                true
+            }
+        };
         let keep = self.pos.saturating_sub(LOOK_BEHIND);
         if keep > 0 {
             self.buf.drain(..keep);
@@ -149,6 +161,68 @@ mod tests {
             assert_eq!(pushed(text, step), whole, "pieces of {step}");
         }
     }
+
+    /// Pushed in pieces of `step` bytes, the callback stopping the
+    /// search at each URL (`Ok(false)`), or failing at it (`Err`), and
+    /// the caller going on with an empty push until one finds nothing:
+    /// each URL once, where it stands.
+    fn stopped_at_each(
+        text: &[u8],
+        step: usize,
+        fail: bool,
+    ) -> Vec<(u64, Vec<u8>)> {
+        let f = Finder::new();
+        let mut p = Push::default();
+        let mut out = Vec::new();
+        let mut stop = |m: &Match<'_>, _: &[u8], abs: u64| {
+            out.push((abs + m.span().start as u64, m.url().to_vec()));
+            if fail {
+                Err(())
+            } else {
+                Ok(false)
+            }
+        };
+        let pieces = text.chunks(step.max(1)).map(|p| (p, false));
+        for (piece, eof) in pieces.chain([(&b""[..], true)]) {
+            let mut go_on = p.push(&f, piece, eof, &mut stop) == Ok(true);
+            while !go_on {
+                go_on = p.push(&f, b"", eof, &mut stop) == Ok(true);
+            }
+        }
+        out
+    }
+
+    proptest::proptest! {
+        /// A search stopped at a URL goes on after it: what the slice
+        /// search finds, whatever the pieces.
+        #[test]
+        fn stopped_pushes_find_what_the_slice_search_finds(
+            ix in proptest::collection::vec(0..PIECES.len(), 0..16),
+            step in 1usize..40,
+            fail: bool,
+        ) {
+            let text: Vec<u8> =
+                ix.iter().flat_map(|&i| PIECES[i].iter().copied()).collect();
+            let whole: Vec<_> = Finder::new()
+                .find_iter(&text)
+                .map(|m| (m.span().start as u64, m.url().to_vec()))
+                .collect();
+            proptest::prop_assert_eq!(stopped_at_each(&text, step, fail), whole);
+        }
+    }
+
+    /// Pieces of text with URLs of every kind, and rejected candidates.
+    const PIECES: &[&[u8]] = &[
+        b"http://a.example/x ",
+        b"http:// ",
+        b"<URL:http://b.\n  example/y> ",
+        b"\"mailto:c@d.example\" ",
+        b"(http://e.example/(f)) ",
+        b"http://a.b:99999/ ",
+        b"www.x.example ",
+        b"x ",
+        b"\n",
+    ];
 
     #[test]
     fn window_stays_bounded() {
