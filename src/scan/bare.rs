@@ -150,8 +150,9 @@ fn goes_on_below(hay: &Hay<'_>, i: usize) -> Result<bool, Incomplete> {
         _ if k > i => {}
         _ => return Ok(false),
     }
-    // A quote prefix is short: a few `>` and blanks.
-    let limit = k + 16;
+    // The quote marks of mail or the indentation of a text (RFCs indent
+    // 18 or more): a bounded run of them.
+    let limit = k + 128;
     while k < limit && matches!(hay.get(k)?, Some(b'>' | b' ' | b'\t')) {
         k += 1;
     }
@@ -606,6 +607,11 @@ mod tests {
         assert_eq!(
             end_of("http://www.dcc-\r\nservers.net/"),
             "http://www.dcc-"
+        );
+        // an RFC's indentation (RFC 1614's `ftp://iicm.tu-`)
+        assert_eq!(
+            end_of("ftp://iicm.tu-\n                  graz.ac.at/pub/"),
+            "ftp://iicm.tu-"
         );
         // quoted mail: the SpamAssassin folder's `> http://www.dcc-`
         assert_eq!(

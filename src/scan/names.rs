@@ -702,6 +702,31 @@ fn joined_www(
     start: usize,
     floor: usize,
 ) -> Result<Option<(Raw, usize)>, Incomplete> {
+    let Some((closed, text)) = joined_inside(cfg, hay, start, floor)? else {
+        return Ok(None);
+    };
+    match www_verdict(cfg, &text, text.len() > cfg.max_url) {
+        Some(verdict @ Ok(_)) => {
+            let span = Span { start, end: closed.url_end };
+            let (text, kind, flags) =
+                (Text::Joined(text), Kind::Www, closed.flags);
+            Ok(Some((Raw { span, text, kind, flags, verdict }, closed.end)))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// The reading inside `<…>` or `"…"` of a name from `start`, right after
+/// the opener: the delimiters' reading and its text with whitespace
+/// removed (any run inside `<…>`, one holding a line break inside
+/// `"…"`); `None` when no opener stands there, the delimiters do not
+/// close, or nothing is removed.
+fn joined_inside(
+    cfg: &Config,
+    hay: &Hay<'_>,
+    start: usize,
+    floor: usize,
+) -> Result<Option<(delimited::Closed, Vec<u8>)>, Incomplete> {
     let open = match start.checked_sub(1).filter(|&o| o >= floor) {
         Some(o) => o,
         None => return Ok(None),
@@ -713,17 +738,8 @@ fn joined_www(
     };
     let read =
         delimited::read(hay, open, start, closer, join, cfg.max_wrapper)?;
-    let Some(closed) = read else { return Ok(None) };
-    let Some(text) = closed.joined else { return Ok(None) };
-    match www_verdict(cfg, &text, text.len() > cfg.max_url) {
-        Some(verdict @ Ok(_)) => {
-            let span = Span { start, end: closed.url_end };
-            let (text, kind, flags) =
-                (Text::Joined(text), Kind::Www, closed.flags);
-            Ok(Some((Raw { span, text, kind, flags, verdict }, closed.end)))
-        }
-        _ => Ok(None),
-    }
+    let Some(mut closed) = read else { return Ok(None) };
+    Ok(closed.joined.take().map(|text| (closed, text)))
 }
 
 /// A domain name or network path `host` from `begin`, the bare reading
@@ -740,19 +756,9 @@ fn joined_name(
     floor: usize,
     kind: Kind,
 ) -> Result<Option<(Raw, usize)>, Incomplete> {
-    let open = match begin.checked_sub(1).filter(|&o| o >= floor) {
-        Some(o) => o,
-        None => return Ok(None),
+    let Some((closed, text)) = joined_inside(cfg, hay, begin, floor)? else {
+        return Ok(None);
     };
-    let (closer, join) = match hay.bytes[open] {
-        b'<' => (b'>', delimited::Join::All),
-        b'"' => (b'"', delimited::Join::Lines),
-        _ => return Ok(None),
-    };
-    let read =
-        delimited::read(hay, open, begin, closer, join, cfg.max_wrapper)?;
-    let Some(closed) = read else { return Ok(None) };
-    let Some(text) = closed.joined else { return Ok(None) };
     let same_host = text.strip_prefix(host).is_some_and(|rest| {
         matches!(rest.first(), Some(b':' | b'/' | b'?' | b'#'))
     });
