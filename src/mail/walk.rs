@@ -629,41 +629,45 @@ fn emit_pushed<'t, S: MailSink>(
         !layers.maps.is_empty()
             || hay.get(ctx.base..ctx.base + text.len()) == Some(text)
     );
-    if sink.reads_urls_alone() {
+    let (out, n) = if sink.reads_urls_alone() {
         // The sink reads a URL's match and offsets alone: no record
         // filled for it.
-        let mut out = Ok(true);
-        let n = mf.finder.each_url(text, |mut m| {
+        pushed(mf, text, |mut m| {
             let (s, e) = layers.range(m.span.start, m.span.end);
             m.span = Span { start: ctx.base + s, end: ctx.base + e };
-            match sink.matched_url(&m, ctx.origin) {
-                Ok(true) => true,
-                stop => {
-                    out = stop;
-                    false
-                }
-            }
-        });
-        let go_on = out?;
-        rejected(sink, n);
-        return Ok(go_on);
-    }
-    // As in `emit_all`: one record for the text, each match's fields
-    // set in it.
-    let mut held: Option<MailMatch<'_>> = None;
-    let mut one =
-        one_match!('t, hay, msg, id, meta, text, layers, ctx, held, sink);
+            sink.matched_url(&m, ctx.origin)
+        })
+    } else {
+        // As in `emit_all`: one record for the text, each match's fields
+        // set in it.
+        let mut held: Option<MailMatch<'_>> = None;
+        let mut one =
+            one_match!('t, hay, msg, id, meta, text, layers, ctx, held, sink);
+        pushed(mf, text, |m| one(m, (false, None), None))
+    };
+    let go_on = out?;
+    rejected(sink, n);
+    Ok(go_on)
+}
+
+/// Hands each accepted URL of `text` to `f` from inside the scanner's
+/// step ([`crate::search::Finder::each_url`]) until `f` stops or fails:
+/// `f`'s last answer and the rejected candidates passed over.
+#[inline(always)]
+fn pushed<'t, E>(
+    mf: &MailFinder,
+    text: &'t [u8],
+    mut f: impl FnMut(Match<'t>) -> Result<bool, E>,
+) -> (Result<bool, E>, u64) {
     let mut out = Ok(true);
-    let n = mf.finder.each_url(text, |m| match one(m, (false, None), None) {
+    let n = mf.finder.each_url(text, |m| match f(m) {
         Ok(true) => true,
         stop => {
             out = stop;
             false
         }
     });
-    let go_on = out?;
-    rejected(sink, n);
-    Ok(go_on)
+    (out, n)
 }
 
 /// Gives `sink` the `n` rejected candidates counted in a text, if any.

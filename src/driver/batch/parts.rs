@@ -104,6 +104,40 @@ impl RangeCollect<'_, '_> {
     }
 }
 
+/// The `RecordSink` methods a parts sink hands to its batch as they are
+/// (all but `found`, which also sends a part on when one is due).
+macro_rules! to_the_batch {
+    () => {
+        fn limit(&mut self, offset: u64, what: &'static str) {
+            self.batch.warnings.push((offset, what));
+        }
+
+        fn record(&mut self) {
+            self.batch.messages += 1;
+        }
+
+        fn fault(&mut self, offset: u64, what: String) {
+            self.batch.faults.push((self.batch.hits.len(), offset, what));
+        }
+
+        fn searched(&mut self, bytes: u64) {
+            self.batch.searched = Some(bytes);
+        }
+
+        fn reads_records(&self) -> bool {
+            RecordSink::reads_records(&*self.batch)
+        }
+
+        fn counts_rejects(&self) -> bool {
+            self.batch.counts_rejects()
+        }
+
+        fn rejected(&mut self, n: u64) {
+            RecordSink::rejected(&mut *self.batch, n);
+        }
+    };
+}
+
 impl RecordSink for RangeCollect<'_, '_> {
     type Error = io::Error;
 
@@ -113,33 +147,7 @@ impl RecordSink for RangeCollect<'_, '_> {
         Ok(!self.stopped)
     }
 
-    fn limit(&mut self, offset: u64, what: &'static str) {
-        self.batch.warnings.push((offset, what));
-    }
-
-    fn record(&mut self) {
-        self.batch.messages += 1;
-    }
-
-    fn fault(&mut self, offset: u64, what: String) {
-        self.batch.faults.push((self.batch.hits.len(), offset, what));
-    }
-
-    fn searched(&mut self, bytes: u64) {
-        self.batch.searched = Some(bytes);
-    }
-
-    fn reads_records(&self) -> bool {
-        RecordSink::reads_records(&*self.batch)
-    }
-
-    fn counts_rejects(&self) -> bool {
-        self.batch.counts_rejects()
-    }
-
-    fn rejected(&mut self, n: u64) {
-        RecordSink::rejected(&mut *self.batch, n);
-    }
+    to_the_batch!();
 }
 
 /// Collects the results of a reader search, sending them on in parts.
@@ -260,31 +268,5 @@ impl RecordSink for Collect<'_, '_> {
         Ok(!self.stopped)
     }
 
-    fn limit(&mut self, offset: u64, what: &'static str) {
-        self.batch.warnings.push((offset, what));
-    }
-
-    fn record(&mut self) {
-        self.batch.messages += 1;
-    }
-
-    fn fault(&mut self, offset: u64, what: String) {
-        self.batch.faults.push((self.batch.hits.len(), offset, what));
-    }
-
-    fn searched(&mut self, bytes: u64) {
-        self.batch.searched = Some(bytes);
-    }
-
-    fn reads_records(&self) -> bool {
-        RecordSink::reads_records(&*self.batch)
-    }
-
-    fn counts_rejects(&self) -> bool {
-        self.batch.counts_rejects()
-    }
-
-    fn rejected(&mut self, n: u64) {
-        RecordSink::rejected(&mut *self.batch, n);
-    }
+    to_the_batch!();
 }
